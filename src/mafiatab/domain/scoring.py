@@ -1,0 +1,273 @@
+"""One game -> every player's points, each part with the clause that gave it.
+
+The result of a game is final here except for what depends on the whole tournament: the
+coefficient K (FIIM 8.7) multiplies a win later, and the compensation Ci (FIIM 8.6,
+FSM 8.6) is paid later; this module records the facts they need (`heavy` wins are decided
+by the standings, `ci_share` says what part of Ci the game pays).
+
+All amounts are integers in hundredths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from mafiatab.domain.protocol import (
+    BLACK_ROLES,
+    DON,
+    DRAW,
+    SHERIFF,
+    TEAM_OF,
+    ZERO_TAGS,
+    Game,
+    PuProtocol,
+    SeatScores,
+)
+from mafiatab.rules.profile import RuleProfile
+
+#: Part kinds. "main" kinds are main points; the others are extra points (scoring.md 3).
+WIN = "win"
+COMPENSATION = "compensation"
+BEST_MOVE = "best_move"
+EXTRA = "extra"
+PU_EXTRA = "pu_extra"
+WILL = "will"
+PROTOCOL = "protocol"
+WILL_PROTOCOL = "will_protocol"
+PU_PROTOCOL = "pu_protocol"
+PENALTY = "penalty"
+MAIN_KINDS = frozenset({WIN, COMPENSATION})
+
+
+@dataclass(slots=True)
+class Part:
+    """One part of a player's points in one game, and why."""
+
+    kind: str
+    points: int  # hundredths (Ci and K are applied by the standings)
+    clause: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SeatResult:
+    """A player's points and facts in one game."""
+
+    seat: int
+    player: str
+    role: str
+    won: bool
+    parts: list[Part]
+    #: died on the first night (tie-breaker 4): the first killed, unless a broken table
+    first_night_death: bool = False
+    #: first killed on the first night as red or sheriff: counts in Ci's i
+    ci_counted: bool = False
+    #: the share of Ci this game pays the player (0: none)
+    ci_share: Fraction = Fraction(0)
+
+
+@dataclass(slots=True)
+class GameScore:
+    game: Game
+    seats: list[SeatResult]
+
+
+def _short(clause: str) -> str:
+    return clause.split(" (", 1)[0]
+
+
+def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw: bool,
+                      p: RuleProfile) -> tuple[int, list[dict[str, Any]]]:
+    """The first killed's written protocol (FSM 8.3.9): its total and each entry's value."""
+    items: list[dict[str, Any]] = []
+    total = 0
+    pct = p.pu_protocol_near_reliable_percent.value
+    if pp.aside:
+        black_scored = False
+        for e in pp.entries:
+            correct = (e.colour == "black") == (roles.get(e.seat, "") in BLACK_ROLES)
+            if not correct:
+                v = p.pu_protocol_aside_error.value
+            elif e.tag in ZERO_TAGS:
+                v = 0
+            elif e.colour == "red":
+                v = p.pu_protocol_aside_red.value
+            elif not black_scored:
+                v = p.pu_protocol_aside_black.value
+                black_scored = True
+            else:
+                v = 0
+            if correct and e.tag == "near_reliable":
+                v = v * pct // 100
+            total += v
+            items.append({"seat": e.seat, "colour": e.colour, "tag": e.tag,
+                          "correct": correct, "points": v})
+    else:
+        black_ok = black_bad = red_ok = red_bad = red_sum = 0
+        black_correct = p.pu_protocol_black_correct.value
+        black_wrong = p.pu_protocol_black_wrong.value
+        red_errors = p.pu_protocol_red_errors.value
+        for e in pp.entries:
+            correct = (e.colour == "black") == (roles.get(e.seat, "") in BLACK_ROLES)
+            if e.colour == "black":
+                if not correct:
+                    v = black_wrong[min(black_bad, len(black_wrong) - 1)]
+                    black_bad += 1
+                elif e.tag in ZERO_TAGS:
+                    v = 0
+                else:
+                    v = black_correct[min(black_ok, len(black_correct) - 1)]
+                    if e.tag == "near_reliable":
+                        v = v * pct // 100
+                        black_ok = 0
+                    else:
+                        black_ok += 1
+            else:
+                if not correct:
+                    # one error -0.2, two or more -0.4 in all (8.3.9.4)
+                    if red_bad == 0:
+                        v = red_errors[0]
+                    elif red_bad == 1:
+                        v = red_errors[1] - red_errors[0]
+                    else:
+                        v = 0
+                    red_bad += 1
+                elif e.tag in ZERO_TAGS:
+                    v = 0
+                else:
+                    v = p.pu_protocol_red_first.value if red_ok == 0 else (
+                        p.pu_protocol_red_next.value)
+                    if e.tag == "near_reliable":
+                        v = v * pct // 100
+                        red_ok = 0
+                    else:
+                        red_ok += 1
+                    v = max(0, min(v, p.pu_protocol_red_cap.value - red_sum))
+                    red_sum += v
+            total += v
+            items.append({"seat": e.seat, "colour": e.colour, "tag": e.tag,
+                          "correct": correct, "points": v})
+    if pp.version is not None:
+        right, wrong = p.pu_protocol_versions.value.get(pp.version.situation, (0, 0))
+        v = right if pp.version.right else wrong
+        total += v
+        items.append({"version": pp.version.situation, "right": pp.version.right, "points": v})
+    if fk_role not in p.pu_protocol_scored_roles.value:
+        return 0, [{"not_scored_role": fk_role, "points": 0}]
+    if draw and total > 0 and p.no_positive_extra_on_draw.value:
+        items.append({"dropped_on_draw": total, "points": -total})
+        return 0, items
+    return total, items
+
+
+def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[int, str],
+                p: RuleProfile, parts: list[Part]) -> None:
+    """The judge's values of one seat, as parts (validated protocols only)."""
+    if sc.extra:
+        parts.append(Part(EXTRA, sc.extra, _short(
+            p.extra_limits.clause if sc.extra > 0 else
+            (p.extra_negative_scale.clause if p.extra_negative_scale.value else "FIIM 8.4")
+        )))
+    if sc.pu_extra:
+        parts.append(Part(PU_EXTRA, sc.pu_extra, _short(p.pu_extra_scale.clause)))
+    will, proto = sc.will, sc.protocol
+    if will is not None and proto is not None and sc.same_as_will and (
+        p.same_as_will_larger_counts.value
+    ):
+        larger = max(will, proto)
+        if larger:
+            parts.append(Part(WILL_PROTOCOL, larger, _short(p.same_as_will_larger_counts.clause),
+                              {"will": will, "protocol": proto}))
+    else:
+        if will:
+            parts.append(Part(WILL, will, _short(p.will_scale.clause)))
+        if proto:
+            parts.append(Part(PROTOCOL, proto, _short(p.protocol_scale.clause)))
+    if sc.pu_protocol is not None and seat == game.first_killed:
+        total, items = score_pu_protocol(sc.pu_protocol, roles, role, game.result == DRAW, p)
+        parts.append(Part(PU_PROTOCOL, total, "FSM 8.3.9", {"items": items}))
+    for pen in sc.penalties:
+        kind = pen.kind
+        if kind == "disqualification":
+            r = p.penalty_disqualification_critical if pen.critical else (
+                p.penalty_disqualification)
+            amount, clause = r.value, r.clause
+        elif kind == "team_loss":
+            amount, clause = p.penalty_team_loss.value, p.penalty_team_loss.clause
+        elif kind == "game_action":
+            fixed = p.penalty_game_action_fixed.value
+            amount = pen.points if pen.points is not None else (fixed or 0)
+            clause = p.penalty_game_action_fixed.clause
+            if pen.rule:
+                clause = f"{p.federation} {pen.rule}"
+        else:
+            amount = p.penalty_revealed_sheriff_no_will.value or 0
+            clause = p.penalty_revealed_sheriff_no_will.clause
+        parts.append(Part(PENALTY, amount, _short(clause),
+                          {"kind": kind, "critical": pen.critical, "note": pen.note}))
+
+
+def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
+    """Every player's points in one validated game.
+
+    `pays_ci`: whether the game's stage pays compensation (scoring.md 5).
+    """
+    result = game.result
+    draw = result == DRAW
+    roles = {s.seat: s.role for s in game.seats}
+    fk = game.first_killed
+    broken = game.broken_table and p.has_broken_table.value
+    win_points = p.win_points.value
+    win_clause = _short(p.win_points.clause)
+    scores = game.scores
+    out: list[SeatResult] = []
+
+    # the best move (FIIM 8.3.1, FSM 8.3.5) and what Ci needs from it
+    bm_blacks = 0
+    if fk is not None and game.best_move:
+        bm_blacks = sum(1 for n in game.best_move if roles.get(n, "") in BLACK_ROLES)
+
+    for s in game.seats:
+        role = s.role
+        team = TEAM_OF[role]
+        won = team == result
+        parts: list[Part] = []
+        if won:
+            parts.append(Part(WIN, win_points, win_clause))
+        res = SeatResult(s.seat, s.player, role, won, parts)
+        if s.seat == fk:
+            red_role = role in p.best_move_scored_roles.value
+            res.first_night_death = not broken
+            if game.best_move:
+                pts = p.best_move_points.value[min(bm_blacks, 3)] if red_role else 0
+                detail: dict[str, Any] = {"named": list(game.best_move), "blacks": bm_blacks}
+                if not red_role:
+                    detail["not_scored_role"] = role
+                if draw and pts > 0 and not p.best_move_on_draw.value:
+                    detail["dropped_on_draw"] = pts
+                    pts = 0
+                parts.append(Part(BEST_MOVE, pts, _short(
+                    p.best_move_on_draw.clause if "dropped_on_draw" in detail
+                    else p.best_move_points.clause), detail))
+            if role in ("red", SHERIFF) and not broken:
+                res.ci_counted = True
+                if pays_ci and not draw:
+                    if p.comp_requires_black_in_best_move.value and bm_blacks == 0:
+                        pass
+                    elif result == "black":
+                        res.ci_share = Fraction(1)
+                    else:
+                        num, den = p.comp_share_on_red_win.value
+                        res.ci_share = Fraction(num, den)
+        sc = scores.get(s.seat)
+        if sc is not None:
+            _seat_parts(sc, s.seat, role, game, roles, p, parts)
+        out.append(res)
+    return GameScore(game, out)
+
+
+def wins_as_don_or_sheriff(res: SeatResult) -> bool:
+    """Tie-breaker 3 (FIIM 8.8.3, FSM 8.7.4)."""
+    return res.won and res.role in (DON, SHERIFF)

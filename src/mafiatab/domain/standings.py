@@ -1,0 +1,333 @@
+"""A tournament's games -> ranked rows: K, Ci over their distances, every tie-breaker, lots.
+
+This is the one implementation of standings: the CLI, the web app, exports and the API
+all call `compute_standings`. It is a pure function of the tournament and the profile,
+recomputed and never patched, because K and Ci depend on every game (scoring.md 2 and 5).
+`explain_player` uses the very same tally, so an explanation always adds up to the row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from mafiatab.domain.points import Hundredths
+from mafiatab.domain.protocol import Game, Stage, Tournament
+from mafiatab.domain.scoring import (
+    BEST_MOVE,
+    COMPENSATION,
+    PENALTY,
+    WIN,
+    GameScore,
+    Part,
+    score_game,
+    wins_as_don_or_sheriff,
+)
+from mafiatab.rules.profile import Distance, RuleProfile
+
+
+@dataclass(slots=True)
+class Row:
+    """One player's line of the standings. Point values in hundredths, exact."""
+
+    player: str
+    nickname: str
+    games: int = 0
+    wins: int = 0
+    wins_don_sheriff: int = 0
+    first_killed: int = 0
+    main: Hundredths = 0
+    extra: Hundredths = 0
+    best_move: Hundredths = 0
+    compensation: Hundredths = 0
+    penalties: Hundredths = 0
+    place: int = 0
+    lot_needed: bool = False
+
+    @property
+    def total(self) -> Hundredths:
+        return self.main + self.extra
+
+
+@dataclass(slots=True)
+class Coefficient:
+    """FIIM 8.7: the difficulty coefficient K and where it comes from."""
+
+    applies: bool
+    k: Fraction
+    games: int  # N
+    heavy_side: str | None  # "red" / "black"
+    heavy_wins: int  # n
+    clause: str
+    reason: str = ""
+
+
+@dataclass(slots=True)
+class CompensationRate:
+    """Ci of one player over one distance: i, B and the resulting value (hundredths)."""
+
+    distance: str
+    games: int
+    i: int
+    b: int
+    ci: Fraction
+    clause: str
+
+
+@dataclass(slots=True)
+class Standings:
+    tournament: str
+    rules: str
+    stages: list[str]
+    rows: list[Row]
+    k: Coefficient
+    ci: dict[tuple[str, str], CompensationRate] = field(default_factory=dict)
+
+
+def distances(t: Tournament, p: RuleProfile) -> dict[str, str]:
+    """Stage id -> the compensation distance it belongs to (scoring.md 5)."""
+    out: dict[str, str] = {}
+    if p.comp_distance.value is Distance.QUAL_SEMI_TOGETHER:
+        for st in t.stages:
+            out[st.id] = "qualification+semifinal" if st.kind != "final" else st.id
+        return out
+    # FSM 8.6.2, 8.6.5: consecutive stages while the number of participants is unchanged
+    players_by_stage: dict[str, set[str]] = {st.id: set() for st in t.stages}
+    for g in t.games:
+        bucket = players_by_stage.get(g.stage)
+        if bucket is not None:
+            bucket.update(s.player for s in g.seats)
+    current: str | None = None
+    current_count = -1
+    for st in t.stages:
+        count = len(players_by_stage[st.id])
+        if count == 0:
+            out[st.id] = st.id  # no games yet: nothing to compensate
+            continue
+        if current is None or count != current_count:
+            current, current_count = st.id, count
+        out[st.id] = current
+    return out
+
+
+def pays_compensation(stage: Stage | None, p: RuleProfile) -> bool:
+    if stage is None:
+        return False
+    if stage.compensation is not None:
+        return stage.compensation
+    return stage.kind in p.comp_paying_stage_kinds.value
+
+
+def coefficient_k(t: Tournament, p: RuleProfile) -> Coefficient:
+    """FIIM 8.7: K = 1 + (N/2 - n)/(N/2) over all the tournament's games."""
+    limit = p.k_max_participants
+    clause = limit.clause
+    if limit.value is None:
+        return Coefficient(False, Fraction(1), 0, None, 0, clause, "not_in_rules")
+    if t.participant_count > limit.value:
+        return Coefficient(False, Fraction(1), 0, None, 0, clause, "too_many_participants")
+    n_games = len(t.games)
+    red = sum(1 for g in t.games if g.result == "red")
+    black = sum(1 for g in t.games if g.result == "black")
+    if red == black:
+        return Coefficient(False, Fraction(1), n_games, None, red,
+                           p.k_equal_wins_no_heavy_side.clause, "equal_wins")
+    heavy, n = ("red", red) if red < black else ("black", black)
+    half = Fraction(n_games, 2)
+    k = 1 + (half - n) / half
+    return Coefficient(True, k, n_games, heavy, n, p.k_formula.clause)
+
+
+def compensation_rates(t: Tournament, p: RuleProfile, scored: Sequence[GameScore]
+                       ) -> dict[tuple[str, str], CompensationRate]:
+    """(player, distance) -> Ci, for every player first killed as red at least once."""
+    dist = distances(t, p)
+    games: dict[tuple[str, str], int] = {}
+    first: dict[tuple[str, str], int] = {}
+    for gs in scored:
+        d = dist.get(gs.game.stage, gs.game.stage)
+        for r in gs.seats:
+            key = (r.player, d)
+            games[key] = games.get(key, 0) + 1
+            if r.ci_counted:
+                first[key] = first.get(key, 0) + 1
+    pct = p.comp_b_percent.value
+    minimum = p.comp_b_minimum.value
+    cap = p.comp_max.value
+    out: dict[tuple[str, str], CompensationRate] = {}
+    for key, i in first.items():
+        played = games[key]
+        # B = 40% of the games, rounded to the nearest whole (never a tie: 0.4*g is k/5)
+        b = max((2 * pct * played + 100) // 200, minimum)
+        ci = Fraction(cap * i, b) if i <= b else Fraction(cap)
+        out[key] = CompensationRate(key[1], played, i, b, ci, p.comp_b_percent.clause)
+    return out
+
+
+@dataclass(slots=True)
+class _Context:
+    profile: RuleProfile
+    scored: list[GameScore]
+    k: Coefficient
+    ci: dict[tuple[str, str], CompensationRate]
+    dist: dict[str, str]
+
+
+def _context(t: Tournament, p: RuleProfile) -> _Context:
+    stage_by_id = {s.id: s for s in t.stages}
+    pays = {sid: pays_compensation(st, p) for sid, st in stage_by_id.items()}
+    scored = [score_game(g, p, pays.get(g.stage, False)) for g in t.games]
+    return _Context(p, scored, coefficient_k(t, p), compensation_rates(t, p, scored),
+                    distances(t, p))
+
+
+def _in_scope(g: Game, scope: frozenset[str] | None) -> bool:
+    return scope is None or g.stage in scope
+
+
+def compute_standings(t: Tournament, p: RuleProfile,
+                      stages: Iterable[str] | None = None) -> Standings:
+    """The standings of the games in `stages` (default: all), ranked (scoring.md 6)."""
+    scope = frozenset(stages) if stages is not None else None
+    ctx = _context(t, p)
+    names = {pl.id: pl.nickname for pl in t.players}
+    rows: dict[str, Row] = {}
+    k = ctx.k
+    for gs in ctx.scored:
+        g = gs.game
+        if not _in_scope(g, scope):
+            continue
+        heavy = k.applies and g.result == k.heavy_side
+        d = ctx.dist.get(g.stage, g.stage)
+        for r in gs.seats:
+            row = rows.get(r.player)
+            if row is None:
+                row = rows[r.player] = Row(r.player, names.get(r.player, r.player))
+            row.games += 1
+            if r.won:
+                row.wins += 1
+                if wins_as_don_or_sheriff(r):
+                    row.wins_don_sheriff += 1
+            if r.first_night_death:
+                row.first_killed += 1
+            for part in r.parts:
+                kind = part.kind
+                if kind == WIN:
+                    row.main += part.points * k.k if heavy else part.points
+                else:
+                    row.extra += part.points
+                    if kind == BEST_MOVE:
+                        row.best_move += part.points
+                    elif kind == PENALTY:
+                        row.penalties += part.points
+            if r.ci_share:
+                ci = ctx.ci[(r.player, d)].ci * r.ci_share
+                row.main += ci
+                row.compensation += ci
+    ranked = rank(list(rows.values()), t.lots)
+    stage_ids = [s.id for s in t.stages if scope is None or s.id in scope]
+    return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci)
+
+
+def _key(row: Row) -> tuple[Hundredths, Hundredths, int, int, int]:
+    """Total, then tie-breakers 1-4 (FIIM 8.8.1-8.8.4, FSM 8.7.2-8.7.5)."""
+    return (row.total, row.extra, row.wins, row.wins_don_sheriff, row.first_killed)
+
+
+def rank(rows: list[Row], lots: Sequence[str]) -> list[Row]:
+    """Order rows by total and tie-breakers; a recorded lot orders a tied group only when
+    it names every player of the group (FIIM 8.8.5, FSM 8.7.6); others share the place."""
+    rows.sort(key=lambda r: r.player)
+    rows.sort(key=_key, reverse=True)
+    lot_index = {pid: i for i, pid in enumerate(lots)}
+    out: list[Row] = []
+    i = 0
+    while i < len(rows):
+        j = i + 1
+        key = _key(rows[i])
+        while j < len(rows) and _key(rows[j]) == key:
+            j += 1
+        group = rows[i:j]
+        place = i + 1
+        if len(group) == 1:
+            group[0].place, group[0].lot_needed = place, False
+        elif all(r.player in lot_index for r in group):
+            group.sort(key=lambda r: lot_index[r.player])
+            for offset, r in enumerate(group):
+                r.place, r.lot_needed = place + offset, False
+        else:
+            for r in group:
+                r.place, r.lot_needed = place, True
+        out.extend(group)
+        i = j
+    return out
+
+
+# --- explanation ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ExplainedPart:
+    kind: str
+    points: Hundredths
+    clause: str
+    detail: dict[str, Any]
+
+
+@dataclass(slots=True)
+class GameExplanation:
+    game: str
+    stage: str
+    round: int
+    table: int
+    seat: int
+    role: str
+    result: str
+    parts: list[ExplainedPart]
+
+    @property
+    def total(self) -> Hundredths:
+        return sum((x.points for x in self.parts), start=0)
+
+
+def explain_player(t: Tournament, p: RuleProfile, player: str,
+                   stages: Iterable[str] | None = None,
+                   game: str | None = None) -> list[GameExplanation]:
+    """Every part of one player's points, game by game, with its clause."""
+    scope = frozenset(stages) if stages is not None else None
+    ctx = _context(t, p)
+    k = ctx.k
+    out: list[GameExplanation] = []
+    for gs in ctx.scored:
+        g = gs.game
+        if not _in_scope(g, scope) or (game is not None and g.id != game):
+            continue
+        for r in gs.seats:
+            if r.player != player:
+                continue
+            parts: list[ExplainedPart] = []
+            for part in r.parts:
+                parts.append(_explain_part(part, k, g))
+            if r.ci_share:
+                rate = ctx.ci[(r.player, ctx.dist.get(g.stage, g.stage))]
+                clause = p.comp_share_on_red_win.clause if r.ci_share != 1 else (
+                    p.comp_max.clause)
+                parts.append(ExplainedPart(COMPENSATION, rate.ci * r.ci_share,
+                                           clause.split(" (")[0],
+                                           {"i": rate.i, "b": rate.b, "games": rate.games,
+                                            "share": str(r.ci_share),
+                                            "distance": rate.distance,
+                                            "ci": rate.ci}))
+            out.append(GameExplanation(g.id, g.stage, g.round, g.table, r.seat, r.role,
+                                       g.result, parts))
+    return out
+
+
+def _explain_part(part: Part, k: Coefficient, g: Game) -> ExplainedPart:
+    if part.kind == WIN and k.applies and g.result == k.heavy_side:
+        return ExplainedPart(WIN, part.points * k.k, k.clause,
+                             {"k": k.k, "games": k.games, "heavy_wins": k.heavy_wins,
+                              "heavy_side": k.heavy_side, "base": part.points})
+    return ExplainedPart(part.kind, part.points, part.clause, part.detail)

@@ -1,0 +1,338 @@
+"""The rule checks of a protocol (scoring.md section 8), for any source of protocols.
+
+`validate_game` returns every problem of one game with its place and clause; nothing here
+raises on a bad protocol, so that a judge sees all his mistakes at once. The numbers and
+options come from the rule profile; the federation's name is never tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from mafiatab.domain.points import Points
+from mafiatab.domain.problems import Problem
+from mafiatab.domain.protocol import (
+    BLACK_ROLES,
+    DRAW,
+    RESULTS,
+    ROLE_COUNTS,
+    ROLES,
+    TEAM_OF,
+    Game,
+    SeatScores,
+    Tournament,
+)
+from mafiatab.rules.profile import ExtraLimits, RuleProfile, Ruled
+
+SECTION_1 = "scoring.md 1"
+FORMAT_1 = "format 1"
+
+
+def _choices(values: Collection[int]) -> str:
+    return ", ".join(f"{v / 100:+g}" for v in sorted(values))
+
+
+class _GameChecker:
+    def __init__(self, game: Game, profile: RuleProfile) -> None:
+        self.game = game
+        self.p = profile
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, seat: int | None, field: str | None,
+            clause: str | Ruled[object] | None, **params: object) -> None:
+        if isinstance(clause, Ruled):
+            clause = clause.clause
+        self.problems.append(Problem(code, self.game.id, seat, field, clause, dict(params)))
+
+    # --- section 1 -----------------------------------------------------------------
+    def seats(self, players: Collection[str]) -> dict[int, str]:
+        g = self.game
+        roles: dict[int, str] = {}
+        if len(g.seats) != 10:
+            self.add("seat_count", None, "seats", SECTION_1, count=len(g.seats))
+        seen_players: set[str] = set()
+        counts = dict.fromkeys(ROLES, 0)
+        for s in g.seats:
+            if not 1 <= s.seat <= 10:
+                self.add("seat_number", None, "seats", SECTION_1, value=s.seat)
+            elif s.seat in roles:
+                self.add("seat_twice", s.seat, "seats", SECTION_1, value=s.seat)
+            if s.player not in players:
+                self.add("unknown_player", s.seat, "player", FORMAT_1, value=s.player)
+            elif s.player in seen_players:
+                self.add("player_twice", s.seat, "player", SECTION_1, value=s.player)
+            seen_players.add(s.player)
+            if s.role in counts:
+                counts[s.role] += 1
+            else:
+                self.add("bad_choice", s.seat, "role", SECTION_1, value=s.role,
+                         choices=", ".join(ROLES))
+            roles.setdefault(s.seat, s.role)
+        for role, expected in ROLE_COUNTS.items():
+            if counts[role] != expected:
+                self.add("role_count", None, "seats", SECTION_1, role=role,
+                         count=counts[role], expected=expected)
+        if g.result not in RESULTS:
+            self.add("bad_result", None, "result", SECTION_1, value=g.result)
+        return roles
+
+    def first_killed_and_best_move(self) -> None:
+        g, p = self.game, self.p
+        fk = g.first_killed
+        if fk is not None and not 1 <= fk <= 10:
+            self.add("fk_seat", None, "first_killed", SECTION_1, value=fk)
+        bm = g.best_move
+        if g.broken_table:
+            if not p.has_broken_table.value:
+                self.add("broken_table_not_in_rules", None, "broken_table",
+                         p.has_broken_table)
+            elif fk is None:
+                self.add("broken_table_without_fk", None, "broken_table",
+                         p.has_broken_table)
+        if not bm:
+            return
+        if fk is None:
+            self.add("bm_without_fk", None, "best_move", "FIIM 9.6, FSM 8.3.1")
+        if len(bm) > p.best_move_max_numbers.value:
+            self.add("bm_too_many", None, "best_move", p.best_move_max_numbers,
+                     max=p.best_move_max_numbers.value)
+        seen: set[int] = set()
+        for n in bm:
+            if not 1 <= n <= 10:
+                self.add("seat_number", None, "best_move", SECTION_1, value=n)
+            elif n in seen:
+                self.add("bm_repeat", None, "best_move", "FSM 8.3.4", value=n)
+            elif n == fk:
+                self.add("bm_own_seat", None, "best_move", "FSM 8.3.4", value=n)
+            seen.add(n)
+        limit = p.no_best_move_day1_leavers.value
+        if limit is not None and g.day1_vote_left >= limit:
+            self.add("bm_not_allowed", None, "best_move", p.no_best_move_day1_leavers,
+                     count=g.day1_vote_left)
+
+    # --- a seat's scores -------------------------------------------------------------
+    def scale(self, seat: int, field: str, value: int, allowed: Ruled[frozenset[int]],
+              approval: Ruled[frozenset[int]], approved: bool) -> None:
+        if value == 0 or value in allowed.value:
+            return
+        if value in approval.value:
+            if not approved:
+                self.add("needs_approval", seat, field, approval, value=Points(value))
+            return
+        self.add("off_scale", seat, field, allowed, value=Points(value),
+                 choices=_choices(allowed.value | approval.value))
+
+    def seat_scores(self, seat: int, sc: SeatScores, roles: dict[int, str]) -> int:
+        """Checks one seat; returns the positive extra that counts toward the game's limit."""
+        g, p = self.game, self.p
+        role = roles.get(seat)
+        team = TEAM_OF.get(role or "", None)
+        draw = g.result == DRAW
+        won = team is not None and g.result == team
+        lost = team is not None and not won and not draw
+        is_fk = seat == g.first_killed
+        fsm_fields = p.has_first_killed_protocol
+        removed = False
+        kinds = [pen.kind for pen in sc.penalties]
+        if "team_loss" in kinds and "disqualification" in kinds and (
+            p.team_loss_excludes_disqualification.value
+        ):
+            self.add("team_loss_and_dq", seat, "penalties", p.team_loss_excludes_disqualification)
+        for pen in sc.penalties:
+            if pen.kind == "team_loss":
+                removed = True
+                if not lost:
+                    self.add("team_loss_not_lost", seat, "penalties", p.penalty_team_loss)
+            elif pen.kind == "disqualification":
+                removed = True
+                differs = (p.penalty_disqualification.value
+                           != p.penalty_disqualification_critical.value)
+                if differs and pen.critical is None:
+                    self.add("dq_critical", seat, "penalties.critical",
+                             p.penalty_disqualification_critical)
+            elif pen.kind == "game_action":
+                fixed = p.penalty_game_action_fixed.value
+                if fixed is not None:
+                    if pen.points is not None and pen.points != fixed:
+                        self.add("game_action_fixed", seat, "penalties.points",
+                                 p.penalty_game_action_fixed, value=Points(pen.points),
+                                 max=Points(fixed))
+                elif pen.points is None:
+                    self.add("game_action_points", seat, "penalties.points",
+                             p.penalty_game_action_fixed)
+                elif pen.points >= 0:
+                    self.add("off_scale", seat, "penalties.points", p.extra_negative_scale,
+                             value=Points(pen.points),
+                             choices=_choices(p.extra_negative_scale.value
+                                              | p.extra_negative_approval.value))
+                else:
+                    self.scale(seat, "penalties.points", pen.points, p.extra_negative_scale,
+                               p.extra_negative_approval, sc.approved)
+            elif pen.kind == "revealed_sheriff_no_will" and (
+                p.penalty_revealed_sheriff_no_will.value is None
+            ):
+                self.add("fsm_only", seat, "penalties.kind",
+                         p.penalty_revealed_sheriff_no_will)
+
+        if not fsm_fields.value:
+            for name in ("pu_extra", "will", "protocol", "pu_protocol"):
+                if getattr(sc, name) is not None:
+                    self.add("fsm_only", seat, name, fsm_fields)
+            if sc.same_as_will:
+                self.add("fsm_only", seat, "same_as_will", fsm_fields)
+
+        counted = 0
+        extra = sc.extra
+        if extra is not None and extra != 0:
+            if p.extra_limits.value is ExtraLimits.BY_SCALE:
+                if extra > 0 and is_fk and fsm_fields.value:
+                    self.add("extra_on_fk", seat, "extra", "FSM 8.3.9.1")
+                if extra > 0:
+                    self.scale(seat, "extra", extra, p.extra_positive_scale,
+                               p.extra_positive_approval, sc.approved)
+                else:
+                    self.scale(seat, "extra", extra, p.extra_negative_scale,
+                               p.extra_negative_approval, sc.approved)
+            elif extra > 0:  # BY_TEAM
+                if won:
+                    if extra > p.extra_max_winner.value:
+                        self.add("extra_winner_max", seat, "extra", p.extra_max_winner,
+                                 value=Points(extra), max=Points(p.extra_max_winner.value))
+                    elif extra >= p.extra_approval_from.value and not sc.approved:
+                        self.add("needs_approval", seat, "extra", p.extra_approval_from,
+                                 value=Points(extra))
+                elif lost and extra > p.extra_max_loser.value:
+                    self.add("extra_loser_max", seat, "extra", p.extra_max_loser,
+                             value=Points(extra))
+            if extra > 0:
+                counted += extra
+                self.positive_allowed(seat, "extra", extra, draw, removed)
+
+        if sc.pu_extra is not None and fsm_fields.value:
+            if not is_fk:
+                self.add("pu_field_not_fk", seat, "pu_extra", p.pu_extra_scale,
+                         what="pu_extra", fk=g.first_killed or "—")
+            if sc.pu_extra != 0 and sc.pu_extra not in p.pu_extra_scale.value:
+                self.add("off_scale", seat, "pu_extra", p.pu_extra_scale,
+                         value=Points(sc.pu_extra), choices=_choices(p.pu_extra_scale.value))
+            if sc.pu_extra > 0:
+                counted += sc.pu_extra
+                self.positive_allowed(seat, "pu_extra", sc.pu_extra, draw, removed)
+
+        if fsm_fields.value:
+            will, proto = sc.will, sc.protocol
+            if will is not None:
+                approval = p.will_approval if not is_fk else Ruled(frozenset(), "")
+                allowed = p.will_scale.value - approval.value
+                self.scale(seat, "will", will, Ruled(allowed, p.will_scale.clause), approval,
+                           sc.approved)
+                if will > 0:
+                    self.positive_allowed(seat, "will", will, draw, removed)
+            if proto is not None:
+                if is_fk:
+                    self.add("protocol_on_fk", seat, "protocol", "FSM 8.3.8.12, 8.3.9")
+                allowed = p.protocol_scale.value - p.protocol_approval.value
+                self.scale(seat, "protocol", proto, Ruled(allowed, p.protocol_scale.clause),
+                           p.protocol_approval, sc.approved)
+                if proto > 0:
+                    self.positive_allowed(seat, "protocol", proto, draw, removed)
+            if sc.same_as_will and (will is None or proto is None):
+                self.problems.append(Problem("same_as_will_alone", g.id, seat, "same_as_will",
+                                             p.same_as_will_larger_counts.clause, {},
+                                             warning=True))
+            if p.limit_counts_will_and_protocol.value:
+                counted += _will_protocol_positive(sc, p)
+            if sc.pu_protocol is not None:
+                self.pu_protocol(seat, sc, is_fk)
+        return counted
+
+    def positive_allowed(self, seat: int, field: str, value: int, draw: bool,
+                         removed: bool) -> None:
+        p = self.p
+        if draw and p.no_positive_extra_on_draw.value:
+            self.add("extra_on_draw", seat, field, p.no_positive_extra_on_draw,
+                     value=Points(value))
+        if removed and p.no_positive_extra_when_removed.value:
+            self.add("extra_when_removed", seat, field, p.no_positive_extra_when_removed,
+                     value=Points(value))
+
+    def pu_protocol(self, seat: int, sc: SeatScores, is_fk: bool) -> None:
+        p, g = self.p, self.game
+        pp = sc.pu_protocol
+        assert pp is not None
+        if not is_fk:
+            self.add("pu_field_not_fk", seat, "pu_protocol", "FSM 8.3.9", what="pu_protocol",
+                     fk=g.first_killed or "—")
+        blacks = sum(1 for e in pp.entries if e.colour == "black")
+        if blacks > p.pu_protocol_max_black_entries.value:
+            self.add("pu_black_entries", seat, "pu_protocol", p.pu_protocol_max_black_entries,
+                     count=blacks, max=p.pu_protocol_max_black_entries.value)
+        seen: set[int] = set()
+        for e in pp.entries:
+            if not 1 <= e.seat <= 10 or e.seat == seat:
+                self.add("pu_entry_seat", seat, "pu_protocol.entries", "FSM 8.3.9",
+                         value=e.seat)
+            elif e.seat in seen:
+                self.add("pu_entry_twice", seat, "pu_protocol.entries", "FSM 8.3.9",
+                         value=e.seat)
+            seen.add(e.seat)
+
+    def limits(self, counted: dict[int, int]) -> None:
+        g, p = self.game, self.p
+        if g.limits_approved:
+            return
+        players = sum(1 for v in counted.values() if v > 0)
+        total = sum(v for v in counted.values() if v > 0)
+        if players > p.extra_max_players.value:
+            self.add("limit_players", None, "scores", p.extra_max_players, count=players,
+                     max=p.extra_max_players.value)
+        if total > p.extra_max_sum.value:
+            self.add("limit_sum", None, "scores", p.extra_max_sum, value=Points(total),
+                     max=Points(p.extra_max_sum.value))
+
+
+def _will_protocol_positive(sc: SeatScores, p: RuleProfile) -> int:
+    """The will and protocol evaluations as they count (FSM 8.3.8.11), positive part."""
+    will, proto = sc.will, sc.protocol
+    if sc.same_as_will and will is not None and proto is not None and (
+        p.same_as_will_larger_counts.value
+    ):
+        return max(will, proto, 0)
+    return max(will or 0, 0) + max(proto or 0, 0)
+
+
+def validate_game(game: Game, profile: RuleProfile, players: Collection[str],
+                  stages: Collection[str]) -> list[Problem]:
+    """Every rule problem of one game (scoring.md section 8)."""
+    checker = _GameChecker(game, profile)
+    if game.stage not in stages:
+        checker.add("unknown_stage", None, "stage", FORMAT_1, value=game.stage)
+    roles = checker.seats(players)
+    checker.first_killed_and_best_move()
+    counted: dict[int, int] = {}
+    for seat, sc in game.scores.items():
+        counted[seat] = checker.seat_scores(seat, sc, roles)
+    checker.limits(counted)
+    return checker.problems
+
+
+def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
+    """Every rule problem of a tournament: each game's, and the recorded lots'."""
+    problems: list[Problem] = []
+    players = {p.id for p in t.players}
+    stages = {s.id for s in t.stages}
+    for game in t.games:
+        problems.extend(validate_game(game, profile, players, stages))
+    seen: set[str] = set()
+    for pid in t.lots:
+        if pid not in players:
+            problems.append(Problem("lot_unknown_player", field="lots",
+                                    clause=profile.tie_breakers.clause, params={"value": pid}))
+        elif pid in seen:
+            problems.append(Problem("lot_duplicate", field="lots", params={"value": pid}))
+        seen.add(pid)
+    return problems
+
+
+def is_black(role: str) -> bool:
+    return role in BLACK_ROLES

@@ -1,0 +1,609 @@
+"""The tournament file, format 1 (shared/spec/tournament-format.md): JSON in and out.
+
+Reading checks the *shape* (types, required fields, known words) and collects every
+problem with its place; the rules themselves are checked by `domain.validation`, so that a
+protocol entered in the web app meets the same checks as one read from a file.
+
+The reader is on the hot path of standings (the 10,000-game benchmark), so the per-game
+code is written out inline rather than through a generic schema library: the common case
+(a sound game) costs a few dictionary look-ups per field, and every anomaly is reported
+with game, seat and field. Unknown fields are kept (nothing is lost on a round trip) and
+reported as warnings, so that a misspelt `extar` does not silently drop a judge's points.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mafiatab.domain.points import parse_hundredths, to_json_number
+from mafiatab.domain.problems import Problem
+from mafiatab.domain.protocol import (
+    ENTRY_TAGS,
+    PENALTY_KINDS,
+    STAGE_KINDS,
+    VERSION_SITUATIONS,
+    Game,
+    LotDraw,
+    Penalty,
+    Player,
+    ProtocolEntry,
+    PuProtocol,
+    Seat,
+    SeatScores,
+    Stage,
+    Tournament,
+    Version,
+)
+
+FORMAT = "mafiatab.tournament/1"
+
+_TOURNAMENT_FIELDS = frozenset(
+    {"format", "name", "rules", "participants", "players", "stages", "games", "lots",
+     "lot_draws", "rule_options"}
+)
+_GAME_FIELDS = frozenset(
+    {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
+     "best_move", "day1_vote_left", "broken_table", "limits_approved", "scores"}
+)
+_SEAT_FIELDS = frozenset({"seat", "player", "role"})
+_SCORE_FIELDS = frozenset(
+    {"extra", "pu_extra", "will", "protocol", "same_as_will", "pu_protocol", "penalties",
+     "approved"}
+)
+_POINT_FIELDS = ("extra", "pu_extra", "will", "protocol")
+_ROLES = frozenset({"red", "sheriff", "black", "don"})
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Reader:
+    """Collects problems while turning parsed JSON into the model."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, game: str | None = None, seat: int | None = None,
+            field: str | None = None, clause: str | None = None, warning: bool = False,
+            **params: Any) -> None:
+        self.problems.append(Problem(code, game, seat, field, clause, params, warning))
+
+    def type_error(self, value: object, expected: str, game: str | None = None,
+                   seat: int | None = None, field: str | None = None) -> None:
+        self.add("type", game, seat, field, expected=expected, got=_type_name(value))
+
+    # --- tournament ----------------------------------------------------------------
+    def tournament(self, data: object) -> Tournament | None:
+        if not isinstance(data, dict):
+            self.add("not_object")
+            return None
+        fmt = data.get("format")
+        if fmt != FORMAT:
+            self.add("format", field="format", value=fmt)
+        name = data.get("name")
+        if not isinstance(name, str):
+            self.type_error(name, "text", field="name")
+            name = ""
+        rules = data.get("rules")
+        if rules not in ("fiim2018", "fsm"):
+            self.add("unknown_rules", field="rules", value=rules)
+            rules = "fsm"
+        participants = data.get("participants")
+        if participants is not None and not (_is_int(participants) and participants >= 1):
+            self.add("positive_int", field="participants")
+            participants = None
+        players = self.players(data.get("players"))
+        stages = self.stages(data.get("stages"))
+        games_raw = data.get("games", [])
+        games: list[Game] = []
+        if not isinstance(games_raw, list):
+            self.type_error(games_raw, "list", field="games")
+        else:
+            for index, raw in enumerate(games_raw):
+                game = self.game(raw, index)
+                if game is not None:
+                    games.append(game)
+        seen: set[str] = set()
+        for game in games:
+            if game.id in seen:
+                self.add("duplicate_id", game=game.id, field="id", value=game.id)
+            seen.add(game.id)
+        lots = self.str_list(data.get("lots", []), "lots")
+        lot_draws = self.lot_draws(data.get("lot_draws", []))
+        options_raw = data.get("rule_options", {})
+        rule_options: dict[str, str] = {}
+        if not isinstance(options_raw, dict) or not all(
+            isinstance(v, str) for v in options_raw.values()
+        ):
+            self.type_error(options_raw, "object of text", field="rule_options")
+        else:
+            rule_options = dict(options_raw)
+        other = {k: v for k, v in data.items() if k not in _TOURNAMENT_FIELDS}
+        for key in other:
+            self.add("unknown_field", field=key, warning=True)
+        return Tournament(
+            name=name, rules=rules, players=players, stages=stages, games=games,
+            participants=participants, lots=lots, lot_draws=lot_draws,
+            rule_options=rule_options, other=other,
+        )
+
+    def str_list(self, raw: object, field: str) -> list[str]:
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            self.type_error(raw, "list of text", field=field)
+            return []
+        return list(raw)
+
+    def players(self, raw: object) -> list[Player]:
+        out: list[Player] = []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", field="players")
+            return out
+        seen: set[str] = set()
+        for i, p in enumerate(raw):
+            where = f"players[{i}]"
+            if not isinstance(p, dict):
+                self.type_error(p, "object", field=where)
+                continue
+            pid, nick, club = p.get("id"), p.get("nickname"), p.get("club")
+            if not isinstance(pid, str) or not pid:
+                self.type_error(pid, "text", field=where + ".id")
+                continue
+            if pid in seen:
+                self.add("duplicate_id", field=where + ".id", value=pid)
+                continue
+            seen.add(pid)
+            if nick is None:
+                nick = pid
+            elif not isinstance(nick, str):
+                self.type_error(nick, "text", field=where + ".nickname")
+                nick = pid
+            if club is not None and not isinstance(club, str):
+                self.type_error(club, "text", field=where + ".club")
+                club = None
+            for key in p:
+                if key not in ("id", "nickname", "club"):
+                    self.add("unknown_field", field=f"{where}.{key}", warning=True)
+            out.append(Player(pid, nick, club))
+        return out
+
+    def stages(self, raw: object) -> list[Stage]:
+        out: list[Stage] = []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", field="stages")
+            return out
+        seen: set[str] = set()
+        for i, s in enumerate(raw):
+            where = f"stages[{i}]"
+            if not isinstance(s, dict):
+                self.type_error(s, "object", field=where)
+                continue
+            sid, name, kind = s.get("id"), s.get("name", s.get("id")), s.get("kind")
+            comp = s.get("compensation")
+            if not isinstance(sid, str) or not sid:
+                self.type_error(sid, "text", field=where + ".id")
+                continue
+            if sid in seen:
+                self.add("duplicate_id", field=where + ".id", value=sid)
+                continue
+            seen.add(sid)
+            if not isinstance(name, str):
+                self.type_error(name, "text", field=where + ".name")
+                name = sid
+            if kind not in STAGE_KINDS:
+                self.add("bad_choice", field=where + ".kind", value=kind,
+                         choices=", ".join(STAGE_KINDS))
+                kind = "qualification"
+            if comp is not None and not isinstance(comp, bool):
+                self.type_error(comp, "true/false", field=where + ".compensation")
+                comp = None
+            for key in s:
+                if key not in ("id", "name", "kind", "compensation"):
+                    self.add("unknown_field", field=f"{where}.{key}", warning=True)
+            out.append(Stage(sid, name, kind, comp))
+        return out
+
+    def lot_draws(self, raw: object) -> list[LotDraw]:
+        out: list[LotDraw] = []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", field="lot_draws")
+            return out
+        for i, d in enumerate(raw):
+            where = f"lot_draws[{i}]"
+            if not isinstance(d, dict) or not isinstance(d.get("seed"), str):
+                self.type_error(d, "object with seed, group, order", field=where)
+                continue
+            group = self.str_list(d.get("group"), where + ".group")
+            order = self.str_list(d.get("order"), where + ".order")
+            out.append(LotDraw(d["seed"], group, order))
+        return out
+
+    # --- game ----------------------------------------------------------------------
+    def game(self, g: object, index: int) -> Game | None:
+        if not isinstance(g, dict):
+            self.type_error(g, "object", field=f"games[{index}]")
+            return None
+        gid = g.get("id")
+        if not isinstance(gid, str) or not gid:
+            self.type_error(gid, "text", game=f"#{index + 1}", field="id")
+            gid = f"#{index + 1}"
+        ok = True
+        stage = g.get("stage")
+        if not isinstance(stage, str):
+            self.type_error(stage, "text", gid, field="stage")
+            ok = False
+        rnd, table = g.get("round"), g.get("table")
+        if not (_is_int(rnd) and rnd >= 1):
+            self.add("positive_int", gid, field="round")
+            rnd = 1
+        if not (_is_int(table) and table >= 1):
+            self.add("positive_int", gid, field="table")
+            table = 1
+        result = g.get("result")
+        if not isinstance(result, str):
+            self.add("bad_result", gid, field="result", clause="scoring.md 1", value=result)
+            ok = False
+
+        seats_raw = g.get("seats")
+        seats: list[Seat] = []
+        if not isinstance(seats_raw, list):
+            self.type_error(seats_raw, "list", gid, field="seats")
+            ok = False
+        else:
+            for s in seats_raw:
+                if type(s) is dict:
+                    num, player, role = s.get("seat"), s.get("player"), s.get("role")
+                    if (
+                        type(num) is int and type(player) is str and type(role) is str
+                        and len(s) == 3
+                    ):
+                        seats.append(Seat(num, player, role))
+                        continue
+                ok = self.seat_slow(s, gid, seats) and ok
+
+        fk = g.get("first_killed")
+        if fk is not None and not _is_int(fk):
+            self.type_error(fk, "seat number or null", gid, field="first_killed")
+            fk = None
+        bm_raw = g.get("best_move")
+        best_move: list[int] = []
+        if bm_raw is not None:
+            if isinstance(bm_raw, list) and all(_is_int(x) for x in bm_raw):
+                best_move = bm_raw
+            else:
+                self.type_error(bm_raw, "list of seat numbers", gid, field="best_move")
+        d1 = g.get("day1_vote_left", 0)
+        if not (_is_int(d1) and d1 >= 0):
+            self.add("nonneg_int", gid, field="day1_vote_left")
+            d1 = 0
+        broken = g.get("broken_table", False)
+        if not isinstance(broken, bool):
+            self.type_error(broken, "true/false", gid, field="broken_table")
+            broken = False
+        approved = g.get("limits_approved", False)
+        if not isinstance(approved, bool):
+            self.type_error(approved, "true/false", gid, field="limits_approved")
+            approved = False
+        date, judge = g.get("date"), g.get("judge")
+        if date is not None and not isinstance(date, str):
+            self.type_error(date, "text", gid, field="date")
+            date = None
+        if judge is not None and not isinstance(judge, str):
+            self.type_error(judge, "text", gid, field="judge")
+            judge = None
+        scores: dict[int, SeatScores] = {}
+        scores_raw = g.get("scores")
+        if scores_raw is not None:
+            if isinstance(scores_raw, dict):
+                for key, value in scores_raw.items():
+                    seat_scores = self.seat_scores(gid, key, value)
+                    if seat_scores is not None:
+                        scores[seat_scores[0]] = seat_scores[1]
+            else:
+                self.type_error(scores_raw, "object", gid, field="scores")
+        other: dict[str, Any] = {}
+        if len(g) > 6:
+            for key in g:
+                if key not in _GAME_FIELDS:
+                    other[key] = g[key]
+                    self.add("unknown_field", gid, field=key, warning=True)
+        if not ok:
+            return None
+        assert isinstance(stage, str) and isinstance(result, str)
+        return Game(gid, stage, rnd, table, seats, result, fk, best_move, d1, broken,
+                    approved, scores, date, judge, other)
+
+    def seat_slow(self, s: object, gid: str, seats: list[Seat]) -> bool:
+        """The careful path for a seat entry that is not plainly sound."""
+        if not isinstance(s, dict):
+            self.type_error(s, "object", gid, field="seats")
+            return False
+        num, player, role = s.get("seat"), s.get("player"), s.get("role")
+        seat_no = num if _is_int(num) else None
+        good = True
+        if seat_no is None:
+            self.type_error(num, "seat number", gid, field="seats.seat")
+            good = False
+        if not isinstance(player, str):
+            self.type_error(player, "player id", gid, seat_no, "player")
+            good = False
+        if not isinstance(role, str):
+            self.type_error(role, "role", gid, seat_no, "role")
+            good = False
+        for key in s:
+            if key not in _SEAT_FIELDS:
+                self.add("unknown_field", gid, seat_no, f"seats.{key}", warning=True)
+        if good:
+            assert isinstance(num, int) and isinstance(player, str) and isinstance(role, str)
+            seats.append(Seat(num, player, role))
+        return good
+
+    def seat_scores(self, gid: str, key: object, value: object) -> tuple[int, SeatScores] | None:
+        seat: int | None = None
+        if isinstance(key, str) and key.isdigit():
+            seat = int(key)
+        if seat is None or not 1 <= seat <= 10:
+            self.add("seat_number", gid, field="scores", clause="scoring.md 1", value=key)
+            return None
+        if not isinstance(value, dict):
+            self.type_error(value, "object", gid, seat, "scores")
+            return None
+        sc = SeatScores()
+        for name in _POINT_FIELDS:
+            if name in value:
+                raw = value[name]
+                h = parse_hundredths(raw)
+                if h is None:
+                    if isinstance(raw, int | float) and not isinstance(raw, bool):
+                        self.add("points_format", gid, seat, name, value=raw)
+                    else:
+                        self.type_error(raw, "number", gid, seat, name)
+                else:
+                    setattr(sc, name, h)
+        for name in ("same_as_will", "approved"):
+            if name in value:
+                flag = value[name]
+                if isinstance(flag, bool):
+                    setattr(sc, name, flag)
+                else:
+                    self.type_error(flag, "true/false", gid, seat, name)
+        if "pu_protocol" in value:
+            sc.pu_protocol = self.pu_protocol(gid, seat, value["pu_protocol"])
+        if "penalties" in value:
+            sc.penalties = self.penalties(gid, seat, value["penalties"])
+        for name in value:
+            if name not in _SCORE_FIELDS:
+                self.add("unknown_field", gid, seat, name, warning=True)
+        return seat, sc
+
+    def pu_protocol(self, gid: str, seat: int, raw: object) -> PuProtocol | None:
+        field = "pu_protocol"
+        if not isinstance(raw, dict):
+            self.type_error(raw, "object", gid, seat, field)
+            return None
+        out = PuProtocol()
+        entries = raw.get("entries", [])
+        if not isinstance(entries, list):
+            self.type_error(entries, "list", gid, seat, field + ".entries")
+        else:
+            for e in entries:
+                if not isinstance(e, dict):
+                    self.type_error(e, "object", gid, seat, field + ".entries")
+                    continue
+                es, colour, tag = e.get("seat"), e.get("colour"), e.get("tag")
+                if not _is_int(es):
+                    self.type_error(es, "seat number", gid, seat, field + ".entries.seat")
+                    continue
+                if colour not in ("red", "black"):
+                    self.add("bad_choice", gid, seat, field + ".entries.colour",
+                             value=colour, choices="red, black")
+                    continue
+                if tag is not None and tag not in ENTRY_TAGS:
+                    self.add("bad_choice", gid, seat, field + ".entries.tag", value=tag,
+                             choices=", ".join(ENTRY_TAGS))
+                    continue
+                for key in e:
+                    if key not in ("seat", "colour", "tag"):
+                        self.add("unknown_field", gid, seat, f"{field}.entries.{key}",
+                                 warning=True)
+                out.entries.append(ProtocolEntry(es, colour, tag))
+        version = raw.get("version")
+        if version is not None:
+            if not isinstance(version, dict):
+                self.type_error(version, "object", gid, seat, field + ".version")
+            else:
+                situation, right = version.get("situation"), version.get("right")
+                if situation not in VERSION_SITUATIONS:
+                    self.add("bad_choice", gid, seat, field + ".version.situation",
+                             value=situation, choices=", ".join(VERSION_SITUATIONS))
+                elif not isinstance(right, bool):
+                    self.type_error(right, "true/false", gid, seat, field + ".version.right")
+                else:
+                    out.version = Version(situation, right)
+        aside = raw.get("aside", False)
+        if not isinstance(aside, bool):
+            self.type_error(aside, "true/false", gid, seat, field + ".aside")
+        else:
+            out.aside = aside
+        for key in raw:
+            if key not in ("entries", "version", "aside"):
+                self.add("unknown_field", gid, seat, f"{field}.{key}", warning=True)
+        return out
+
+    def penalties(self, gid: str, seat: int, raw: object) -> list[Penalty]:
+        out: list[Penalty] = []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", gid, seat, "penalties")
+            return out
+        for p in raw:
+            if not isinstance(p, dict):
+                self.type_error(p, "object", gid, seat, "penalties")
+                continue
+            kind = p.get("kind")
+            if kind not in PENALTY_KINDS:
+                self.add("bad_choice", gid, seat, "penalties.kind", value=kind,
+                         choices=", ".join(PENALTY_KINDS))
+                continue
+            pen = Penalty(kind)
+            if "critical" in p:
+                if isinstance(p["critical"], bool):
+                    pen.critical = p["critical"]
+                else:
+                    self.type_error(p["critical"], "true/false", gid, seat,
+                                    "penalties.critical")
+            if "points" in p:
+                h = parse_hundredths(p["points"])
+                if h is None:
+                    self.add("points_format", gid, seat, "penalties.points",
+                             value=p["points"])
+                else:
+                    pen.points = h
+            for name in ("rule", "note"):
+                if name in p:
+                    if isinstance(p[name], str):
+                        setattr(pen, name, p[name])
+                    else:
+                        self.type_error(p[name], "text", gid, seat, f"penalties.{name}")
+            for key in p:
+                if key not in ("kind", "critical", "points", "rule", "note"):
+                    self.add("unknown_field", gid, seat, f"penalties.{key}", warning=True)
+            out.append(pen)
+        return out
+
+
+def read_tournament(data: bytes | str) -> tuple[Tournament | None, list[Problem]]:
+    """Parse a format-1 file; the tournament (None if unusable) and the shape problems."""
+    reader = _Reader()
+    try:
+        parsed = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        reader.add("not_json", detail=str(err))
+        return None, reader.problems
+    except RecursionError:
+        reader.add("not_json", detail="nested too deeply")
+        return None, reader.problems
+    return reader.tournament(parsed), reader.problems
+
+
+def tournament_from_dict(data: object) -> tuple[Tournament | None, list[Problem]]:
+    """The same as `read_tournament` for data already parsed."""
+    reader = _Reader()
+    return reader.tournament(data), reader.problems
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def _num(h: int) -> float | int:
+    return h // 100 if h % 100 == 0 and abs(h) < 10**15 else to_json_number(h)
+
+
+def _penalty_dict(p: Penalty) -> dict[str, Any]:
+    d: dict[str, Any] = {"kind": p.kind}
+    if p.critical is not None:
+        d["critical"] = p.critical
+    if p.points is not None:
+        d["points"] = _num(p.points)
+    if p.rule is not None:
+        d["rule"] = p.rule
+    if p.note is not None:
+        d["note"] = p.note
+    return d
+
+
+def _scores_dict(sc: SeatScores) -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    for name in _POINT_FIELDS:
+        value = getattr(sc, name)
+        if value is not None:
+            d[name] = _num(value)
+    if sc.same_as_will:
+        d["same_as_will"] = True
+    if sc.pu_protocol is not None:
+        pp = sc.pu_protocol
+        pd: dict[str, Any] = {"entries": [
+            {"seat": e.seat, "colour": e.colour, **({"tag": e.tag} if e.tag else {})}
+            for e in pp.entries
+        ]}
+        if pp.version is not None:
+            pd["version"] = {"situation": pp.version.situation, "right": pp.version.right}
+        if pp.aside:
+            pd["aside"] = True
+        d["pu_protocol"] = pd
+    if sc.penalties:
+        d["penalties"] = [_penalty_dict(p) for p in sc.penalties]
+    if sc.approved:
+        d["approved"] = True
+    return d
+
+
+def game_to_dict(g: Game) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": g.id, "stage": g.stage, "round": g.round, "table": g.table}
+    if g.date is not None:
+        d["date"] = g.date
+    if g.judge is not None:
+        d["judge"] = g.judge
+    d["seats"] = [{"seat": s.seat, "player": s.player, "role": s.role} for s in g.seats]
+    d["result"] = g.result
+    d["first_killed"] = g.first_killed
+    if g.best_move:
+        d["best_move"] = list(g.best_move)
+    if g.day1_vote_left:
+        d["day1_vote_left"] = g.day1_vote_left
+    if g.broken_table:
+        d["broken_table"] = True
+    if g.limits_approved:
+        d["limits_approved"] = True
+    if g.scores:
+        d["scores"] = {str(seat): _scores_dict(sc) for seat, sc in g.scores.items()}
+    d.update(g.other)
+    return d
+
+
+def tournament_to_dict(t: Tournament) -> dict[str, Any]:
+    d: dict[str, Any] = {"format": FORMAT, "name": t.name, "rules": t.rules}
+    if t.participants is not None:
+        d["participants"] = t.participants
+    if t.rule_options:
+        d["rule_options"] = dict(t.rule_options)
+    d["players"] = [
+        {"id": p.id, "nickname": p.nickname, **({"club": p.club} if p.club is not None else {})}
+        for p in t.players
+    ]
+    d["stages"] = [
+        {"id": s.id, "name": s.name, "kind": s.kind,
+         **({"compensation": s.compensation} if s.compensation is not None else {})}
+        for s in t.stages
+    ]
+    d["games"] = [game_to_dict(g) for g in t.games]
+    if t.lots:
+        d["lots"] = list(t.lots)
+    if t.lot_draws:
+        d["lot_draws"] = [
+            {"seed": x.seed, "group": list(x.group), "order": list(x.order)}
+            for x in t.lot_draws
+        ]
+    d.update(t.other)
+    return d
+
+
+def dumps_tournament(t: Tournament) -> str:
+    """Format-1 JSON text (UTF-8, Cyrillic kept readable)."""
+    return json.dumps(tournament_to_dict(t), ensure_ascii=False, indent=1) + "\n"

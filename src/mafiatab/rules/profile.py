@@ -1,0 +1,160 @@
+"""A rule profile: every number and option of one federation's regulations, with its clause.
+
+Code that differs by federation asks the profile; it never tests the federation's name.
+Points are integers in hundredths (0.4 -> 40): every value in both rule texts has at most
+two decimal places, so integer arithmetic is exact and fast. Fractions appear only where
+the compensation Ci and the coefficient K divide (see `domain.standings`).
+
+Each setting is a `Ruled` value: the number and the clause it comes from. A setting that
+the rule texts leave open is a **Reading** (scoring.md marks them): its clause says so, and
+another tournament can switch it by building a profile with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Ruled(Generic[T]):
+    """A value of the rules together with the clause that sets it."""
+
+    value: T
+    clause: str
+
+
+class ExtraLimits(str, Enum):
+    """How the judge's extras of one game are limited (the two federations differ in kind)."""
+
+    #: FIIM 8.4: a few players, a small sum, caps by winning / losing team.
+    BY_TEAM = "by_team"
+    #: FSM 8.4: a fixed scale of values, a per-game sum and a number of players.
+    BY_SCALE = "by_scale"
+
+
+class Distance(str, Enum):
+    """How the games are grouped into compensation distances (scoring.md section 5)."""
+
+    #: FIIM 8.6: qualification and semifinal together; each final stage alone.
+    QUAL_SEMI_TOGETHER = "qual_semi_together"
+    #: FSM 8.6.2, 8.6.5: consecutive stages while the number of participants is unchanged.
+    SAME_PARTICIPANTS = "same_participants"
+
+
+@dataclass(frozen=True)
+class RuleProfile:
+    """Every number and option of one rule set. Points are in hundredths."""
+
+    id: str
+    title: str
+    federation: str  # the prefix of clause references, e.g. "FIIM"
+
+    # --- main points -----------------------------------------------------------------
+    win_points: Ruled[int]
+    #: FIIM 8.7: K applies when the tournament has at most this many participants.
+    k_max_participants: Ruled[int | None]
+    #: Reading: equal wins of both sides -> no heavy side, K not applied.
+    k_equal_wins_no_heavy_side: Ruled[bool]
+    #: FIIM 8.7.2-8.7.3: the formula, applied to the win points of heavy games only
+    k_formula: Ruled[str]
+
+    # --- best move ---------------------------------------------------------------------
+    #: points for 0, 1, 2, 3 blacks named
+    best_move_points: Ruled[tuple[int, int, int, int]]
+    #: roles whose best move is scored (Reading for FSM: a black first killed earns nothing)
+    best_move_scored_roles: Ruled[frozenset[str]]
+    #: FSM 8.3.6: this many players or more leaving by the day-1 vote -> no best move.
+    no_best_move_day1_leavers: Ruled[int | None]
+    #: FSM 8.4.8 (Reading): positive points of the best move are dropped on a draw.
+    best_move_on_draw: Ruled[bool]
+    best_move_max_numbers: Ruled[int]
+
+    # --- judge's extras ----------------------------------------------------------------
+    extra_limits: Ruled[ExtraLimits]
+    extra_max_players: Ruled[int]
+    extra_max_sum: Ruled[int]
+    #: BY_TEAM: caps and the value from which approval is needed
+    extra_max_winner: Ruled[int]
+    extra_approval_from: Ruled[int]
+    extra_max_loser: Ruled[int]
+    #: BY_SCALE: allowed positive values, and those that need approval
+    extra_positive_scale: Ruled[frozenset[int]]
+    extra_positive_approval: Ruled[frozenset[int]]
+    extra_negative_scale: Ruled[frozenset[int]]
+    extra_negative_approval: Ruled[frozenset[int]]
+    #: Reading: the 8.4.3 scale in steps of 0.2 with +0.3 ("step_0_2"), or steps of 0.1.
+    extra_scale_reading: Ruled[str]
+    #: positive judge's extras on a draw are refused
+    no_positive_extra_on_draw: Ruled[bool]
+    #: FSM 8.4.7: a removed player gets no positive extra
+    no_positive_extra_when_removed: Ruled[bool]
+    #: whether the FSM-only fields (pu_extra, pu_protocol, will, protocol, ...) exist
+    has_first_killed_protocol: Ruled[bool]
+    pu_extra_scale: Ruled[frozenset[int]]
+    will_scale: Ruled[frozenset[int]]
+    will_approval: Ruled[frozenset[int]]  # for anyone but the first killed
+    protocol_scale: Ruled[frozenset[int]]
+    protocol_approval: Ruled[frozenset[int]]
+    same_as_will_larger_counts: Ruled[bool]
+    #: Reading: what counts in the per-game positive limit (see scoring.md 3.2)
+    limit_counts_will_and_protocol: Ruled[bool]
+
+    # --- first killed's protocol (FSM 8.3.9) ------------------------------------------
+    pu_protocol_black_correct: Ruled[tuple[int, int, int]]
+    pu_protocol_black_wrong: Ruled[tuple[int, int, int]]
+    pu_protocol_red_first: Ruled[int]
+    pu_protocol_red_next: Ruled[int]
+    pu_protocol_red_cap: Ruled[int]
+    pu_protocol_red_errors: Ruled[tuple[int, int]]  # total for one error, for two or more
+    pu_protocol_max_black_entries: Ruled[int]
+    pu_protocol_versions: Ruled[dict[str, tuple[int, int]]]  # situation -> (right, wrong)
+    pu_protocol_aside_red: Ruled[int]
+    pu_protocol_aside_black: Ruled[int]
+    pu_protocol_aside_error: Ruled[int]
+    pu_protocol_near_reliable_percent: Ruled[int]
+    pu_protocol_scored_roles: Ruled[frozenset[str]]
+
+    # --- penalties ---------------------------------------------------------------------
+    penalty_disqualification: Ruled[int]
+    penalty_disqualification_critical: Ruled[int]
+    penalty_team_loss: Ruled[int]
+    #: None: the game_action penalty takes its value from the negative extra scale
+    penalty_game_action_fixed: Ruled[int | None]
+    penalty_revealed_sheriff_no_will: Ruled[int | None]
+    team_loss_excludes_disqualification: Ruled[bool]
+    #: the FSM 8.6.6 flag exists
+    has_broken_table: Ruled[bool]
+
+    # --- compensation Ci ---------------------------------------------------------------
+    comp_distance: Ruled[Distance]
+    comp_paying_stage_kinds: Ruled[frozenset[str]]
+    comp_max: Ruled[int]  # the 0.4 of Ci = 0.4 * i / B
+    comp_b_percent: Ruled[int]  # B = 40% of games, rounded
+    comp_b_minimum: Ruled[int]
+    #: FSM 8.6.4: Ci only when the best move named at least one black
+    comp_requires_black_in_best_move: Ruled[bool]
+    #: share of Ci paid when the red team won (FSM 8.6.4.2: one half; FIIM: none)
+    comp_share_on_red_win: Ruled[tuple[int, int]]
+
+    # --- standings ---------------------------------------------------------------------
+    tie_breakers: Ruled[tuple[str, ...]]
+
+    def clause(self, setting: str) -> str:
+        """The clause behind a setting, e.g. `profile.clause("win_points")`."""
+        value = getattr(self, setting)
+        if not isinstance(value, Ruled):
+            raise KeyError(setting)
+        return value.clause
+
+    def settings(self) -> dict[str, Ruled[object]]:
+        """Every setting with its clause (for documentation and `mafiatab rules`)."""
+        out: dict[str, Ruled[object]] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Ruled):
+                out[f.name] = value
+        return out

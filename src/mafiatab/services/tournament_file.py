@@ -1,0 +1,85 @@
+"""Use cases on a tournament file: load and check it, compute its standings, record a lot.
+
+The thin layer between the pure core and the CLI / web / storage: it reads bytes, asks the
+core, and refuses a file as a whole when anything in it is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.protocol import Tournament
+from mafiatab.domain.standings import Standings, compute_standings
+from mafiatab.domain.validation import validate_tournament
+from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
+from mafiatab.rules import OPTIONS, get_profile
+from mafiatab.rules.profile import ExtraLimits, RuleProfile
+
+
+@dataclass(slots=True)
+class LoadedTournament:
+    tournament: Tournament
+    profile: RuleProfile
+    warnings: list[Problem]
+
+
+def profile_for(t: Tournament) -> tuple[RuleProfile, list[Problem]]:
+    """The tournament's rule profile with its switched readings; problems with options."""
+    problems: list[Problem] = []
+    options: dict[str, str] = {}
+    base = get_profile(t.rules)
+    for name, value in t.rule_options.items():
+        if name not in OPTIONS or value not in OPTIONS[name]:
+            problems.append(Problem("unknown_option", field="rule_options",
+                                    params={"value": f"{name}={value}"}))
+        elif name == "extra_scale" and base.extra_limits.value is not ExtraLimits.BY_SCALE:
+            problems.append(Problem("unknown_option", field="rule_options",
+                                    clause=base.extra_limits.clause,
+                                    params={"value": f"{name}={value}"}))
+        else:
+            options[name] = value
+    return get_profile(t.rules, options), problems
+
+
+def load_tournament(data: bytes | str) -> LoadedTournament:
+    """Read and check a format-1 file; raises `ProtocolRefused` with every problem."""
+    tournament, problems = read_tournament(data)
+    if tournament is None:
+        raise ProtocolRefused(problems)
+    profile, option_problems = profile_for(tournament)
+    problems.extend(option_problems)
+    problems.extend(validate_tournament(tournament, profile))
+    errors = [p for p in problems if not p.warning]
+    if errors:
+        raise ProtocolRefused(problems)
+    return LoadedTournament(tournament, profile, problems)
+
+
+def load_tournament_file(path: str | Path) -> LoadedTournament:
+    return load_tournament(Path(path).read_bytes())
+
+
+def standings_of(loaded: LoadedTournament, stages: Iterable[str] | None = None) -> Standings:
+    return compute_standings(loaded.tournament, loaded.profile, stages)
+
+
+def write_tournament_file(t: Tournament, path: str | Path) -> None:
+    """Write atomically: a temporary file in the same folder, flushed, then renamed, so a
+    crash leaves either the old file or the new one, never half of one."""
+    target = Path(path)
+    text = dumps_tournament(t)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
