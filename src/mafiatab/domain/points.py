@@ -42,15 +42,17 @@ def to_json_number(value: Hundredths) -> float:
     return float(to_decimal(value))
 
 
-def format_points(value: Hundredths | Points, lang: str = "en", sign: bool = False) -> str:
-    """Text for people: `+0.4` / `+0,4` (Russian uses a decimal comma)."""
+def format_points(value: Hundredths | Points, lang: str = "en", sign: bool = False,
+                  fixed: bool = False) -> str:
+    """Text for people: `+0.4` / `+0,4` (Russian uses a decimal comma); `fixed`: always two
+    places, for columns of a table."""
     h = value.hundredths if isinstance(value, Points) else value
-    d = to_decimal(h).normalize()
+    d = to_decimal(h)
     text = format(d, "f")
-    if "." in text:
+    if "." in text and not fixed:
         text = text.rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
+    if text in ("-0", "", "-0.00"):
+        text = "0.00" if fixed else "0"
     if (sign or isinstance(value, Points)) and d > 0:
         text = "+" + text
     if lang == "ru":
@@ -58,24 +60,25 @@ def format_points(value: Hundredths | Points, lang: str = "en", sign: bool = Fal
     return text
 
 
-def parse_hundredths(value: object) -> int | None:
-    """A JSON number as whole hundredths; None when it has more than two decimal places.
-
-    The JSON reader gives a float for `0.4`; a decimal literal with at most two places is
-    the double nearest to k/100, and so is `k / 100` (IEEE division is correctly rounded),
-    so the equality below holds exactly for those literals and fails for `0.401`. The
-    float is only the transport: from here on the value is an exact integer.
-    """
-    if isinstance(value, bool):
+def hundredths_of(value: Decimal) -> int | None:
+    """A written point value as whole hundredths; None when it has more than two decimal
+    places (or is not a finite number)."""
+    if not value.is_finite():
         return None
-    if isinstance(value, int):
-        return value * 100
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        k = round(value * 100)
-        return k if k / 100 == value else None
-    if isinstance(value, Decimal):
-        scaled = value * 100
-        return int(scaled) if scaled == scaled.to_integral_value() else None
-    return None
+    scaled = value * 100
+    whole = scaled.to_integral_value()
+    return int(whole) if scaled == whole else None
+
+
+def h(value: Decimal) -> int:
+    """Hundredths of a value already checked by `hundredths_of` (validation)."""
+    return int(value * 100)
+
+
+def decimal_of(hundredths: int) -> Decimal:
+    """Hundredths back to the written decimal: 40 -> Decimal('0.4')."""
+    if hundredths % 100 == 0:
+        return Decimal(hundredths // 100)
+    if hundredths % 10 == 0:
+        return Decimal(hundredths // 10).scaleb(-1)
+    return Decimal(hundredths).scaleb(-2)

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from mafiatab.domain.points import h
 from mafiatab.domain.protocol import (
     BLACK_ROLES,
     DON,
     DRAW,
+    RED_ROLES,
     SHERIFF,
-    TEAM_OF,
     ZERO_TAGS,
     Game,
     PuProtocol,
@@ -39,6 +41,9 @@ WILL_PROTOCOL = "will_protocol"
 PU_PROTOCOL = "pu_protocol"
 PENALTY = "penalty"
 MAIN_KINDS = frozenset({WIN, COMPENSATION})
+#: result -> the roles of the winning team
+_WINNING_ROLES = {"red": RED_ROLES, "black": BLACK_ROLES}
+_NOBODY: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -53,7 +58,7 @@ class Part:
 
 @dataclass(slots=True)
 class SeatResult:
-    """A player's points and facts in one game."""
+    """A player's points and facts in one game (the per-seat view of a `GameScore`)."""
 
     seat: int
     player: str
@@ -70,11 +75,38 @@ class SeatResult:
 
 @dataclass(slots=True)
 class GameScore:
+    """One game's points, held compactly: most seats have only a win or nothing, so the
+    win is described once (`win_roles`, `win`) and only seats with more get a list.
+    `seat_results()` gives the per-seat view."""
+
     game: Game
-    seats: list[SeatResult]
+    win_roles: frozenset[str]
+    win: Part
+    #: seat -> its parts other than the win (best move, extras, penalties, ...)
+    parts: dict[int, list[Part]]
+    first_killed_player: str | None = None
+    first_night_death: bool = False
+    ci_counted: bool = False
+    ci_share: Fraction = Fraction(0)
+
+    def seat_results(self) -> list[SeatResult]:
+        out = []
+        fk = self.game.first_killed
+        for s in self.game.seats:
+            won = s.role in self.win_roles
+            parts = ([self.win] if won else []) + self.parts.get(s.seat, [])
+            res = SeatResult(s.seat, s.player, s.role, won, parts)
+            if s.seat == fk:
+                res.first_night_death = self.first_night_death
+                res.ci_counted = self.ci_counted
+                res.ci_share = self.ci_share
+            out.append(res)
+        return out
 
 
+@lru_cache(maxsize=512)
 def _short(clause: str) -> str:
+    """The reference alone: "FSM 8.4.3" of "FSM 8.4.3 (Reading: ...)"."""
     return clause.split(" (", 1)[0]
 
 
@@ -166,13 +198,14 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
                 p: RuleProfile, parts: list[Part]) -> None:
     """The judge's values of one seat, as parts (validated protocols only)."""
     if sc.extra:
-        parts.append(Part(EXTRA, sc.extra, _short(
-            p.extra_limits.clause if sc.extra > 0 else
-            (p.extra_negative_scale.clause if p.extra_negative_scale.value else "FIIM 8.4")
-        )))
+        extra = h(sc.extra)
+        scale = p.extra_positive_scale if extra > 0 else p.extra_negative_scale
+        parts.append(Part(EXTRA, extra, _short(
+            scale.clause if scale.value else p.extra_limits.clause)))
     if sc.pu_extra:
-        parts.append(Part(PU_EXTRA, sc.pu_extra, _short(p.pu_extra_scale.clause)))
-    will, proto = sc.will, sc.protocol
+        parts.append(Part(PU_EXTRA, h(sc.pu_extra), _short(p.pu_extra_scale.clause)))
+    will = h(sc.will) if sc.will is not None else None
+    proto = h(sc.protocol) if sc.protocol is not None else None
     if will is not None and proto is not None and sc.same_as_will and (
         p.same_as_will_larger_counts.value
     ):
@@ -198,7 +231,7 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
             amount, clause = p.penalty_team_loss.value, p.penalty_team_loss.clause
         elif kind == "game_action":
             fixed = p.penalty_game_action_fixed.value
-            amount = pen.points if pen.points is not None else (fixed or 0)
+            amount = h(pen.points) if pen.points is not None else (fixed or 0)
             clause = p.penalty_game_action_fixed.clause
             if pen.rule:
                 clause = f"{p.federation} {pen.rule}"
@@ -222,50 +255,54 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
     win_points = p.win_points.value
     win_clause = _short(p.win_points.clause)
     scores = game.scores
-    out: list[SeatResult] = []
 
     # the best move (FIIM 8.3.1, FSM 8.3.5) and what Ci needs from it
     bm_blacks = 0
     if fk is not None and game.best_move:
         bm_blacks = sum(1 for n in game.best_move if roles.get(n, "") in BLACK_ROLES)
 
-    for s in game.seats:
-        role = s.role
-        team = TEAM_OF[role]
-        won = team == result
+    win = Part(WIN, win_points, win_clause)  # shared: parts are never changed
+    gs = GameScore(game, _WINNING_ROLES.get(result, _NOBODY), win, {})
+    if fk is not None and fk in roles:
+        role = roles[fk]
         parts: list[Part] = []
-        if won:
-            parts.append(Part(WIN, win_points, win_clause))
-        res = SeatResult(s.seat, s.player, role, won, parts)
-        if s.seat == fk:
-            red_role = role in p.best_move_scored_roles.value
-            res.first_night_death = not broken
-            if game.best_move:
-                pts = p.best_move_points.value[min(bm_blacks, 3)] if red_role else 0
-                detail: dict[str, Any] = {"named": list(game.best_move), "blacks": bm_blacks}
-                if not red_role:
-                    detail["not_scored_role"] = role
-                if draw and pts > 0 and not p.best_move_on_draw.value:
-                    detail["dropped_on_draw"] = pts
-                    pts = 0
-                parts.append(Part(BEST_MOVE, pts, _short(
-                    p.best_move_on_draw.clause if "dropped_on_draw" in detail
-                    else p.best_move_points.clause), detail))
-            if role in ("red", SHERIFF) and not broken:
-                res.ci_counted = True
-                if pays_ci and not draw:
-                    if p.comp_requires_black_in_best_move.value and bm_blacks == 0:
-                        pass
-                    elif result == "black":
-                        res.ci_share = Fraction(1)
-                    else:
-                        num, den = p.comp_share_on_red_win.value
-                        res.ci_share = Fraction(num, den)
-        sc = scores.get(s.seat)
-        if sc is not None:
-            _seat_parts(sc, s.seat, role, game, roles, p, parts)
-        out.append(res)
-    return GameScore(game, out)
+        gs.first_killed_player = game.player_at(fk)
+        red_role = role in p.best_move_scored_roles.value
+        gs.first_night_death = not broken
+        if game.best_move:
+            pts = p.best_move_points.value[min(bm_blacks, 3)] if red_role else 0
+            detail: dict[str, Any] = {"named": list(game.best_move), "blacks": bm_blacks}
+            if not red_role:
+                detail["not_scored_role"] = role
+            if draw and pts > 0 and not p.best_move_on_draw.value:
+                detail["dropped_on_draw"] = pts
+                pts = 0
+            parts.append(Part(BEST_MOVE, pts, _short(
+                p.best_move_on_draw.clause if "dropped_on_draw" in detail
+                else p.best_move_points.clause), detail))
+            gs.parts[fk] = parts
+        if role in RED_ROLES and not broken:
+            gs.ci_counted = True
+            if pays_ci and not draw:
+                if p.comp_requires_black_in_best_move.value and bm_blacks == 0:
+                    pass
+                elif result == "black":
+                    gs.ci_share = Fraction(1)
+                else:
+                    num, den = p.comp_share_on_red_win.value
+                    gs.ci_share = Fraction(num, den)
+    for seat, sc in scores.items():
+        if seat in roles:
+            seat_parts = gs.parts.get(seat)
+            if seat_parts is None:
+                seat_parts = gs.parts[seat] = []
+            _seat_parts(sc, seat, roles[seat], game, roles, p, seat_parts)
+    return gs
+
+
+def score_seats(game: Game, p: RuleProfile, pays_ci: bool = True) -> list[SeatResult]:
+    """Every seat's points in one validated game (for reading and testing)."""
+    return score_game(game, p, pays_ci).seat_results()
 
 
 def wins_as_don_or_sheriff(res: SeatResult) -> bool:

@@ -8,13 +8,16 @@ recomputed and never patched, because K and Ci depend on every game (scoring.md 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from mafiatab.domain.points import Hundredths
-from mafiatab.domain.protocol import Game, Stage, Tournament
+from mafiatab.domain.protocol import DON, SHERIFF, Game, Stage, Tournament
+
+DON_SHERIFF = frozenset({DON, SHERIFF})  # tie-breaker 3 (FIIM 8.8.3, FSM 8.7.4)
 from mafiatab.domain.scoring import (
     BEST_MOVE,
     COMPENSATION,
@@ -23,7 +26,6 @@ from mafiatab.domain.scoring import (
     GameScore,
     Part,
     score_game,
-    wins_as_don_or_sheriff,
 )
 from mafiatab.rules.profile import Distance, RuleProfile
 
@@ -140,19 +142,23 @@ def coefficient_k(t: Tournament, p: RuleProfile) -> Coefficient:
     return Coefficient(True, k, n_games, heavy, n, p.k_formula.clause)
 
 
-def compensation_rates(t: Tournament, p: RuleProfile, scored: Sequence[GameScore]
+def compensation_rates(p: RuleProfile, scored: Sequence[GameScore], dist: dict[str, str]
                        ) -> dict[tuple[str, str], CompensationRate]:
     """(player, distance) -> Ci, for every player first killed as red at least once."""
-    dist = distances(t, p)
     games: dict[tuple[str, str], int] = {}
     first: dict[tuple[str, str], int] = {}
+    per_distance: dict[str, Counter[str]] = {}
     for gs in scored:
         d = dist.get(gs.game.stage, gs.game.stage)
-        for r in gs.seats:
-            key = (r.player, d)
-            games[key] = games.get(key, 0) + 1
-            if r.ci_counted:
-                first[key] = first.get(key, 0) + 1
+        counter = per_distance.get(d)
+        if counter is None:
+            counter = per_distance[d] = Counter()
+        counter.update([s.player for s in gs.game.seats])
+        if gs.ci_counted and gs.first_killed_player is not None:
+            key = (gs.first_killed_player, d)
+            first[key] = first.get(key, 0) + 1
+    for key in first:
+        games[key] = per_distance[key[1]][key[0]]
     pct = p.comp_b_percent.value
     minimum = p.comp_b_minimum.value
     cap = p.comp_max.value
@@ -179,8 +185,8 @@ def _context(t: Tournament, p: RuleProfile) -> _Context:
     stage_by_id = {s.id: s for s in t.stages}
     pays = {sid: pays_compensation(st, p) for sid, st in stage_by_id.items()}
     scored = [score_game(g, p, pays.get(g.stage, False)) for g in t.games]
-    return _Context(p, scored, coefficient_k(t, p), compensation_rates(t, p, scored),
-                    distances(t, p))
+    dist = distances(t, p)
+    return _Context(p, scored, coefficient_k(t, p), compensation_rates(p, scored, dist), dist)
 
 
 def _in_scope(g: Game, scope: frozenset[str] | None) -> bool:
@@ -195,37 +201,50 @@ def compute_standings(t: Tournament, p: RuleProfile,
     names = {pl.id: pl.nickname for pl in t.players}
     rows: dict[str, Row] = {}
     k = ctx.k
+    heavy_wins: dict[str, int] = {}
+    don_sheriff = DON_SHERIFF
     for gs in ctx.scored:
         g = gs.game
-        if not _in_scope(g, scope):
+        if scope is not None and g.stage not in scope:
             continue
         heavy = k.applies and g.result == k.heavy_side
-        d = ctx.dist.get(g.stage, g.stage)
-        for r in gs.seats:
-            row = rows.get(r.player)
+        win_roles = gs.win_roles
+        win_points = gs.win.points
+        for s in g.seats:
+            row = rows.get(s.player)
             if row is None:
-                row = rows[r.player] = Row(r.player, names.get(r.player, r.player))
+                row = rows[s.player] = Row(s.player, names.get(s.player, s.player))
             row.games += 1
-            if r.won:
+            if s.role in win_roles:
                 row.wins += 1
-                if wins_as_don_or_sheriff(r):
+                if s.role in don_sheriff:
                     row.wins_don_sheriff += 1
-            if r.first_night_death:
-                row.first_killed += 1
-            for part in r.parts:
-                kind = part.kind
-                if kind == WIN:
-                    row.main += part.points * k.k if heavy else part.points
+                if heavy:
+                    heavy_wins[s.player] = heavy_wins.get(s.player, 0) + win_points
                 else:
+                    row.main += win_points
+        if gs.parts:
+            for seat, parts in gs.parts.items():
+                row = rows[g.player_at(seat)]
+                for part in parts:
                     row.extra += part.points
-                    if kind == BEST_MOVE:
+                    if part.kind == BEST_MOVE:
                         row.best_move += part.points
-                    elif kind == PENALTY:
+                    elif part.kind == PENALTY:
                         row.penalties += part.points
-            if r.ci_share:
-                ci = ctx.ci[(r.player, d)].ci * r.ci_share
-                row.main += ci
-                row.compensation += ci
+        fk_player = gs.first_killed_player
+        if fk_player is not None:
+            if gs.first_night_death:
+                rows[fk_player].first_killed += 1
+            if gs.ci_share:
+                ci = ctx.ci[(fk_player, ctx.dist.get(g.stage, g.stage))].ci * gs.ci_share
+                rows[fk_player].compensation += ci
+    # K and Ci divide: added once per player, so the sums above stay in integers
+    for pid, points in heavy_wins.items():
+        rows[pid].main += points * k.k
+    for row in rows.values():
+        if row.compensation:
+            row.main += row.compensation
     ranked = rank(list(rows.values()), t.lots)
     stage_ids = [s.id for s in t.stages if scope is None or s.id in scope]
     return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci)
@@ -304,7 +323,7 @@ def explain_player(t: Tournament, p: RuleProfile, player: str,
         g = gs.game
         if not _in_scope(g, scope) or (game is not None and g.id != game):
             continue
-        for r in gs.seats:
+        for r in gs.seat_results():
             if r.player != player:
                 continue
             parts: list[ExplainedPart] = []

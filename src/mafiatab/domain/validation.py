@@ -8,8 +8,11 @@ options come from the rule profile; the federation's name is never tested.
 from __future__ import annotations
 
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 
-from mafiatab.domain.points import Points
+from decimal import Decimal
+
+from mafiatab.domain.points import Points, hundredths_of
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
     BLACK_ROLES,
@@ -25,6 +28,9 @@ from mafiatab.domain.protocol import (
 from mafiatab.rules.profile import ExtraLimits, RuleProfile, Ruled
 
 SECTION_1 = "scoring.md 1"
+_SEAT_LIST = list(range(1, 11))
+_ROLE_LIST = sorted(role for role, n in ROLE_COUNTS.items() for _ in range(n))
+FORMAT = "mafiatab.tournament/1"
 FORMAT_1 = "format 1"
 
 
@@ -45,7 +51,21 @@ class _GameChecker:
         self.problems.append(Problem(code, self.game.id, seat, field, clause, dict(params)))
 
     # --- section 1 -----------------------------------------------------------------
-    def seats(self, players: Collection[str]) -> dict[int, str]:
+    def seats(self, players: AbstractSet[str]) -> dict[int, str]:
+        g = self.game
+        roles = {s.seat: s.role for s in g.seats}
+        # the usual case in one glance: seats 1-10 once each, ten known players, the roles
+        if (
+            len(roles) == 10 and len(g.seats) == 10 and sorted(roles) == _SEAT_LIST
+            and sorted(roles.values()) == _ROLE_LIST
+            and len({s.player for s in g.seats} & players) == 10
+            and g.result in RESULTS
+        ):
+            return roles
+        return self.seats_in_detail(players)
+
+    def seats_in_detail(self, players: AbstractSet[str]) -> dict[int, str]:
+        """Every problem of the seats, one by one."""
         g = self.game
         roles: dict[int, str] = {}
         if len(g.seats) != 10:
@@ -111,6 +131,15 @@ class _GameChecker:
                      count=g.day1_vote_left)
 
     # --- a seat's scores -------------------------------------------------------------
+    def points(self, seat: int, field: str, value: Decimal | None) -> int | None:
+        """A written value in hundredths; a problem when it has more than two places."""
+        if value is None:
+            return None
+        hundredths = hundredths_of(value)
+        if hundredths is None:
+            self.add("points_format", seat, field, "scoring.md 7", value=str(value))
+        return hundredths
+
     def scale(self, seat: int, field: str, value: int, allowed: Ruled[frozenset[int]],
               approval: Ruled[frozenset[int]], approved: bool) -> None:
         if value == 0 or value in allowed.value:
@@ -133,8 +162,8 @@ class _GameChecker:
         is_fk = seat == g.first_killed
         fsm_fields = p.has_first_killed_protocol
         removed = False
-        kinds = [pen.kind for pen in sc.penalties]
-        if "team_loss" in kinds and "disqualification" in kinds and (
+        kinds = [pen.kind for pen in sc.penalties] if sc.penalties else []
+        if kinds and "team_loss" in kinds and "disqualification" in kinds and (
             p.team_loss_excludes_disqualification.value
         ):
             self.add("team_loss_and_dq", seat, "penalties", p.team_loss_excludes_disqualification)
@@ -152,21 +181,24 @@ class _GameChecker:
                              p.penalty_disqualification_critical)
             elif pen.kind == "game_action":
                 fixed = p.penalty_game_action_fixed.value
-                if fixed is not None:
-                    if pen.points is not None and pen.points != fixed:
+                points = self.points(seat, "penalties.points", pen.points)
+                if pen.points is not None and points is None:
+                    pass  # reported: more than two places
+                elif fixed is not None:
+                    if points is not None and points != fixed:
                         self.add("game_action_fixed", seat, "penalties.points",
-                                 p.penalty_game_action_fixed, value=Points(pen.points),
+                                 p.penalty_game_action_fixed, value=Points(points),
                                  max=Points(fixed))
-                elif pen.points is None:
+                elif points is None:
                     self.add("game_action_points", seat, "penalties.points",
                              p.penalty_game_action_fixed)
-                elif pen.points >= 0:
+                elif points >= 0:
                     self.add("off_scale", seat, "penalties.points", p.extra_negative_scale,
-                             value=Points(pen.points),
+                             value=Points(points),
                              choices=_choices(p.extra_negative_scale.value
                                               | p.extra_negative_approval.value))
                 else:
-                    self.scale(seat, "penalties.points", pen.points, p.extra_negative_scale,
+                    self.scale(seat, "penalties.points", points, p.extra_negative_scale,
                                p.extra_negative_approval, sc.approved)
             elif pen.kind == "revealed_sheriff_no_will" and (
                 p.penalty_revealed_sheriff_no_will.value is None
@@ -174,7 +206,10 @@ class _GameChecker:
                 self.add("fsm_only", seat, "penalties.kind",
                          p.penalty_revealed_sheriff_no_will)
 
-        if not fsm_fields.value:
+        if not fsm_fields.value and (
+            sc.pu_extra is not None or sc.will is not None or sc.protocol is not None
+            or sc.pu_protocol is not None or sc.same_as_will
+        ):
             for name in ("pu_extra", "will", "protocol", "pu_protocol"):
                 if getattr(sc, name) is not None:
                     self.add("fsm_only", seat, name, fsm_fields)
@@ -182,7 +217,10 @@ class _GameChecker:
                 self.add("fsm_only", seat, "same_as_will", fsm_fields)
 
         counted = 0
-        extra = sc.extra
+        extra = self.points(seat, "extra", sc.extra) if sc.extra is not None else None
+        pu_extra = self.points(seat, "pu_extra", sc.pu_extra) if sc.pu_extra is not None else None
+        will = self.points(seat, "will", sc.will) if sc.will is not None else None
+        proto = self.points(seat, "protocol", sc.protocol) if sc.protocol is not None else None
         if extra is not None and extra != 0:
             if p.extra_limits.value is ExtraLimits.BY_SCALE:
                 if extra > 0 and is_fk and fsm_fields.value:
@@ -208,19 +246,18 @@ class _GameChecker:
                 counted += extra
                 self.positive_allowed(seat, "extra", extra, draw, removed)
 
-        if sc.pu_extra is not None and fsm_fields.value:
+        if pu_extra is not None and fsm_fields.value:
             if not is_fk:
                 self.add("pu_field_not_fk", seat, "pu_extra", p.pu_extra_scale,
                          what="pu_extra", fk=g.first_killed or "—")
-            if sc.pu_extra != 0 and sc.pu_extra not in p.pu_extra_scale.value:
+            if pu_extra != 0 and pu_extra not in p.pu_extra_scale.value:
                 self.add("off_scale", seat, "pu_extra", p.pu_extra_scale,
-                         value=Points(sc.pu_extra), choices=_choices(p.pu_extra_scale.value))
-            if sc.pu_extra > 0:
-                counted += sc.pu_extra
-                self.positive_allowed(seat, "pu_extra", sc.pu_extra, draw, removed)
+                         value=Points(pu_extra), choices=_choices(p.pu_extra_scale.value))
+            if pu_extra > 0:
+                counted += pu_extra
+                self.positive_allowed(seat, "pu_extra", pu_extra, draw, removed)
 
         if fsm_fields.value:
-            will, proto = sc.will, sc.protocol
             if will is not None:
                 approval = p.will_approval if not is_fk else Ruled(frozenset(), "")
                 allowed = p.will_scale.value - approval.value
@@ -241,7 +278,7 @@ class _GameChecker:
                                              p.same_as_will_larger_counts.clause, {},
                                              warning=True))
             if p.limit_counts_will_and_protocol.value:
-                counted += _will_protocol_positive(sc, p)
+                counted += _will_protocol_positive(will, proto, sc.same_as_will, p)
             if sc.pu_protocol is not None:
                 self.pu_protocol(seat, sc, is_fk)
         return counted
@@ -291,17 +328,17 @@ class _GameChecker:
                      max=Points(p.extra_max_sum.value))
 
 
-def _will_protocol_positive(sc: SeatScores, p: RuleProfile) -> int:
+def _will_protocol_positive(will: int | None, proto: int | None, same_as_will: bool,
+                            p: RuleProfile) -> int:
     """The will and protocol evaluations as they count (FSM 8.3.8.11), positive part."""
-    will, proto = sc.will, sc.protocol
-    if sc.same_as_will and will is not None and proto is not None and (
+    if same_as_will and will is not None and proto is not None and (
         p.same_as_will_larger_counts.value
     ):
         return max(will, proto, 0)
     return max(will or 0, 0) + max(proto or 0, 0)
 
 
-def validate_game(game: Game, profile: RuleProfile, players: Collection[str],
+def validate_game(game: Game, profile: RuleProfile, players: AbstractSet[str],
                   stages: Collection[str]) -> list[Problem]:
     """Every rule problem of one game (scoring.md section 8)."""
     checker = _GameChecker(game, profile)
@@ -319,6 +356,8 @@ def validate_game(game: Game, profile: RuleProfile, players: Collection[str],
 def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
     """Every rule problem of a tournament: each game's, and the recorded lots'."""
     problems: list[Problem] = []
+    if t.format != FORMAT:
+        problems.append(Problem("format", field="format", params={"value": t.format}))
     players = {p.id for p in t.players}
     stages = {s.id for s in t.stages}
     for game in t.games:

@@ -14,9 +14,11 @@ reported as warnings, so that a misspelt `extar` does not silently drop a judge'
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
-from mafiatab.domain.points import parse_hundredths, to_json_number
+import msgspec
+
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
     ENTRY_TAGS,
@@ -71,6 +73,17 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
+def _decimal(value: object) -> Decimal | None:
+    """A JSON number read exactly (the careful reader parses floats as Decimal)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, Decimal):
+        return value
+    return None
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -96,16 +109,17 @@ class _Reader:
             self.add("not_object")
             return None
         fmt = data.get("format")
-        if fmt != FORMAT:
+        if not isinstance(fmt, str):
             self.add("format", field="format", value=fmt)
+            fmt = ""
         name = data.get("name")
         if not isinstance(name, str):
             self.type_error(name, "text", field="name")
             name = ""
         rules = data.get("rules")
-        if rules not in ("fiim2018", "fsm"):
-            self.add("unknown_rules", field="rules", value=rules)
-            rules = "fsm"
+        if not isinstance(rules, str):
+            self.type_error(rules, "text", field="rules")
+            rules = ""
         participants = data.get("participants")
         if participants is not None and not (_is_int(participants) and participants >= 1):
             self.add("positive_int", field="participants")
@@ -140,7 +154,7 @@ class _Reader:
         for key in other:
             self.add("unknown_field", field=key, warning=True)
         return Tournament(
-            name=name, rules=rules, players=players, stages=stages, games=games,
+            format=fmt, name=name, rules=rules, players=players, stages=stages, games=games,
             participants=participants, lots=lots, lot_draws=lot_draws,
             rule_options=rule_options, other=other,
         )
@@ -181,7 +195,7 @@ class _Reader:
             for key in p:
                 if key not in ("id", "nickname", "club"):
                     self.add("unknown_field", field=f"{where}.{key}", warning=True)
-            out.append(Player(pid, nick, club))
+            out.append(Player(id=pid, nickname=nick, club=club))
         return out
 
     def stages(self, raw: object) -> list[Stage]:
@@ -217,7 +231,7 @@ class _Reader:
             for key in s:
                 if key not in ("id", "name", "kind", "compensation"):
                     self.add("unknown_field", field=f"{where}.{key}", warning=True)
-            out.append(Stage(sid, name, kind, comp))
+            out.append(Stage(id=sid, name=name, kind=kind, compensation=comp))
         return out
 
     def lot_draws(self, raw: object) -> list[LotDraw]:
@@ -232,7 +246,7 @@ class _Reader:
                 continue
             group = self.str_list(d.get("group"), where + ".group")
             order = self.str_list(d.get("order"), where + ".order")
-            out.append(LotDraw(d["seed"], group, order))
+            out.append(LotDraw(seed=d["seed"], group=group, order=order))
         return out
 
     # --- game ----------------------------------------------------------------------
@@ -274,7 +288,7 @@ class _Reader:
                         type(num) is int and type(player) is str and type(role) is str
                         and len(s) == 3
                     ):
-                        seats.append(Seat(num, player, role))
+                        seats.append(Seat(seat=num, player=player, role=role))
                         continue
                 ok = self.seat_slow(s, gid, seats) and ok
 
@@ -327,8 +341,10 @@ class _Reader:
         if not ok:
             return None
         assert isinstance(stage, str) and isinstance(result, str)
-        return Game(gid, stage, rnd, table, seats, result, fk, best_move, d1, broken,
-                    approved, scores, date, judge, other)
+        return Game(id=gid, stage=stage, round=rnd, table=table, seats=seats, result=result,
+                    first_killed=fk, best_move=best_move, day1_vote_left=d1,
+                    broken_table=broken, limits_approved=approved, scores=scores, date=date,
+                    judge=judge, other=other)
 
     def seat_slow(self, s: object, gid: str, seats: list[Seat]) -> bool:
         """The careful path for a seat entry that is not plainly sound."""
@@ -352,7 +368,7 @@ class _Reader:
                 self.add("unknown_field", gid, seat_no, f"seats.{key}", warning=True)
         if good:
             assert isinstance(num, int) and isinstance(player, str) and isinstance(role, str)
-            seats.append(Seat(num, player, role))
+            seats.append(Seat(seat=num, player=player, role=role))
         return good
 
     def seat_scores(self, gid: str, key: object, value: object) -> tuple[int, SeatScores] | None:
@@ -369,14 +385,11 @@ class _Reader:
         for name in _POINT_FIELDS:
             if name in value:
                 raw = value[name]
-                h = parse_hundredths(raw)
-                if h is None:
-                    if isinstance(raw, int | float) and not isinstance(raw, bool):
-                        self.add("points_format", gid, seat, name, value=raw)
-                    else:
-                        self.type_error(raw, "number", gid, seat, name)
+                number = _decimal(raw)
+                if number is None:
+                    self.type_error(raw, "number", gid, seat, name)
                 else:
-                    setattr(sc, name, h)
+                    setattr(sc, name, number)
         for name in ("same_as_will", "approved"):
             if name in value:
                 flag = value[name]
@@ -423,7 +436,7 @@ class _Reader:
                     if key not in ("seat", "colour", "tag"):
                         self.add("unknown_field", gid, seat, f"{field}.entries.{key}",
                                  warning=True)
-                out.entries.append(ProtocolEntry(es, colour, tag))
+                out.entries.append(ProtocolEntry(seat=es, colour=colour, tag=tag))
         version = raw.get("version")
         if version is not None:
             if not isinstance(version, dict):
@@ -436,7 +449,7 @@ class _Reader:
                 elif not isinstance(right, bool):
                     self.type_error(right, "true/false", gid, seat, field + ".version.right")
                 else:
-                    out.version = Version(situation, right)
+                    out.version = Version(situation=situation, right=right)
         aside = raw.get("aside", False)
         if not isinstance(aside, bool):
             self.type_error(aside, "true/false", gid, seat, field + ".aside")
@@ -461,7 +474,7 @@ class _Reader:
                 self.add("bad_choice", gid, seat, "penalties.kind", value=kind,
                          choices=", ".join(PENALTY_KINDS))
                 continue
-            pen = Penalty(kind)
+            pen = Penalty(kind=kind)
             if "critical" in p:
                 if isinstance(p["critical"], bool):
                     pen.critical = p["critical"]
@@ -469,12 +482,11 @@ class _Reader:
                     self.type_error(p["critical"], "true/false", gid, seat,
                                     "penalties.critical")
             if "points" in p:
-                h = parse_hundredths(p["points"])
-                if h is None:
-                    self.add("points_format", gid, seat, "penalties.points",
-                             value=p["points"])
+                number = _decimal(p["points"])
+                if number is None:
+                    self.type_error(p["points"], "number", gid, seat, "penalties.points")
                 else:
-                    pen.points = h
+                    pen.points = number
             for name in ("rule", "note"):
                 if name in p:
                     if isinstance(p[name], str):
@@ -488,11 +500,23 @@ class _Reader:
         return out
 
 
+_DECODER = msgspec.json.Decoder(Tournament)
+
+
 def read_tournament(data: bytes | str) -> tuple[Tournament | None, list[Problem]]:
-    """Parse a format-1 file; the tournament (None if unusable) and the shape problems."""
+    """Parse a format-1 file; the tournament (None if unusable) and the shape problems.
+
+    A sound file is decoded straight into the model by msgspec. Anything it cannot take
+    (a wrong type, an unknown field, broken JSON) sends the file to the careful reader,
+    which lists every problem with its place and keeps unknown fields.
+    """
+    try:
+        return _DECODER.decode(data), []
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        pass
     reader = _Reader()
     try:
-        parsed = json.loads(data)
+        parsed = json.loads(data, parse_float=Decimal)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         reader.add("not_json", detail=str(err))
         return None, reader.problems
@@ -503,7 +527,7 @@ def read_tournament(data: bytes | str) -> tuple[Tournament | None, list[Problem]
 
 
 def tournament_from_dict(data: object) -> tuple[Tournament | None, list[Problem]]:
-    """The same as `read_tournament` for data already parsed."""
+    """The careful reader, for data already parsed (numbers as int or Decimal)."""
     reader = _Reader()
     return reader.tournament(data), reader.problems
 
@@ -511,16 +535,12 @@ def tournament_from_dict(data: object) -> tuple[Tournament | None, list[Problem]
 # --- writing -----------------------------------------------------------------------
 
 
-def _num(h: int) -> float | int:
-    return h // 100 if h % 100 == 0 and abs(h) < 10**15 else to_json_number(h)
-
-
 def _penalty_dict(p: Penalty) -> dict[str, Any]:
     d: dict[str, Any] = {"kind": p.kind}
     if p.critical is not None:
         d["critical"] = p.critical
     if p.points is not None:
-        d["points"] = _num(p.points)
+        d["points"] = p.points
     if p.rule is not None:
         d["rule"] = p.rule
     if p.note is not None:
@@ -533,7 +553,7 @@ def _scores_dict(sc: SeatScores) -> dict[str, Any]:
     for name in _POINT_FIELDS:
         value = getattr(sc, name)
         if value is not None:
-            d[name] = _num(value)
+            d[name] = value
     if sc.same_as_will:
         d["same_as_will"] = True
     if sc.pu_protocol is not None:
@@ -578,7 +598,7 @@ def game_to_dict(g: Game) -> dict[str, Any]:
 
 
 def tournament_to_dict(t: Tournament) -> dict[str, Any]:
-    d: dict[str, Any] = {"format": FORMAT, "name": t.name, "rules": t.rules}
+    d: dict[str, Any] = {"format": t.format, "name": t.name, "rules": t.rules}
     if t.participants is not None:
         d["participants"] = t.participants
     if t.rule_options:
@@ -604,6 +624,10 @@ def tournament_to_dict(t: Tournament) -> dict[str, Any]:
     return d
 
 
+_ENCODER = msgspec.json.Encoder(decimal_format="number")
+
+
 def dumps_tournament(t: Tournament) -> str:
-    """Format-1 JSON text (UTF-8, Cyrillic kept readable)."""
-    return json.dumps(tournament_to_dict(t), ensure_ascii=False, indent=1) + "\n"
+    """Format-1 JSON text (UTF-8, Cyrillic kept readable, numbers exactly as held)."""
+    raw = _ENCODER.encode(tournament_to_dict(t))
+    return msgspec.json.format(raw, indent=1).decode("utf-8") + "\n"

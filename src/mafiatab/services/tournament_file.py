@@ -17,8 +17,9 @@ from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings, compute_standings
 from mafiatab.domain.validation import validate_tournament
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
-from mafiatab.rules import OPTIONS, get_profile
+from mafiatab.rules import OPTIONS, PROFILES, get_profile
 from mafiatab.rules.profile import ExtraLimits, RuleProfile
+from mafiatab.services.gc_pause import gc_paused
 
 
 @dataclass(slots=True)
@@ -48,8 +49,16 @@ def profile_for(t: Tournament) -> tuple[RuleProfile, list[Problem]]:
 
 def load_tournament(data: bytes | str) -> LoadedTournament:
     """Read and check a format-1 file; raises `ProtocolRefused` with every problem."""
+    with gc_paused():
+        return _load(data)
+
+
+def _load(data: bytes | str) -> LoadedTournament:
     tournament, problems = read_tournament(data)
     if tournament is None:
+        raise ProtocolRefused(problems)
+    if tournament.rules not in PROFILES:
+        problems.append(Problem("unknown_rules", field="rules", params={"value": tournament.rules}))
         raise ProtocolRefused(problems)
     profile, option_problems = profile_for(tournament)
     problems.extend(option_problems)
@@ -65,7 +74,15 @@ def load_tournament_file(path: str | Path) -> LoadedTournament:
 
 
 def standings_of(loaded: LoadedTournament, stages: Iterable[str] | None = None) -> Standings:
-    return compute_standings(loaded.tournament, loaded.profile, stages)
+    with gc_paused():
+        return compute_standings(loaded.tournament, loaded.profile, stages)
+
+
+def standings_from_bytes(data: bytes | str, stages: Iterable[str] | None = None) -> Standings:
+    """What `mafiatab standings` does: the file's bytes to ranked rows."""
+    with gc_paused():
+        loaded = _load(data)
+        return compute_standings(loaded.tournament, loaded.profile, stages)
 
 
 def write_tournament_file(t: Tournament, path: str | Path) -> None:

@@ -1,0 +1,191 @@
+"""Words shown to people, in Russian (first) and English; and how a part of a score reads.
+
+Problems carry their own texts (`domain.problems`); this module holds the rest: column
+headers, role names, and the sentence that explains each part of a player's points.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from mafiatab.domain.points import format_points, to_decimal
+
+TEXT: dict[str, tuple[str, str]] = {
+    "place": ("Место", "Place"),
+    "player": ("Игрок", "Player"),
+    "games": ("Игры", "Games"),
+    "wins": ("Победы", "Wins"),
+    "wins_don_sheriff": ("Д/Ш", "Don/Sh"),
+    "first_killed": ("ПУ", "FK"),
+    "main": ("Осн.", "Main"),
+    "extra": ("Доп.", "Extra"),
+    "total": ("Итого", "Total"),
+    "best_move": ("ЛХ", "BM"),
+    "compensation": ("Ci", "Ci"),
+    "penalties": ("Штрафы", "Penalties"),
+    "lot": ("Жребий", "Lot"),
+    "lot_needed": ("нужен", "needed"),
+    "standings_title": ("{name} — турнирная таблица ({rules})", "{name} — standings ({rules})"),
+    "stages": ("Стадии: {stages}", "Stages: {stages}"),
+    "k_applied": (
+        "Коэффициент K = {k} (ФИИМ 8.7): {games} игр, «тяжёлая» сторона — {side}, {n} побед",
+        "Coefficient K = {k} (FIIM 8.7): {games} games, heavy side {side}, {n} wins",
+    ),
+    "lots_pending": (
+        "Места {places}: игроков не разделяет ни один показатель — нужен жребий "
+        "(mafiatab lots FILE --seed ...)",
+        "Places {places}: players no criterion separates — a lot is needed "
+        "(mafiatab lots FILE --seed ...)",
+    ),
+    "file_sound": ("Файл в порядке: {games} игр, {players} игроков, правила {rules}.",
+                   "The file is sound: {games} games, {players} players, rules {rules}."),
+    "file_refused": ("Файл отклонён: {count} проблем(ы).", "The file is refused: {count} problem(s)."),
+    "warnings": ("Предупреждения:", "Warnings:"),
+    "unknown_player_arg": ("Игрок {value!r} не найден в турнире.",
+                           "Player {value!r} is not in the tournament."),
+    "unknown_stage_arg": ("Стадии {value!r} нет в турнире; есть: {choices}.",
+                          "Stage {value!r} is not in the tournament; there are: {choices}."),
+    "unknown_game_arg": ("Игры {value!r} у этого игрока нет.",
+                         "This player has no game {value!r}."),
+    "no_games": ("У игрока нет игр в выбранных стадиях.", "The player has no games in scope."),
+    "explain_game": (
+        "Игра {game} ({stage}, тур {round}, стол {table}): место {seat}, {role}, итог: {result}",
+        "Game {game} ({stage}, round {round}, table {table}): seat {seat}, {role}, result: {result}",
+    ),
+    "explain_total": ("Всего за игру: {points}", "Game total: {points}"),
+    "explain_sum": (
+        "Итого {player}: осн. {main} + доп. {extra} = {total} (строка таблицы: место {place})",
+        "Total for {player}: main {main} + extra {extra} = {total} (standings row: place {place})",
+    ),
+    "no_lot_needed": ("Жребий никому не нужен.", "Nobody needs a lot."),
+    "lot_drawn": ("Жребий (seed {seed}) для мест {place}: {order}",
+                  "Lot (seed {seed}) for places {place}: {order}"),
+    "lot_written": ("Записано в {file} (поле lots).", "Written to {file} (field lots)."),
+    "lot_not_written": ("Не записано: добавьте --write, чтобы сохранить в файл.",
+                        "Not written: add --write to store it in the file."),
+    "internal_error": ("Внутренняя ошибка: {detail}", "Internal error: {detail}"),
+    "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
+    "demo_intro": (
+        "Демо-турнир: {players} игроков, {games} игр, правила {rules}. "
+        "Файл: {file}",
+        "Demo tournament: {players} players, {games} games, rules {rules}. File: {file}",
+    ),
+}
+
+ROLE: dict[str, tuple[str, str]] = {
+    "red": ("красный (К)", "red citizen"),
+    "sheriff": ("шериф (Ш)", "sheriff"),
+    "black": ("чёрный (Ч)", "black"),
+    "don": ("дон (Д)", "don"),
+}
+RESULT: dict[str, tuple[str, str]] = {
+    "red": ("победа красных", "red team won"),
+    "black": ("победа чёрных", "black team won"),
+    "draw": ("ничья", "draw"),
+}
+TEAM: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black")}
+
+PART: dict[str, tuple[str, str]] = {
+    "win": ("победа команды", "team win"),
+    "compensation": ("компенсация Ci", "compensation Ci"),
+    "best_move": ("лучший ход", "best move"),
+    "extra": ("доп. балл судьи", "judge's extra"),
+    "pu_extra": ("доп. балл ПУ", "first killed's extra"),
+    "will": ("завещание / мнение", "will / opinion"),
+    "protocol": ("протокол", "protocol"),
+    "will_protocol": ("протокол и завещание совпадают: большая оценка",
+                      "protocol and will say the same: the larger"),
+    "pu_protocol": ("протокол ПУ", "first killed's protocol"),
+    "penalty": ("штраф", "penalty"),
+}
+PENALTY: dict[str, tuple[str, str]] = {
+    "disqualification": ("дисквалификация", "disqualification"),
+    "team_loss": ("присуждение поражения команде (ППК)", "team loss awarded"),
+    "game_action": ("негативное игровое действие", "negative game action"),
+    "revealed_sheriff_no_will": ("вскрыл шерифа, не оставив завещания и протокола",
+                                 "revealed the sheriff, left no will or protocol"),
+}
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    ru, en = TEXT[key]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+def pick(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    pair = table.get(key)
+    if pair is None:
+        return key
+    return pair[0] if lang == "ru" else pair[1]
+
+
+def _fraction(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
+    """One line of an explanation: what the part is, with its particulars."""
+    ru = lang == "ru"
+    name = pick(PART, kind, lang)
+    bits: list[str] = []
+    if kind == "win" and "k" in detail:
+        k = detail["k"]
+        bits.append(
+            (f"× K = {to_decimal(k * 100)} ({_fraction(k)}): «тяжёлая» игра, "
+             f"{detail['games']} игр, {detail['heavy_wins']} побед {pick(TEAM, detail['heavy_side'], lang)}")
+            if ru else
+            (f"× K = {to_decimal(k * 100)} ({_fraction(k)}): heavy game, {detail['games']} games, "
+             f"{detail['heavy_wins']} {detail['heavy_side']} wins")
+        )
+    elif kind == "best_move":
+        named = ", ".join(str(n) for n in detail.get("named", []))
+        bits.append((f"назвал {named}; чёрных: {detail.get('blacks', 0)}") if ru
+                    else f"named {named}; blacks: {detail.get('blacks', 0)}")
+        if "not_scored_role" in detail:
+            bits.append("ПУ не красный — баллов нет" if ru else "black first killed: no points")
+        if "dropped_on_draw" in detail:
+            bits.append("ничья — положительные баллы не начисляются" if ru
+                        else "draw: no positive points")
+    elif kind == "compensation":
+        ci = detail["ci"]
+        share = detail["share"]
+        text = (f"i = {detail['i']}, B = {detail['b']} ({detail['games']} игр на дистанции "
+                f"{detail['distance']}), Ci = {to_decimal(ci)} ({_fraction(ci / 100)})") if ru else (
+                f"i = {detail['i']}, B = {detail['b']} ({detail['games']} games in distance "
+                f"{detail['distance']}), Ci = {to_decimal(ci)} ({_fraction(ci / 100)})")
+        if share != "1":
+            text += " × 1/2 (красные победили)" if ru else " × 1/2 (red team won)"
+        bits.append(text)
+    elif kind == "penalty":
+        bits.append(pick(PENALTY, detail.get("kind", ""), lang))
+        if detail.get("critical"):
+            bits.append("«на критике»" if ru else "at a critical moment")
+        if detail.get("note"):
+            bits.append(str(detail["note"]))
+    elif kind == "will_protocol":
+        bits.append((f"завещание {format_points(detail['will'], lang, True)}, протокол "
+                     f"{format_points(detail['protocol'], lang, True)}") if ru else
+                    (f"will {format_points(detail['will'], lang, True)}, protocol "
+                     f"{format_points(detail['protocol'], lang, True)}"))
+    elif kind == "pu_protocol":
+        for item in detail.get("items", []):
+            if "seat" in item:
+                colour = ("чёрный" if item["colour"] == "black" else "красный") if ru else item["colour"]
+                ok = ("верно" if item["correct"] else "ошибка") if ru else (
+                    "right" if item["correct"] else "wrong")
+                tag = f", {item['tag']}" if item.get("tag") else ""
+                bits.append(f"{item['seat']} {colour} ({ok}{tag}) "
+                            f"{format_points(item['points'], lang, True)}")
+            elif "version" in item:
+                ok = ("верная" if item["right"] else "неверная") if ru else (
+                    "right" if item["right"] else "wrong")
+                bits.append(("версия " if ru else "version ") + f"{item['version']} ({ok}) "
+                            f"{format_points(item['points'], lang, True)}")
+            elif "not_scored_role" in item:
+                bits.append("ПУ не красный — протокол не оценивается" if ru
+                            else "black first killed: protocol not scored")
+            elif "dropped_on_draw" in item:
+                bits.append("ничья — положительный итог снят" if ru
+                            else "draw: positive total dropped")
+    return name + (": " + "; ".join(bits) if bits else "")
