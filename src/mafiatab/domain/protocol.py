@@ -130,6 +130,8 @@ class Game(_Record, kw_only=True):
     broken_table: bool = False
     limits_approved: bool = False
     scores: dict[int, SeatScores] = {}
+    #: the game log (issue 5), events as written; `domain.gamelog` reads and checks them
+    log: list[dict[str, Any]] | None = None
     #: fields of this game the program does not know, kept so that nothing is lost
     other: dict[str, Any] = msgspec.field(default_factory=dict, name=UNKNOWN_KEY)
 

@@ -46,7 +46,7 @@ _TOURNAMENT_FIELDS = frozenset(
 )
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
-     "best_move", "day1_vote_left", "broken_table", "limits_approved", "scores"}
+     "best_move", "day1_vote_left", "broken_table", "limits_approved", "scores", "log"}
 )
 _SEAT_FIELDS = frozenset({"seat", "player", "role"})
 _SCORE_FIELDS = frozenset(
@@ -332,6 +332,12 @@ class _Reader:
                         scores[seat_scores[0]] = seat_scores[1]
             else:
                 self.type_error(scores_raw, "object", gid, field="scores")
+        log = g.get("log")
+        if log is not None and not (
+            isinstance(log, list) and all(isinstance(e, dict) for e in log)
+        ):
+            self.type_error(log, "list of events", gid, field="log")
+            log = None
         other: dict[str, Any] = {}
         if len(g) > 6:
             for key in g:
@@ -344,7 +350,7 @@ class _Reader:
         return Game(id=gid, stage=stage, round=rnd, table=table, seats=seats, result=result,
                     first_killed=fk, best_move=best_move, day1_vote_left=d1,
                     broken_table=broken, limits_approved=approved, scores=scores, date=date,
-                    judge=judge, other=other)
+                    judge=judge, log=log, other=other)
 
     def seat_slow(self, s: object, gid: str, seats: list[Seat]) -> bool:
         """The careful path for a seat entry that is not plainly sound."""
@@ -593,6 +599,8 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         d["limits_approved"] = True
     if g.scores:
         d["scores"] = {str(seat): _scores_dict(sc) for seat, sc in g.scores.items()}
+    if g.log is not None:
+        d["log"] = g.log
     d.update(g.other)
     return d
 
