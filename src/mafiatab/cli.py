@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -45,7 +45,7 @@ out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class Lang(str, Enum):
+class Lang(StrEnum):
     ru = "ru"
     en = "en"
 
@@ -211,7 +211,10 @@ def explain(
         return
     L = lang.value
     for g in games:
-        out.print(f"[bold]{i18n.t('explain_game', L, game=g.game, stage=g.stage, round=g.round, table=g.table, seat=g.seat, role=i18n.pick(i18n.ROLE, g.role, L), result=i18n.pick(i18n.RESULT, g.result, L))}[/bold]")
+        head = i18n.t("explain_game", L, game=g.game, stage=g.stage, round=g.round,
+                      table=g.table, seat=g.seat, role=i18n.pick(i18n.ROLE, g.role, L),
+                      result=i18n.pick(i18n.RESULT, g.result, L))
+        out.print(f"[bold]{head}[/bold]")
         for part in g.parts:
             out.print(f"  {format_points(part.points, L, sign=True):>7}  "
                       f"{i18n.describe_part(part.kind, part.detail, L)}  "

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 from mafiatab.domain.points import decimal_of
-
 from mafiatab.domain.protocol import (
     BLACK_ROLES,
     ROLE_COUNTS,
@@ -73,12 +72,12 @@ def _scores(rng: random.Random, p: RuleProfile, game: Game) -> dict[int, SeatSco
     # judge's extras within the game's limits
     budget_players = p.extra_max_players.value
     budget_sum = p.extra_max_sum.value
-    if p.has_first_killed_protocol.value and fk is not None and not draw and fk not in removed:
-        if rng.random() < 0.6:
-            v = rng.choice(sorted(p.pu_extra_scale.value))
-            get(fk).pu_extra = decimal_of(v)
-            budget_players -= 1
-            budget_sum -= v
+    pu_allowed = p.has_first_killed_protocol.value and not draw and fk not in removed
+    if pu_allowed and fk is not None and rng.random() < 0.6:
+        v = rng.choice(sorted(p.pu_extra_scale.value))
+        get(fk).pu_extra = decimal_of(v)
+        budget_players -= 1
+        budget_sum -= v
     candidates = [s for s in range(1, 11) if s not in removed and s != fk]
     rng.shuffle(candidates)
     if not draw:

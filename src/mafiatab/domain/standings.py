@@ -16,8 +16,6 @@ from typing import Any
 
 from mafiatab.domain.points import Hundredths
 from mafiatab.domain.protocol import DON, SHERIFF, Game, Stage, Tournament
-
-DON_SHERIFF = frozenset({DON, SHERIFF})  # tie-breaker 3 (FIIM 8.8.3, FSM 8.7.4)
 from mafiatab.domain.scoring import (
     BEST_MOVE,
     COMPENSATION,
@@ -28,6 +26,8 @@ from mafiatab.domain.scoring import (
     score_game,
 )
 from mafiatab.rules.profile import Distance, RuleProfile
+
+DON_SHERIFF = frozenset({DON, SHERIFF})  # tie-breaker 3 (FIIM 8.8.3, FSM 8.7.4)
 
 
 @dataclass(slots=True)

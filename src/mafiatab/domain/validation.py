@@ -8,8 +8,8 @@ options come from the rule profile; the federation's name is never tested.
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 from collections.abc import Set as AbstractSet
-
 from decimal import Decimal
 
 from mafiatab.domain.points import Points, hundredths_of
@@ -17,15 +17,19 @@ from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
     BLACK_ROLES,
     DRAW,
+    ENTRY_TAGS,
+    PENALTY_KINDS,
     RESULTS,
     ROLE_COUNTS,
     ROLES,
+    STAGE_KINDS,
     TEAM_OF,
+    VERSION_SITUATIONS,
     Game,
     SeatScores,
     Tournament,
 )
-from mafiatab.rules.profile import ExtraLimits, RuleProfile, Ruled
+from mafiatab.rules.profile import ExtraLimits, Ruled, RuleProfile
 
 SECTION_1 = "scoring.md 1"
 _SEAT_LIST = list(range(1, 11))
@@ -45,7 +49,7 @@ class _GameChecker:
         self.problems: list[Problem] = []
 
     def add(self, code: str, seat: int | None, field: str | None,
-            clause: str | Ruled[object] | None, **params: object) -> None:
+            clause: str | Ruled[Any] | None, **params: object) -> None:
         if isinstance(clause, Ruled):
             clause = clause.clause
         self.problems.append(Problem(code, self.game.id, seat, field, clause, dict(params)))
@@ -283,6 +287,26 @@ class _GameChecker:
                 self.pu_protocol(seat, sc, is_fk)
         return counted
 
+    def words(self, seat: int, sc: SeatScores) -> None:
+        """The fixed words of format 1 in a seat's scores: penalty kinds, colours, tags."""
+        for pen in sc.penalties:
+            if pen.kind not in PENALTY_KINDS:
+                self.add("bad_choice", seat, "penalties.kind", FORMAT_1, value=pen.kind,
+                         choices=", ".join(PENALTY_KINDS))
+        pp = sc.pu_protocol
+        if pp is None:
+            return
+        for e in pp.entries:
+            if e.colour not in ("red", "black"):
+                self.add("bad_choice", seat, "pu_protocol.entries.colour", FORMAT_1,
+                         value=e.colour, choices="red, black")
+            if e.tag is not None and e.tag not in ENTRY_TAGS:
+                self.add("bad_choice", seat, "pu_protocol.entries.tag", FORMAT_1, value=e.tag,
+                         choices=", ".join(ENTRY_TAGS))
+        if pp.version is not None and pp.version.situation not in VERSION_SITUATIONS:
+            self.add("bad_choice", seat, "pu_protocol.version.situation", "FSM 8.3.9.10",
+                     value=pp.version.situation, choices=", ".join(VERSION_SITUATIONS))
+
     def positive_allowed(self, seat: int, field: str, value: int, draw: bool,
                          removed: bool) -> None:
         p = self.p
@@ -344,10 +368,20 @@ def validate_game(game: Game, profile: RuleProfile, players: AbstractSet[str],
     checker = _GameChecker(game, profile)
     if game.stage not in stages:
         checker.add("unknown_stage", None, "stage", FORMAT_1, value=game.stage)
+    if game.round < 1:
+        checker.add("positive_int", None, "round", FORMAT_1)
+    if game.table < 1:
+        checker.add("positive_int", None, "table", FORMAT_1)
+    if game.day1_vote_left < 0:
+        checker.add("nonneg_int", None, "day1_vote_left", FORMAT_1)
+    for seat in game.scores:
+        if not 1 <= seat <= 10:
+            checker.add("seat_number", None, "scores", SECTION_1, value=seat)
     roles = checker.seats(players)
     checker.first_killed_and_best_move()
     counted: dict[int, int] = {}
     for seat, sc in game.scores.items():
+        checker.words(seat, sc)
         counted[seat] = checker.seat_scores(seat, sc, roles)
     checker.limits(counted)
     return checker.problems
@@ -358,6 +392,21 @@ def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
     problems: list[Problem] = []
     if t.format != FORMAT:
         problems.append(Problem("format", field="format", params={"value": t.format}))
+    if t.participants is not None and t.participants < 1:
+        problems.append(Problem("positive_int", field="participants"))
+    for i, st in enumerate(t.stages):
+        if st.kind not in STAGE_KINDS:
+            problems.append(Problem("bad_choice", field=f"stages[{i}].kind",
+                                    params={"value": st.kind, "choices": ", ".join(STAGE_KINDS)}))
+    for kind, ids in (("players", [p.id for p in t.players]),
+                      ("stages", [s.id for s in t.stages]),
+                      ("games", [g.id for g in t.games])):
+        seen_ids: set[str] = set()
+        for item_id in ids:
+            if item_id in seen_ids:
+                problems.append(Problem("duplicate_id", game=item_id if kind == "games" else None,
+                                        field=f"{kind}.id", params={"value": item_id}))
+            seen_ids.add(item_id)
     players = {p.id for p in t.players}
     stages = {s.id for s in t.stages}
     for game in t.games:

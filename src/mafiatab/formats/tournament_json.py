@@ -15,16 +15,12 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 import msgspec
 
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
-    ENTRY_TAGS,
-    PENALTY_KINDS,
-    STAGE_KINDS,
-    VERSION_SITUATIONS,
     Game,
     LotDraw,
     Penalty,
@@ -84,7 +80,7 @@ def _decimal(value: object) -> Decimal | None:
     return None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -121,8 +117,8 @@ class _Reader:
             self.type_error(rules, "text", field="rules")
             rules = ""
         participants = data.get("participants")
-        if participants is not None and not (_is_int(participants) and participants >= 1):
-            self.add("positive_int", field="participants")
+        if participants is not None and not _is_int(participants):
+            self.type_error(participants, "whole number", field="participants")
             participants = None
         players = self.players(data.get("players"))
         stages = self.stages(data.get("stages"))
@@ -135,11 +131,6 @@ class _Reader:
                 game = self.game(raw, index)
                 if game is not None:
                     games.append(game)
-        seen: set[str] = set()
-        for game in games:
-            if game.id in seen:
-                self.add("duplicate_id", game=game.id, field="id", value=game.id)
-            seen.add(game.id)
         lots = self.str_list(data.get("lots", []), "lots")
         lot_draws = self.lot_draws(data.get("lot_draws", []))
         options_raw = data.get("rule_options", {})
@@ -221,9 +212,8 @@ class _Reader:
             if not isinstance(name, str):
                 self.type_error(name, "text", field=where + ".name")
                 name = sid
-            if kind not in STAGE_KINDS:
-                self.add("bad_choice", field=where + ".kind", value=kind,
-                         choices=", ".join(STAGE_KINDS))
+            if not isinstance(kind, str):
+                self.type_error(kind, "text", field=where + ".kind")
                 kind = "qualification"
             if comp is not None and not isinstance(comp, bool):
                 self.type_error(comp, "true/false", field=where + ".compensation")
@@ -264,11 +254,11 @@ class _Reader:
             self.type_error(stage, "text", gid, field="stage")
             ok = False
         rnd, table = g.get("round"), g.get("table")
-        if not (_is_int(rnd) and rnd >= 1):
-            self.add("positive_int", gid, field="round")
+        if not _is_int(rnd):
+            self.type_error(rnd, "whole number", gid, field="round")
             rnd = 1
-        if not (_is_int(table) and table >= 1):
-            self.add("positive_int", gid, field="table")
+        if not _is_int(table):
+            self.type_error(table, "whole number", gid, field="table")
             table = 1
         result = g.get("result")
         if not isinstance(result, str):
@@ -304,8 +294,8 @@ class _Reader:
             else:
                 self.type_error(bm_raw, "list of seat numbers", gid, field="best_move")
         d1 = g.get("day1_vote_left", 0)
-        if not (_is_int(d1) and d1 >= 0):
-            self.add("nonneg_int", gid, field="day1_vote_left")
+        if not _is_int(d1):
+            self.type_error(d1, "whole number", gid, field="day1_vote_left")
             d1 = 0
         broken = g.get("broken_table", False)
         if not isinstance(broken, bool):
@@ -379,9 +369,12 @@ class _Reader:
 
     def seat_scores(self, gid: str, key: object, value: object) -> tuple[int, SeatScores] | None:
         seat: int | None = None
-        if isinstance(key, str) and key.isdigit():
-            seat = int(key)
-        if seat is None or not 1 <= seat <= 10:
+        if isinstance(key, str):
+            try:
+                seat = int(key)
+            except ValueError:
+                seat = None
+        if seat is None:
             self.add("seat_number", gid, field="scores", clause="scoring.md 1", value=key)
             return None
         if not isinstance(value, dict):
@@ -430,13 +423,11 @@ class _Reader:
                 if not _is_int(es):
                     self.type_error(es, "seat number", gid, seat, field + ".entries.seat")
                     continue
-                if colour not in ("red", "black"):
-                    self.add("bad_choice", gid, seat, field + ".entries.colour",
-                             value=colour, choices="red, black")
+                if not isinstance(colour, str):
+                    self.type_error(colour, "text", gid, seat, field + ".entries.colour")
                     continue
-                if tag is not None and tag not in ENTRY_TAGS:
-                    self.add("bad_choice", gid, seat, field + ".entries.tag", value=tag,
-                             choices=", ".join(ENTRY_TAGS))
+                if tag is not None and not isinstance(tag, str):
+                    self.type_error(tag, "text", gid, seat, field + ".entries.tag")
                     continue
                 for key in e:
                     if key not in ("seat", "colour", "tag"):
@@ -449,9 +440,8 @@ class _Reader:
                 self.type_error(version, "object", gid, seat, field + ".version")
             else:
                 situation, right = version.get("situation"), version.get("right")
-                if situation not in VERSION_SITUATIONS:
-                    self.add("bad_choice", gid, seat, field + ".version.situation",
-                             value=situation, choices=", ".join(VERSION_SITUATIONS))
+                if not isinstance(situation, str):
+                    self.type_error(situation, "text", gid, seat, field + ".version.situation")
                 elif not isinstance(right, bool):
                     self.type_error(right, "true/false", gid, seat, field + ".version.right")
                 else:
@@ -476,9 +466,8 @@ class _Reader:
                 self.type_error(p, "object", gid, seat, "penalties")
                 continue
             kind = p.get("kind")
-            if kind not in PENALTY_KINDS:
-                self.add("bad_choice", gid, seat, "penalties.kind", value=kind,
-                         choices=", ".join(PENALTY_KINDS))
+            if not isinstance(kind, str):
+                self.type_error(kind, "text", gid, seat, "penalties.kind")
                 continue
             pen = Penalty(kind=kind)
             if "critical" in p:

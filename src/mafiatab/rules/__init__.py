@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 
 from mafiatab.rules.fiim2018 import FIIM2018
 from mafiatab.rules.fsm import FSM, with_extra_steps_of_0_1
-from mafiatab.rules.profile import Distance, ExtraLimits, RuleProfile, Ruled
+from mafiatab.rules.profile import Distance, ExtraLimits, Ruled, RuleProfile
 
 PROFILES: dict[str, RuleProfile] = {FIIM2018.id: FIIM2018, FSM.id: FSM}
 

@@ -5,7 +5,7 @@ All points in hundredths.
 
 from __future__ import annotations
 
-from mafiatab.rules.profile import Distance, ExtraLimits, RuleProfile, Ruled
+from mafiatab.rules.profile import Distance, ExtraLimits, Ruled, RuleProfile
 
 _NONE: frozenset[int] = frozenset()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from mafiatab.rules.profile import Distance, ExtraLimits, RuleProfile, Ruled
+from mafiatab.rules.profile import Distance, ExtraLimits, Ruled, RuleProfile
 
 _POSITIVE_STEP_0_2 = frozenset({20, 30, 40, 60, 80, 100})
 _POSITIVE_STEP_0_1 = frozenset(range(20, 101, 10))

@@ -13,7 +13,7 @@ another tournament can switch it by building a profile with `dataclasses.replace
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from enum import Enum
+from enum import StrEnum
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -27,7 +27,7 @@ class Ruled(Generic[T]):
     clause: str
 
 
-class ExtraLimits(str, Enum):
+class ExtraLimits(StrEnum):
     """How the judge's extras of one game are limited (the two federations differ in kind)."""
 
     #: FIIM 8.4: a few players, a small sum, caps by winning / losing team.
@@ -36,7 +36,7 @@ class ExtraLimits(str, Enum):
     BY_SCALE = "by_scale"
 
 
-class Distance(str, Enum):
+class Distance(StrEnum):
     """How the games are grouped into compensation distances (scoring.md section 5)."""
 
     #: FIIM 8.6: qualification and semifinal together; each final stage alone.

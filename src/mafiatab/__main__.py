@@ -1,0 +1,5 @@
+"""`python -m mafiatab` runs the command line."""
+
+from mafiatab.cli import main
+
+main()
