@@ -1,0 +1,170 @@
+"""Invariants of standings and of the file format, over random sound tournaments."""
+
+from __future__ import annotations
+
+import json
+import random
+from decimal import Decimal
+from fractions import Fraction
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mafiatab.domain.protocol import Tournament
+from mafiatab.domain.scoring import MAIN_KINDS
+from mafiatab.domain.standings import Standings, compute_standings, explain_player
+from mafiatab.formats.standings_json import standings_to_dict
+from mafiatab.formats.tournament_json import (
+    dumps_tournament,
+    read_tournament,
+    tournament_from_dict,
+)
+from mafiatab.rules import get_profile
+from mafiatab.sample import sample_tournament
+from mafiatab.services.tournament_file import load_tournament
+
+SETTINGS = settings(max_examples=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+tournaments = st.builds(
+    sample_tournament,
+    rules=st.sampled_from(["fsm", "fiim2018"]),
+    players=st.sampled_from([10, 20, 30]),
+    rounds=st.integers(1, 8),
+    seed=st.integers(0, 10**6),
+    final_round=st.booleans(),
+)
+
+
+def _standings(t: Tournament, stages: list[str] | None = None) -> Standings:
+    return compute_standings(t, get_profile(t.rules), stages)
+
+
+def _json(s: Standings) -> dict[str, object]:
+    return standings_to_dict(s)
+
+
+def _comparable(s: Standings) -> list[tuple[object, ...]]:
+    """Rows as (place, player, exact values), sorted: shared places may come in any order."""
+    return sorted((r.place, r.player, r.games, r.wins, r.wins_don_sheriff, r.first_killed,
+                   r.main, r.extra, r.best_move, r.compensation, r.penalties, r.lot_needed)
+                  for r in s.rows)
+
+
+@SETTINGS
+@given(tournaments)
+def test_sample_tournaments_are_sound(t: Tournament) -> None:
+    load_tournament(dumps_tournament(t))  # raises if the generator made a bad protocol
+
+
+@SETTINGS
+@given(tournaments, st.randoms(use_true_random=False))
+def test_standings_do_not_depend_on_order_of_games_seats_players(t: Tournament,
+                                                                 rnd: random.Random) -> None:
+    before = _comparable(_standings(t))
+    shuffled = msgspec.structs.replace(
+        t, games=[msgspec.structs.replace(g, seats=rnd.sample(g.seats, len(g.seats)))
+                  for g in rnd.sample(t.games, len(t.games))],
+        players=rnd.sample(t.players, len(t.players)))
+    assert _comparable(_standings(shuffled)) == before
+
+
+@SETTINGS
+@given(tournaments)
+def test_explanations_add_up_to_the_row_and_total_is_main_plus_extra(t: Tournament) -> None:
+    p = get_profile(t.rules)
+    s = _standings(t)
+    for row in s.rows[:6]:
+        games = explain_player(t, p, row.player)
+        main = sum((x.points for g in games for x in g.parts if x.kind in MAIN_KINDS), start=0)
+        extra = sum((x.points for g in games for x in g.parts if x.kind not in MAIN_KINDS),
+                    start=0)
+        assert (main, extra) == (row.main, row.extra)
+        assert row.total == main + extra
+        assert len(games) == row.games
+    out = _json(s)["standings"]
+    assert isinstance(out, list)
+    for r in out:
+        assert abs(Decimal(str(r["total"])) - Decimal(str(r["main"])) - Decimal(str(r["extra"]))) \
+            <= Decimal("0.01")
+
+
+@SETTINGS
+@given(tournaments)
+def test_ci_between_0_and_0_4_per_game(t: Tournament) -> None:
+    p = get_profile(t.rules)
+    for row in _standings(t).rows:
+        if not row.compensation:
+            continue
+        for g in explain_player(t, p, row.player):
+            for part in g.parts:
+                if part.kind == "compensation":
+                    assert 0 < part.points <= 40
+                    assert isinstance(part.points, Fraction | int)
+
+
+@SETTINGS
+@given(tournaments)
+def test_a_place_is_shared_only_when_every_criterion_is_equal(t: Tournament) -> None:
+    rows = _standings(t).rows
+
+    def key(r: object) -> tuple[object, ...]:
+        return (r.total, r.extra, r.wins, r.wins_don_sheriff, r.first_killed)  # type: ignore[attr-defined]
+
+    for a, b in zip(rows, rows[1:], strict=False):
+        if a.place == b.place:
+            assert key(a) == key(b) and a.lot_needed and b.lot_needed
+        else:
+            assert key(a) > key(b) or (key(a) == key(b) and t.lots)
+    for i, r in enumerate(rows):
+        assert r.place <= i + 1
+
+
+@SETTINGS
+@given(tournaments, st.text(min_size=1, max_size=8))
+def test_a_recorded_lot_leaves_no_one_needing_a_lot(t: Tournament, seed: str) -> None:
+    from mafiatab.domain.lots import draw_lots, record_draws
+
+    s = _standings(t)
+    draws = draw_lots(s.rows, seed)
+    record_draws(t, draws)
+    after = _standings(t)
+    assert not any(r.lot_needed for r in after.rows)
+    assert sorted(r.place for r in after.rows) == list(range(1, len(after.rows) + 1))
+    # a lot changes nothing else
+    assert {r.player: r.total for r in after.rows} == {r.player: r.total for r in s.rows}
+
+
+@SETTINGS
+@given(tournaments)
+def test_reading_and_writing_a_file_loses_nothing(t: Tournament) -> None:
+    text = dumps_tournament(t)
+    again, problems = read_tournament(text.encode())
+    assert not [x for x in problems if not x.warning]
+    assert again == t
+    assert dumps_tournament(again) == text
+
+
+@SETTINGS
+@given(tournaments)
+def test_careful_reader_agrees_with_fast_reader(t: Tournament) -> None:
+    data = dumps_tournament(t).encode()
+    fast, _ = read_tournament(data)
+    careful, problems = tournament_from_dict(json.loads(data, parse_float=Decimal))
+    assert problems == []
+    assert careful == fast
+
+
+@SETTINGS
+@given(tournaments, st.data())
+def test_scope_sums_to_the_whole(t: Tournament, data: st.DataObject) -> None:
+    """Points of a player over all stages equal the sum over each stage alone."""
+    whole = {r.player: r for r in _standings(t).rows}
+    parts: dict[str, list[object]] = {}
+    for stage in t.stages:
+        for r in _standings(t, [stage.id]).rows:
+            parts.setdefault(r.player, []).append(r)
+    for pid, row in whole.items():
+        assert sum((r.total for r in parts[pid]), start=0) == row.total  # type: ignore[attr-defined]
+        assert sum(r.games for r in parts[pid]) == row.games  # type: ignore[attr-defined]
