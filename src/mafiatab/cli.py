@@ -129,15 +129,25 @@ def _standings_table(s: Standings, lang: str) -> Table:
 
 @app.command()
 def standings(
-    file: FileArg,
+    file: Annotated[Path | None, typer.Argument(
+        exists=True, dir_okay=False, readable=True,
+        help="Tournament file, format 1 / файл турнира")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="mafiatab.standings/1 JSON")] = False,
     stage: StageOpt = None,
     lang: LangOpt = Lang.ru,
+    db: Annotated[str | None, typer.Option("--db", help="Database URL / база данных")] = None,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", help="Tournament id or name in the database / турнир в базе")] = None,
 ) -> None:
-    """Standings of a tournament file / турнирная таблица."""
-    loaded = _load(file, lang.value, show_warnings=not as_json)
-    _check_stages(loaded, stage, lang.value)
-    result = standings_of(loaded, stage or None)
+    """Standings of a tournament file or of a tournament in the database / турнирная таблица."""
+    if file is None or db is not None or tournament is not None:
+        from mafiatab.storage.cli import standings_from_db
+
+        result = standings_from_db(file, db, tournament, stage, lang.value)
+    else:
+        loaded = _load(file, lang.value, show_warnings=not as_json)
+        _check_stages(loaded, stage, lang.value)
+        result = standings_of(loaded, stage or None)
     if as_json:
         sys.stdout.write(dumps_standings(result))
         return
@@ -322,7 +332,18 @@ def rules_command(
 
 
 # --- sub-commands registered by other modules (keep one line each) ---
+from mafiatab.storage import cli as storage_cli  # noqa: E402  (imports no database code)
+
+app.add_typer(storage_cli.db_app, name="db")
+app.command("import")(storage_cli.import_command)
+app.command("export")(storage_cli.export_command)
+app.command("tournaments")(storage_cli.tournaments_command)
+app.command("backup")(storage_cli.backup_command)
+app.command("restore")(storage_cli.restore_command)
 # seating: registered below when the module exists
+from mafiatab.seating.cli import seating_command  # noqa: E402
+
+app.command("seating")(seating_command)
 
 
 def main() -> None:

@@ -1,0 +1,337 @@
+"""Commands on the database: `db upgrade`, `import`, `export`, `tournaments`, `backup`,
+`restore`, and the database side of `standings --db ... --tournament ...`.
+
+Registered by `mafiatab.cli` with one line each. SQLAlchemy, Alembic and the service are
+imported inside the commands, so that the file commands (`standings FILE`, `check`)
+start as fast as before.
+
+Exit codes as everywhere: 1 refused or failed, 2 a wrong command line; never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from mafiatab.domain.standings import Standings
+    from mafiatab.services.tournaments import ImportProgress, TournamentService
+
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+#: games from which an import shows its progress
+PROGRESS_FROM = 1000
+
+TEXT: dict[str, tuple[str, str]] = {
+    "bad_url": ("Неверный адрес базы данных {url!r}: {detail}",
+                "Bad database URL {url!r}: {detail}"),
+    "unreachable": ("База данных {url} недоступна: {detail}",
+                    "Cannot reach the database {url}: {detail}"),
+    "empty": ("База данных {url} пуста: выполните «mafiatab db upgrade»",
+              "The database {url} is empty: run 'mafiatab db upgrade'"),
+    "old_schema": (
+        "Схема базы {url} устарела ({current}, нужна {head}): выполните «mafiatab db upgrade»",
+        "The database {url} has schema {current}, {head} is needed: run 'mafiatab db upgrade'",
+    ),
+    "upgraded": ("База данных {url}: схема {head}.", "Database {url}: schema {head}."),
+    "imported": ("Импортирован турнир #{id} «{name}»: {games} игр, {players} игроков.",
+                 "Imported tournament #{id} '{name}': {games} games, {players} players."),
+    "importing": ("Импорт", "Importing"),
+    "progress_line": ("импорт: {done}/{total} игр", "import: {done}/{total} games"),
+    "exported": ("Записано в {file}.", "Written to {file}."),
+    "no_tournaments": ("В базе нет турниров.", "No tournaments in the database."),
+    "tournaments_title": ("Турниры в {url}", "Tournaments in {url}"),
+    "col_id": ("id", "id"),
+    "col_name": ("Название", "Name"),
+    "col_rules": ("Правила", "Rules"),
+    "col_players": ("Игроки", "Players"),
+    "col_games": ("Игры", "Games"),
+    "col_confirmed": ("Подтверждено", "Confirmed"),
+    "col_created": ("Создан", "Created"),
+    "sqlite_only": (
+        "{command} работает только с SQLite; для PostgreSQL используйте pg_dump / pg_restore",
+        "{command} works with SQLite only; for PostgreSQL use pg_dump / pg_restore",
+    ),
+    "backup_done": ("Копия базы {db} записана в {file}.", "Backup of {db} written to {file}."),
+    "restore_done": ("База {db} восстановлена из {file}.", "Database {db} restored from {file}."),
+    "no_database": ("Базы данных {file} нет.", "There is no database {file}."),
+    "no_backup": ("Файла {file} нет.", "There is no file {file}."),
+    "not_sqlite": ("{file} — не база SQLite: {detail}", "{file} is not a SQLite database: {detail}"),
+    "corrupt": ("{file} повреждён: {detail}", "{file} is damaged: {detail}"),
+    "not_mafiatab": ("{file} — не база mafiatab.", "{file} is not a mafiatab database."),
+    "failed": ("Не удалось: {file}: {detail}", "Failed: {file}: {detail}"),
+    "cannot_write": ("Не удалось записать {file}: {detail}", "Cannot write {file}: {detail}"),
+    "standings_args": (
+        "Укажите либо файл турнира, либо --tournament ID (и --db URL), но не оба.",
+        "Give either a tournament file or --tournament ID (with --db URL), not both.",
+    ),
+}
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    ru, en = TEXT[key]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option("--db", help="Database URL or SQLite file (default: $MAFIATAB_DATABASE_URL, "
+                 "else ./mafiatab.sqlite) / база данных"),
+]
+LangOpt = Annotated[str, typer.Option("--lang", help="ru (default) or en / язык вывода")]
+TournamentArg = Annotated[str, typer.Argument(help="Tournament id or name / турнир")]
+
+
+def _check_lang(lang: str) -> str:
+    if lang not in ("ru", "en"):
+        err.print(f"--lang: {lang!r} (ru, en)", markup=False)
+        raise typer.Exit(2)
+    return lang
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    err.print(message, markup=False, style="red")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _errors(lang: str) -> Iterator[None]:
+    """Every refusal of the layers below as one readable message and exit 1."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from mafiatab.domain.problems import ProtocolRefused
+    from mafiatab.services.tournaments import ServiceError
+    from mafiatab.storage.backup import BackupError
+    from mafiatab.storage.engine import DatabaseError
+
+    try:
+        yield
+    except ProtocolRefused as refused:
+        from mafiatab.cli import _print_problems
+
+        _print_problems(refused.problems, lang)
+        raise typer.Exit(1) from None
+    except (DatabaseError, BackupError) as e:
+        _fail(t(e.code, lang, **e.params))
+    except ServiceError as e:
+        _fail(e.message(lang))
+    except SQLAlchemyError as e:
+        detail = str(getattr(e, "orig", None) or e).strip().splitlines()
+        _fail(t("unreachable", lang, url="", detail=detail[0] if detail else type(e).__name__))
+
+
+def _engine(db: str | None, *, check: bool = True) -> Engine:
+    from mafiatab.storage.engine import check_schema, make_engine
+
+    engine = make_engine(db)
+    if check:
+        check_schema(engine)
+    return engine
+
+
+def _service(db: str | None) -> TournamentService:
+    from mafiatab.services.tournaments import TournamentService
+
+    return TournamentService(_engine(db))
+
+
+def _url_text(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)
+
+
+# --- db upgrade ------------------------------------------------------------------------
+
+db_app = typer.Typer(name="db", help="The database / база данных", no_args_is_help=True)
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: DbOpt = None, lang: LangOpt = "ru") -> None:
+    """Create or upgrade the database schema / создать или обновить схему базы."""
+    lang = _check_lang(lang)
+    from mafiatab.storage.engine import head_revision, upgrade
+
+    with _errors(lang):
+        engine = _engine(db, check=False)
+        upgrade(engine)
+        out.print(t("upgraded", lang, url=_url_text(engine), head=head_revision()),
+                  markup=False)
+
+
+# --- import / export -------------------------------------------------------------------
+
+
+def import_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                         help="Tournament file, format 1 / файл турнира")],
+    db: DbOpt = None,
+    lang: LangOpt = "ru",
+) -> None:
+    """Import a tournament file into the database, all or nothing / импорт турнира."""
+    lang = _check_lang(lang)
+    from mafiatab.services.tournament_file import load_tournament
+    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.storage.engine import upgrade
+
+    try:
+        data = file.read_bytes()
+    except OSError as e:
+        _fail(t("failed", lang, file=str(file), detail=e.strerror or str(e)))
+    with _errors(lang):
+        loaded = load_tournament(data)  # refused files: nothing touches the database
+        engine = _engine(db, check=False)
+        upgrade(engine)
+        service = TournamentService(engine)
+        with _progress(len(loaded.tournament.games), lang) as report:
+            tid = service.import_loaded(loaded, progress=report)
+        src = loaded.tournament
+        out.print(t("imported", lang, id=tid, name=src.name, games=len(src.games),
+                    players=len(src.players)), markup=False)
+
+
+@contextmanager
+def _progress(total: int, lang: str) -> Iterator[Any]:
+    """A Rich progress bar on a terminal's stderr; plain lines when stderr is not one;
+    nothing for small files."""
+    if total < PROGRESS_FROM:
+        yield None
+        return
+    if not err.is_terminal:
+        def line(p: ImportProgress) -> None:
+            sys.stderr.write(t("progress_line", lang, done=p.done, total=p.total) + "\n")
+            sys.stderr.flush()
+
+        yield line
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task(t("importing", lang), total=total)
+
+        def update(p: ImportProgress) -> None:
+            bar.update(task, completed=p.done)
+
+        yield update
+
+
+def export_command(
+    tournament: TournamentArg,
+    db: DbOpt = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output",
+                                                help="Write to this file / в файл")] = None,
+    lang: LangOpt = "ru",
+) -> None:
+    """Export a tournament as a format-1 file / экспорт турнира в файл формата 1."""
+    lang = _check_lang(lang)
+    from mafiatab.formats.tournament_json import dumps_tournament
+    from mafiatab.services.tournament_file import write_tournament_file
+
+    with _errors(lang):
+        service = _service(db)
+        tourn = service.export(service.find_tournament(tournament))
+        if output is None:
+            sys.stdout.write(dumps_tournament(tourn))
+            return
+        try:
+            write_tournament_file(tourn, output)
+        except OSError as e:
+            _fail(t("cannot_write", lang, file=str(output), detail=e.strerror or str(e)))
+        err.print(t("exported", lang, file=str(output)), markup=False)
+
+
+def tournaments_command(db: DbOpt = None, lang: LangOpt = "ru") -> None:
+    """The tournaments in the database / турниры в базе."""
+    lang = _check_lang(lang)
+    with _errors(lang):
+        service = _service(db)
+        rows = service.list_tournaments()
+        if not rows:
+            out.print(t("no_tournaments", lang))
+            return
+        table = Table(title=t("tournaments_title", lang, url=_url_text(service.engine)),
+                      title_justify="left", header_style="bold")
+        for key in ("col_id", "col_name", "col_rules", "col_players", "col_games",
+                    "col_confirmed", "col_created"):
+            table.add_column(t(key, lang), justify="left" if key == "col_name" else "right")
+        for r in rows:
+            table.add_row(str(r.id), r.name, r.rules, str(r.players), str(r.games),
+                          str(r.confirmed), r.created_at.strftime("%Y-%m-%d %H:%M"))
+        out.print(table)
+
+
+# --- backup / restore ---------------------------------------------------------------------
+
+
+def _sqlite_file(db: str | None, command: str, lang: str) -> Path:
+    from mafiatab.storage.engine import is_sqlite, resolve_url
+
+    url = resolve_url(db)
+    if not is_sqlite(url) or not url.database:
+        _fail(t("sqlite_only", lang, command=command))
+    return Path(url.database)
+
+
+def backup_command(
+    file: Annotated[Path, typer.Argument(dir_okay=False, help="Backup file / файл копии")],
+    db: DbOpt = None,
+    lang: LangOpt = "ru",
+) -> None:
+    """Copy the SQLite database to a file, consistently, while it is in use / копия базы."""
+    lang = _check_lang(lang)
+    from mafiatab.storage.backup import backup_sqlite
+
+    with _errors(lang):
+        database = _sqlite_file(db, "backup", lang)
+        backup_sqlite(database, file)
+        out.print(t("backup_done", lang, db=str(database), file=str(file)), markup=False)
+
+
+def restore_command(
+    file: Annotated[Path, typer.Argument(dir_okay=False, help="Backup file / файл копии")],
+    db: DbOpt = None,
+    lang: LangOpt = "ru",
+) -> None:
+    """Replace the SQLite database by a backup, all or nothing / восстановить базу."""
+    lang = _check_lang(lang)
+    from mafiatab.storage.backup import restore_sqlite
+
+    with _errors(lang):
+        database = _sqlite_file(db, "restore", lang)
+        restore_sqlite(file, database)
+        out.print(t("restore_done", lang, db=str(database), file=str(file)), markup=False)
+
+
+# --- standings --db ------------------------------------------------------------------------
+
+
+def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
+                      stages: list[str] | None, lang: str) -> Standings:
+    """The database side of `mafiatab standings`: checks the command line (exit 2 unless
+    exactly one of FILE and --tournament is given) and computes from confirmed revisions."""
+    if file is not None or tournament is None:
+        err.print(t("standings_args", lang), markup=False, style="red")
+        raise typer.Exit(2)
+    from mafiatab import i18n
+
+    with _errors(lang):
+        service = _service(db)
+        tid = service.find_tournament(tournament)
+        if stages:
+            known = [s.id for s in service.tournament(tid).stages]
+            for sid in stages:
+                if sid not in known:
+                    err.print(i18n.t("unknown_stage_arg", lang, value=sid,
+                                     choices=", ".join(known)), markup=False, style="red")
+                    raise typer.Exit(2)
+        return service.standings(tid, stages or None)

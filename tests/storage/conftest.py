@@ -1,0 +1,99 @@
+"""Fixtures for the storage tests: a fresh database of each kind for every test.
+
+SQLite: a file in the test's tmp folder. PostgreSQL: a schema with a unique name in the
+database given by `MAFIATAB_TEST_PG_URL` (default: the local `test` database), put first
+on the connection's search path and dropped afterwards, so that runs never see each
+other's tables. When PostgreSQL cannot be reached, the PostgreSQL tests fail in CI
+(`CI=true`) and are skipped elsewhere, with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
+
+from mafiatab.services.tournaments import TournamentService
+from mafiatab.storage.engine import make_engine, upgrade
+
+PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+EXAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "spec" / "examples"
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def example_files() -> list[Path]:
+    return sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".standings.json"))
+
+
+def pg_base_url() -> str:
+    return os.environ.get("MAFIATAB_TEST_PG_URL", PG_DEFAULT)
+
+
+def _pg_admin_conninfo(url: str) -> str:
+    u = make_url(url).set(drivername="postgresql")
+    return u.render_as_string(hide_password=False)
+
+
+def _unreachable(reason: str) -> None:
+    message = (f"PostgreSQL at {pg_base_url()} is unreachable ({reason}); start it or set "
+               "MAFIATAB_TEST_PG_URL")
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own."""
+    import psycopg
+
+    schema = f"mt_test_{uuid.uuid4().hex[:12]}"
+    admin = _pg_admin_conninfo(pg_base_url())
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+    except psycopg.OperationalError as e:
+        _unreachable(str(e).strip().splitlines()[0] if str(e).strip() else "no answer")
+    url = make_url(pg_base_url()).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return str(tmp_path / "mafiatab.sqlite")
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest) -> str:
+    """Each test that asks for it runs on SQLite and on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "pg_url"
+    return str(request.getfixturevalue(name))
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    eng = make_engine(db_url)
+    upgrade(eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def service(engine: Engine) -> TournamentService:
+    return TournamentService(engine)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`example`: every tournament file of the spec's examples."""
+    if "example" in metafunc.fixturenames:
+        files = example_files()
+        metafunc.parametrize("example", files, ids=[p.stem for p in files])
