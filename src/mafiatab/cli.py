@@ -341,9 +341,6 @@ app.command("tournaments")(storage_cli.tournaments_command)
 app.command("backup")(storage_cli.backup_command)
 app.command("restore")(storage_cli.restore_command)
 # seating: registered below when the module exists
-from mafiatab.seating.cli import seating_command  # noqa: E402
-
-app.command("seating")(seating_command)
 
 
 def main() -> None:
