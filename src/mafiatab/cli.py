@@ -314,11 +314,17 @@ def demo(
 @app.command("rules")
 def rules_command(
     profile: Annotated[str, typer.Argument(help="fiim2018 or fsm")] = "fsm",
+    markdown: Annotated[bool, typer.Option("--markdown", help="as Markdown")] = False,
 ) -> None:
     """Every number and option of a rule profile, with its clause / параметры правил."""
     if profile not in PROFILES:
         _fail_usage(f"{profile!r}: fiim2018, fsm")
     p = PROFILES[profile]
+    if markdown:
+        from mafiatab.formats.rules_doc import profile_markdown
+
+        sys.stdout.write(profile_markdown(p))
+        return
     table = Table(title=p.title, title_justify="left")
     table.add_column("setting")
     table.add_column("value")
@@ -341,6 +347,9 @@ app.command("tournaments")(storage_cli.tournaments_command)
 app.command("backup")(storage_cli.backup_command)
 app.command("restore")(storage_cli.restore_command)
 # seating: registered below when the module exists
+from mafiatab.seating.cli import seating_command  # noqa: E402
+
+app.command("seating")(seating_command)
 
 
 def main() -> None:
