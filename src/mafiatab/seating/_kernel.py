@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-import numba  # type: ignore[import-untyped]
+import numba
 import numpy as np
 
 
@@ -24,7 +24,7 @@ def _rand(state: Any) -> Any:
 
 
 def _randint(state: Any, n: int) -> int:
-    return np.int64(_rand(state) % np.uint64(n))  # type: ignore[no-any-return]
+    return int(np.int64(_rand(state) % np.uint64(n)))
 
 
 def _uniform(state: Any) -> float:

@@ -165,11 +165,12 @@ def _check_constraints(req: SeatingRequest) -> None:
     for tb in range(t):
         pinned = [p for p, x in req.pins.items() if x == tb]
         for r in range(g):
-            here = [p for p in pinned if req.available(p, r)]
-            if len(here) > TABLE_SIZE and req.byes_per_round == 0:
+            at_table = [p for p in pinned if req.available(p, r)]
+            if len(at_table) > TABLE_SIZE and req.byes_per_round == 0:
+                k = len(at_table)
                 raise InfeasibleRequest(
-                    f"За столом {tb + 1} закреплено {len(here)} игроков, мест {TABLE_SIZE}.",
-                    f"{len(here)} players are pinned to table {tb + 1}, it has {TABLE_SIZE} seats.",
+                    f"За столом {tb + 1} закреплено {k} игроков, мест {TABLE_SIZE}.",
+                    f"{k} players are pinned to table {tb + 1}, it has {TABLE_SIZE} seats.",
                 )
         if req.byes_per_round == 0:
             seen: dict[str, int] = {}

@@ -27,6 +27,14 @@ from mafiatab.seating._kernel import anneal
 from mafiatab.seating.model import TABLE_SIZE, SeatingRequest, mean_meetings
 
 HARD = 1_000_000
+# Tuned on the instances of seating.md: weight 2 per pair one level above the cap (8× more a
+# level higher) balances "few pairs at max" against Σm²; a start temperature of 5 lets early
+# moves cross the many plateaus of m².
+CAP_WEIGHT = 2
+CAP_BASE = 8
+ZERO_WEIGHT = 1
+TEMP_START = 5.0
+TEMP_END = 0.05
 Progress = Callable[[float, str], None]
 IntArray = NDArray[np.int32]
 
@@ -59,12 +67,16 @@ def pair_key(meet: IntArray) -> tuple[int, int, int, int]:
     return mx, int((m == mx).sum()), int((m.astype(np.int64) ** 2).sum()), int((m == 0).sum())
 
 
-def cost_table(request: SeatingRequest, cap: int, weight: int) -> NDArray[np.int64]:
-    """f(m) for m = 0..R+1: m², plus weight·(m-cap)² above the cap, plus a little for m = 0."""
+def cost_table(
+    request: SeatingRequest, cap: int, weight: int, base: int, zero: int
+) -> NDArray[np.int64]:
+    """f(m) for m = 0..R+1: m², plus weight·base^(k-cap-1) for each level k above the cap
+    (so one pair a level higher outweighs several a level lower), plus `zero` for m = 0."""
     f = np.zeros(request.games + 3, dtype=np.int64)
     for m in range(f.size):
-        f[m] = m * m + weight * max(0, m - cap) ** 2
-    f[0] += 1
+        extra = sum(weight * base ** (k - cap - 1) for k in range(cap + 1, m + 1))
+        f[m] = m * m + min(extra, 10**12)
+    f[0] += zero
     return f
 
 
@@ -234,7 +246,7 @@ def _club_pairs(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
 def default_iterations(request: SeatingRequest) -> int:
     """Moves per run: enough for the targets of seating.md, well inside the time limits."""
     games = request.rounds * request.tables
-    return int(min(400_000_000, max(2_000_000, 400_000 * games)))
+    return int(min(400_000_000, max(5_000_000, 1_000_000 * games)))
 
 
 def compose(
@@ -251,7 +263,7 @@ def compose(
     total = iterations if iterations is not None else default_iterations(request)
     mu = mean_meetings(request.players, request.games)
     cap = max(1, math.ceil(mu - 1e-9))
-    f = cost_table(request, cap, weight=8)
+    f = cost_table(request, cap, CAP_WEIGHT, CAP_BASE, ZERO_WEIGHT)
     up = np.zeros_like(f)
     down = np.zeros_like(f)
     up[:-1] = f[1:] - f[:-1]
@@ -276,7 +288,7 @@ def compose(
             mem, byes = random_start(request, rng)
         run_list.append(_make_run(request, mem, byes, f, request.seed * 1000 + i))
 
-    temp0, temp1 = 2.0, 0.05
+    temp0, temp1 = TEMP_START, TEMP_END
     if start is not None:
         temp0 = 0.3
     chunks = max(20, min(400, total // 500_000))

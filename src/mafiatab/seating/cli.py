@@ -1,0 +1,209 @@
+"""`mafiatab seating`: the command-line face of the seating generator.
+
+Exit codes: 0 success, 1 an impossible request (the reason is printed), 2 a wrong command line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mafiatab.seating.generate import Result, generate, to_json
+from mafiatab.seating.model import InfeasibleRequest, build_request, mean_meetings
+
+MESSAGES = {
+    "ru": {
+        "round": "Тур",
+        "table": "Стол",
+        "metrics": "Показатели",
+        "max": "Больше всего встреч пары",
+        "min": "Меньше всего встреч пары",
+        "never": "Пар, не встретившихся ни разу",
+        "sumsq": "Σ m²",
+        "hist": "Гистограмма встреч",
+        "seat": "Ячеек игрок–место вне нормы (S1)",
+        "group": "Ячеек игрок–пара мест/половина вне нормы (S2)",
+        "tablecells": "Ячеек игрок–стол вне нормы (T1)",
+        "hard": "Нарушено жёстких ограничений",
+        "pairs": "пар",
+        "mu": "Среднее μ",
+        "stopped": "Остановлено: показана лучшая рассадка на этот момент.",
+        "searching": "Подбор столов",
+        "refused": "Рассадку составить нельзя",
+        "method": "Метод",
+    },
+    "en": {
+        "round": "Round",
+        "table": "Table",
+        "metrics": "Metrics",
+        "max": "Most meetings of a pair",
+        "min": "Fewest meetings of a pair",
+        "never": "Pairs that never meet",
+        "sumsq": "Σ m²",
+        "hist": "Histogram of meetings",
+        "seat": "Player–seat cells off (S1)",
+        "group": "Player–seat-pair/half cells off (S2)",
+        "tablecells": "Player–table cells off (T1)",
+        "hard": "Hard constraints broken",
+        "pairs": "pairs",
+        "mu": "Mean μ",
+        "stopped": "Stopped: the best seating so far is shown.",
+        "searching": "Choosing tables",
+        "refused": "No seating is possible",
+        "method": "Method",
+    },
+}
+
+
+def _bad(msg: str) -> typer.BadParameter:
+    return typer.BadParameter(msg)
+
+
+def _parse_rounds(text: str) -> set[int]:
+    """'1-3,5' → {0, 1, 2, 4}."""
+    out: set[int] = set()
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise _bad(f"bad round list '{text}'")
+        lo = int(m.group(1))
+        hi = int(m.group(2) or lo)
+        if lo < 1 or hi < lo:
+            raise _bad(f"bad round range '{part}'")
+        out.update(range(lo - 1, hi))
+    return out
+
+
+def _player(text: str, players: int) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text) <= players:
+        raise _bad(f"player '{text}' is not a number in 1..{players}")
+    return int(text) - 1
+
+
+def _load_clubs(path: Path, players: int) -> dict[int, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise _bad(f"cannot read clubs file {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise _bad("clubs file must be a JSON object {player number: club}")
+    clubs: dict[int, str] = {}
+    for key, value in data.items():
+        if not isinstance(value, str | int) or isinstance(value, bool):
+            raise _bad(f"club of player {key} must be a string")
+        clubs[_player(str(key), players)] = str(value)
+    return clubs
+
+
+def _render(result: Result, lang: str, console: Console, players: int) -> None:
+    msg = MESSAGES[lang]
+    rounds = result.seating.rounds
+    grid = Table(title=None, show_lines=False)
+    grid.add_column(msg["round"], justify="right")
+    for t in range(len(rounds[0])):
+        grid.add_column(f"{msg['table']} {t + 1}")
+    for i, rnd in enumerate(rounds):
+        grid.add_row(str(i + 1), *(" ".join(f"{p + 1:>3}" for p in table) for table in rnd))
+    console.print(grid)
+    m = result.metrics
+    mt = Table(title=msg["metrics"], show_header=False)
+    mt.add_column()
+    mt.add_column(justify="right")
+    mt.add_row(msg["method"], result.method)
+    mt.add_row(msg["mu"], f"{mean_meetings(players, result.seating.games):.3f}")
+    mt.add_row(msg["max"], f"{m.max_meetings} ({m.pairs_at_max} {msg['pairs']})")
+    mt.add_row(msg["min"], str(m.min_meetings))
+    mt.add_row(msg["never"], str(m.pairs_never))
+    mt.add_row(msg["sumsq"], str(m.sum_sq))
+    mt.add_row(msg["hist"], "  ".join(f"{k}:{v}" for k, v in m.histogram.items()))
+    mt.add_row(msg["seat"], str(m.seat_cells_off))
+    mt.add_row(msg["group"], str(m.seat_group_cells_off))
+    mt.add_row(msg["tablecells"], str(m.table_cells_off))
+    mt.add_row(msg["hard"], str(m.hard_violations))
+    console.print(mt)
+
+
+def seating_command(
+    players: int = typer.Option(..., "--players", "-n", min=1, help="Number of players N."),
+    games: int = typer.Option(..., "--games", "-r", min=1, help="Games per player R."),
+    tables: int | None = typer.Option(None, "--tables", "-t", min=1, help="Tables per round."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Random seed (same seed, same seating)."),
+    as_json: bool = typer.Option(False, "--json", help="Print mafiatab.seating/1 JSON."),
+    time_limit: float = typer.Option(
+        0.0, "--time-limit", min=0.0, help="Stop the search after SECONDS (0: 55 s, 280 s > 100)."
+    ),
+    iterations: int | None = typer.Option(
+        None, "--iterations", min=1, hidden=True, help="Search moves per run (tests)."
+    ),
+    clubs_file: Path | None = typer.Option(
+        None, "--clubs", help="JSON file {player: club}: club-mates never share a table."
+    ),
+    pins: list[str] = typer.Option(
+        [], "--pin", "--pins", help="P:T pins player P to table T (repeatable)."
+    ),
+    availability: list[str] = typer.Option(
+        [], "--availability", help="P:ROUNDS, e.g. 7:1-4,6 — player 7 comes only then."
+    ),
+    lang: str = typer.Option("ru", "--lang", help="Language of messages: ru or en."),
+) -> None:
+    """Seating for qualification rounds: fair seats and fair meetings. / Рассадка отборочных
+    туров."""
+    if lang not in MESSAGES:
+        raise _bad("--lang must be ru or en")
+    msg = MESSAGES[lang]
+    clubs = _load_clubs(clubs_file, players) if clubs_file is not None else {}
+    pin_map: dict[int, int] = {}
+    for item in pins:
+        for part in item.split(","):
+            m = re.fullmatch(r"\s*(\d+)\s*[:=]\s*(\d+)\s*", part)
+            if not m or int(m.group(2)) < 1:
+                raise _bad(f"bad pin '{part}', expected PLAYER:TABLE")
+            pin_map[_player(m.group(1), players)] = int(m.group(2)) - 1
+    avail: dict[int, frozenset[int]] = {}
+    for item in availability:
+        m = re.fullmatch(r"\s*(\d+)\s*[:=](.+)", item)
+        if not m:
+            raise _bad(f"bad availability '{item}', expected PLAYER:ROUNDS")
+        avail[_player(m.group(1), players)] = frozenset(_parse_rounds(m.group(2)))
+    err = Console(stderr=True)
+    try:
+        request = build_request(
+            players, games, tables, seed=seed, clubs=clubs, pins=pin_map, availability=avail
+        )
+        limit = time_limit or (55.0 if players <= 100 else 280.0)
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[info]}"),
+            console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task(msg["searching"], total=1.0, info="")
+
+            def report(frac: float, info: str) -> None:
+                bar.update(task, completed=frac, info=info)
+
+            result = generate(request, time_limit=limit, iterations=iterations, progress=report)
+    except InfeasibleRequest as exc:
+        err.print(f"[red]{msg['refused']}:[/red] {exc.reason(lang)}")
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        err.print(msg["stopped"])
+        raise typer.Exit(130) from None
+    if result.interrupted:
+        err.print(msg["stopped"])
+    if as_json:
+        sys.stdout.write(json.dumps(to_json(result), ensure_ascii=False) + "\n")
+    else:
+        _render(result, lang, Console(), players)
+    if result.metrics.hard_violations:
+        raise typer.Exit(1)

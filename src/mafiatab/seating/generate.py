@@ -1,0 +1,94 @@
+"""The whole pipeline: tables (construction or search), table numbers, then seats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from mafiatab.seating.algebraic import (
+    affine_applies,
+    affine_seating,
+    hadamard_applies,
+    hadamard_seating,
+)
+from mafiatab.seating.metrics import Metrics, compute_metrics
+from mafiatab.seating.model import Seating, SeatingRequest
+from mafiatab.seating.optimize import compose
+from mafiatab.seating.seats import balance_seats, relabel_tables
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass
+class Result:
+    seating: Seating
+    metrics: Metrics
+    method: str
+    interrupted: bool
+
+
+def _constrained(request: SeatingRequest) -> bool:
+    return bool(request.clubs or request.pins or request.availability)
+
+
+def generate(
+    request: SeatingRequest,
+    *,
+    time_limit: float = 55.0,
+    iterations: int | None = None,
+    progress: Progress | None = None,
+) -> Result:
+    """A seating for the request. Constructions are used as they are when nothing constrains
+    them (they are optimal for pairs); otherwise they seed the search, which repairs them."""
+    rng = np.random.default_rng(request.seed)
+    start = None
+    method = "search"
+    n, r, t = request.players, request.games, request.tables
+    if affine_applies(n, r, t):
+        start, method = affine_seating(n, r, rng), "affine"
+    elif hadamard_applies(n, r, t):
+        start, method = hadamard_seating(r, rng), "hadamard"
+    interrupted = False
+    if start is not None and not _constrained(request):
+        tables = start
+        if progress is not None:
+            progress(1.0, method)
+    else:
+        comp = compose(
+            request, iterations=iterations, time_limit=time_limit, progress=progress, start=start
+        )
+        tables, interrupted = comp.tables, comp.interrupted
+        if start is not None:
+            method += "+search"
+    tables = relabel_tables(request, tables)
+    tables = balance_seats(request, tables)
+    seating = Seating(players=n, games=r, rounds=tables)
+    return Result(
+        seating=seating,
+        metrics=compute_metrics(request, seating),
+        method=method,
+        interrupted=interrupted,
+    )
+
+
+def to_json(result: Result) -> dict[str, object]:
+    """The mafiatab.seating/1 document (players 1-based, seats[k] is seat k + 1)."""
+    s = result.seating
+    return {
+        "format": "mafiatab.seating/1",
+        "players": s.players,
+        "games": s.games,
+        "rounds": [
+            {
+                "round": i + 1,
+                "tables": [
+                    {"table": t + 1, "seats": [p + 1 for p in table]}
+                    for t, table in enumerate(rnd)
+                ],
+            }
+            for i, rnd in enumerate(s.rounds)
+        ],
+        "metrics": result.metrics.as_json(),
+    }
