@@ -8,9 +8,9 @@ options come from the rule profile; the federation's name is never tested.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
+from typing import Any
 
 from mafiatab.domain.points import Points, hundredths_of
 from mafiatab.domain.problems import Problem
