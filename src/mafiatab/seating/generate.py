@@ -14,7 +14,7 @@ from mafiatab.seating.algebraic import (
     hadamard_seating,
 )
 from mafiatab.seating.metrics import Metrics, compute_metrics
-from mafiatab.seating.model import Seating, SeatingRequest
+from mafiatab.seating.model import InfeasibleRequest, Seating, SeatingRequest
 from mafiatab.seating.optimize import compose
 from mafiatab.seating.seats import balance_seats, relabel_tables
 
@@ -65,9 +65,19 @@ def generate(
     tables = relabel_tables(request, tables)
     tables = balance_seats(request, tables)
     seating = Seating(players=n, games=r, rounds=tables)
+    metrics = compute_metrics(request, seating)
+    if metrics.hard_violations:
+        # The checks of model.py are necessary conditions only; when the search cannot meet
+        # the constraints we refuse rather than hand out a seating that breaks them.
+        raise InfeasibleRequest(
+            "Не удалось соблюсти ограничения (клубы, закрепления, доступность): нарушений "
+            f"{metrics.hard_violations}. Ослабьте ограничения.",
+            "The constraints (clubs, pins, availability) could not be met: "
+            f"{metrics.hard_violations} violations. Relax them.",
+        )
     return Result(
         seating=seating,
-        metrics=compute_metrics(request, seating),
+        metrics=metrics,
         method=method,
         interrupted=interrupted,
     )

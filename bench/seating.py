@@ -1,0 +1,89 @@
+"""Benchmark of the seating generator on every instance of seating.md (five seeds each).
+
+Run on demand: `.venv/bin/python bench/seating.py [--seeds 5] [--only 30/10]`. Prints every
+metric, the bounds, the target and the time, then the median per instance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from mafiatab.seating.generate import generate
+from mafiatab.seating.model import build_request, mean_meetings, sum_sq_lower_bound
+
+INSTANCES = [
+    (20, 10, None, "Σm² = 4500, seats perfect; stretch: max 6"),
+    (30, 10, None, "max 5 on ≤ 10 pairs, seats perfect; stretch: max 4"),
+    (36, 10, 3, "max ≤ 5, seats perfect"),
+    (40, 10, None, "max 4, Σm² ≤ 4700; stretch: max 3"),
+    (50, 10, None, "max 3, fewest never-meeting pairs"),
+    (60, 12, None, "max 3"),
+    (100, 12, None, "max 2; stretch: every pair 1–2"),
+    (110, 11, None, "no pair twice"),
+    (200, 15, None, "max 2; stretch: no pair twice"),
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    header = (
+        f"{'N/R':>7} {'seed':>4} {'max':>3} {'#max':>5} {'min':>3} {'#0':>5} {'Σm²':>6} "
+        f"{'S1':>3} {'S2':>3} {'T1':>4} {'hard':>4} {'time':>6}  method"
+    )
+    summary = []
+    for n, r, t, target in INSTANCES:
+        if args.only and args.only != f"{n}/{r}":
+            continue
+        req0 = build_request(n, r, t)
+        mu = mean_meetings(n, r)
+        bound = sum_sq_lower_bound(n, r, req0.tables, req0.rounds)
+        print(
+            f"\n== {n}/{r}: {req0.tables} tables, {req0.rounds} rounds; μ = {mu:.3f}; "
+            f"bounds: max ≥ {math.ceil(mu)}, min ≤ {math.floor(mu)}, Σm² ≥ {bound}"
+        )
+        print(f"   target: {target}")
+        print(header)
+        rows = []
+        for seed in range(args.seeds):
+            req = build_request(n, r, t, seed=seed)
+            start = time.monotonic()
+            res = generate(req, time_limit=55.0 if n <= 100 else 280.0)
+            took = time.monotonic() - start
+            m = res.metrics
+            rows.append((m, took))
+            print(
+                f"{n:>3}/{r:<3} {seed:>4} {m.max_meetings:>3} {m.pairs_at_max:>5} "
+                f"{m.min_meetings:>3} {m.pairs_never:>5} {m.sum_sq:>6} {m.seat_cells_off:>3} "
+                f"{m.seat_group_cells_off:>3} {m.table_cells_off:>4} {m.hard_violations:>4} "
+                f"{took:>6.1f}  {res.method}{' (interrupted)' if res.interrupted else ''}",
+                flush=True,
+            )
+        med = {
+            "max": statistics.median(m.max_meetings for m, _ in rows),
+            "#max": statistics.median(m.pairs_at_max for m, _ in rows),
+            "#0": statistics.median(m.pairs_never for m, _ in rows),
+            "Σm²": statistics.median(m.sum_sq for m, _ in rows),
+            "S1": max(m.seat_cells_off for m, _ in rows),
+            "S2": max(m.seat_group_cells_off for m, _ in rows),
+            "time": statistics.median(tk for _, tk in rows),
+            "tmax": max(tk for _, tk in rows),
+        }
+        print(f"   median: {med}")
+        summary.append((f"{n}/{r}", med, target))
+    print("\n| N/R | max | pairs at max | never | Σm² | S1/S2 (worst) | time median / max | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, med, target in summary:
+        print(
+            f"| {name} | {med['max']} | {med['#max']} | {med['#0']} | {med['Σm²']} | "
+            f"{med['S1']}/{med['S2']} | {med['time']:.1f} s / {med['tmax']:.1f} s | {target} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
