@@ -598,7 +598,8 @@ class GameReplay:
         elif self.phase.kind == "night" or self.quiet > 0:
             self.quiet += 1
         limit = self.p.draw_quiet_cycles.value * 2
-        if self.quiet >= limit and self.phase.kind == "day":
+        # Reading: once FIIM 7.6 stopped the vote, its three misses replace the draw
+        if self.quiet >= limit and self.phase.kind == "day" and self.misses_76 is None:
             note = self._note("draw", self.p.draw_quiet_cycles.clause, i)
             self._end("draw", note, by_vote_or_shot=False)
 
@@ -774,6 +775,8 @@ class GameReplay:
                                 notes + tuple(probe.applied[len(self.applied):]), due)
             probe._resolve_speeches(i)
             extra = notes + tuple(probe.applied[len(self.applied):])
+            if probe.at(Step.ENDED) and not probe.last_words_due:
+                return NextStep(self.phase, Step.ENDED, (), None, (), extra)
             if probe.at(Step.VOTE):
                 return NextStep(self.phase, Step.VOTE, ("vote",), None,
                                 tuple(probe.candidates), extra)

@@ -192,6 +192,146 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "такого штрафа нет в правилах {rules}",
         "the {rules} rules have no such penalty",
     ),
+    # --- the game log (domain/gamelog*.py, docs/gamelog.md) ---
+    "log_malformed": ("событие записано неверно: {detail}", "a malformed event: {detail}"),
+    "log_seat": ("{what}: место {value!r} вне 1–10", "{what}: seat {value!r} is not in 1-10"),
+    "log_needs_seats": (
+        "для разбора лога нужны 10 мест с ролями",
+        "the log needs the game's 10 seats with their roles",
+    ),
+    "log_unfinished": (
+        "лог обрывается до конца игры; дальше: {next_ru}",
+        "the log ends before the game does; next: {next}",
+    ),
+    "log_contradicts": (
+        "в протоколе {written}, а по логу {derived}",
+        "the protocol says {written}, the log says {derived}",
+    ),
+    "log_after_end": (
+        "событие «{kind}» после окончания игры",
+        "a {kind} event after the game ended",
+    ),
+    "log_deal_not_first": ("раздача ролей — первое событие", "the deal is the first event"),
+    "log_deal_mismatch": (
+        "роли раздачи не совпадают с ролями мест",
+        "the roles dealt differ from the seats' roles",
+    ),
+    "log_shot_agreement": (
+        "в ночь договорки не стреляют",
+        "no shot in the agreement night",
+    ),
+    "log_second_shot": ("второй выстрел в ночь {night}", "a second shot in night {night}"),
+    "log_shot_not_at_table": (
+        "выстрел в игрока {value}, которого нет за столом",
+        "a shot at seat {value}, who is not at the table",
+    ),
+    "log_shooter": (
+        "стреляет {value!r}: не чёрный игрок за столом",
+        "shooter {value!r} is not a black player at the table",
+    ),
+    "log_shot_mismatch": (
+        "цель {value} не совпадает с выстрелами чёрных",
+        "target {value} differs from the black players' shots",
+    ),
+    "log_check_agreement": (
+        "в ночь договорки проверок нет",
+        "no checks in the agreement night",
+    ),
+    "log_check_not_night": (
+        "проверка ({kind}) вне ночи после выстрела",
+        "a check ({kind}) outside a night after its shot",
+    ),
+    "log_checker_gone": (
+        "проверка ({kind}), но этого игрока нет за столом",
+        "a check ({kind}) by a player who is not at the table",
+    ),
+    "log_second_check": ("вторая проверка ({kind}) за ночь", "a second check ({kind}) in a night"),
+    "log_check_self": ("проверка самого себя", "a player checks himself"),
+    "log_check_answer": (
+        "ответ судьи о месте {value} не соответствует роли",
+        "the judge's answer about seat {value} does not match the role",
+    ),
+    "log_best_move_not_due": (
+        "лучший ход не положен этому игроку сейчас",
+        "no best move is due from this player now",
+    ),
+    "log_shot_missing": (
+        "ночь {night}: нет выстрела (или промаха)",
+        "night {night}: the shot (or a miss) is missing",
+    ),
+    "log_last_words_not_due": (
+        "последнее слово не положено этому игроку сейчас",
+        "no last words are due from this player now",
+    ),
+    "log_speech_not_now": ("речь не ко времени ({step})", "a speech out of place ({step})"),
+    "log_dead_speaks": (
+        "говорит игрок, которого нет за столом",
+        "a player who is not at the table speaks",
+    ),
+    "log_speeches_over": ("все речи дня уже сказаны", "the day's speeches are over"),
+    "log_speaks_twice": ("вторая речь за день", "a second speech in one day"),
+    "log_speech_out_of_turn": (
+        "речь не в очередь: сейчас говорит место {expected}",
+        "a speech out of turn: seat {expected} speaks now",
+    ),
+    "log_nominate_gone": (
+        "выставлен игрок {value}, которого нет за столом",
+        "seat {value}, not at the table, is nominated",
+    ),
+    "log_nominated_twice": (
+        "игрок {value} уже выставлен",
+        "seat {value} is already nominated",
+    ),
+    "log_speeches_missing": (
+        "речи дня не закончены: следующим говорит место {expected}",
+        "the day's speeches are not over: seat {expected} speaks next",
+    ),
+    "log_defence_not_now": (
+        "оправдательная речь без ничьей в голосовании",
+        "a defence speech without a tie",
+    ),
+    "log_defence_out_of_turn": (
+        "оправдательная речь не в очередь (ожидалось место {expected})",
+        "a defence speech out of turn (seat {expected} expected)",
+    ),
+    "log_vote_cancelled": (
+        "голосование в этот день не проводится",
+        "this day's vote is not held",
+    ),
+    "log_no_vote_due": (
+        "голосования нет (кандидатур: {count})",
+        "no vote is due ({count} nominated)",
+    ),
+    "log_vote_missing": (
+        "голосование не записано",
+        "the vote is missing",
+    ),
+    "log_vote_form": (
+        "голоса записываются одним способом: votes или counts (voters или count)",
+        "write the votes one way: votes or counts (voters or count)",
+    ),
+    "log_dead_votes": (
+        "голосует игрок, которого нет за столом",
+        "a player who is not at the table votes",
+    ),
+    "log_votes_twice": ("игрок голосует дважды", "a player votes twice"),
+    "log_vote_count": ("число голосов {value} меньше нуля", "a vote count of {value}"),
+    "log_too_many_votes": (
+        "голосов {count}, а голосующих за столом {max}",
+        "{count} votes, but only {max} players at the table vote",
+    ),
+    "log_not_candidate": (
+        "голос за {value!r}: не кандидат этого голосования",
+        "a vote for {value!r}, who is not a candidate of this vote",
+    ),
+    "log_no_lift_due": (
+        "голосование за подъём не проводится",
+        "no vote on lifting is due",
+    ),
+    "log_discipline_gone": (
+        "фол или удаление игрока, которого нет за столом",
+        "a foul or removal of a player who is not at the table",
+    ),
 }
 
 

@@ -76,4 +76,19 @@ FIIM2018 = RuleProfile(
         ("total", "extra", "wins", "wins_don_sheriff", "first_killed"),
         "FIIM 8.8, 8.8.1-8.8.4",
     ),
+    first_killed_night=Ruled(1, "FIIM 8.3 (the first night after the agreement night)"),
+    day1_single_nominee_no_vote=Ruled(True, "FIIM 7 (day 1, one nominee: no vote)"),
+    revote_when_tie_changes=Ruled(True, "FIIM 7 (Reading: a changed tie is voted again)"),
+    removal_cancels_vote=Ruled(True, "FIIM 7.1, 7.2"),
+    four_players_tie_no_vote=Ruled(False, "FIIM 7.6, 7.11 (off)"),
+    short_speech_table_sizes=Ruled(frozenset({3, 4}), "FIIM 7.7"),
+    draw_quiet_cycles=Ruled(3, "FIIM 7.8"),
+    no_lift_of_whole_table=Ruled(True, "FIIM 7.9"),
+    removal_by_fouls_penalised=Ruled(
+        True, "FIIM 8.2.4, 7.10 (Reading: a 4th foul removes from the table)"
+    ),
+    critical_red_margin=Ruled(None, "FIIM 8.2.4 (one penalty)"),
+    killed_may_check_that_night=Ruled(
+        True, "FIIM 7 (Reading: the kill is announced in the morning)"
+    ),
 )

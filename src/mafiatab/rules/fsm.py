@@ -106,6 +106,23 @@ FSM = RuleProfile(
         ("total", "extra", "wins", "wins_don_sheriff", "first_killed"),
         "FSM 8.7.1-8.7.5",
     ),
+    first_killed_night=Ruled(1, "FSM 8.3.1 (the second game night, the first after the agreement)"),
+    day1_single_nominee_no_vote=Ruled(True, "FSM 7 (Reading: as FIIM, day 1, one nominee)"),
+    revote_when_tie_changes=Ruled(True, "FSM 7 (Reading: a changed tie is voted again)"),
+    removal_cancels_vote=Ruled(True, "FSM 7 (Reading: as FIIM 7.1, 7.2)"),
+    four_players_tie_no_vote=Ruled(False, "FSM 7 (Reading: as FIIM 7.6, off)"),
+    short_speech_table_sizes=Ruled(frozenset({3, 4}), "FSM 7 (Reading: as FIIM 7.7)"),
+    draw_quiet_cycles=Ruled(3, "FSM 7 (Reading: as FIIM 7.8)"),
+    no_lift_of_whole_table=Ruled(True, "FSM 7 (Reading: as FIIM 7.9)"),
+    removal_by_fouls_penalised=Ruled(
+        True, "FSM 8.2.4, 8.5.8 (Reading: a 4th foul removes from the table)"
+    ),
+    critical_red_margin=Ruled(
+        1, "FSM 8.2.4 (Reading: critical when reds outnumber blacks by at most 1)"
+    ),
+    killed_may_check_that_night=Ruled(
+        True, "FSM 7 (Reading: the kill is announced in the morning)"
+    ),
 )
 
 

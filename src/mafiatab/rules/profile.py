@@ -143,6 +143,41 @@ class RuleProfile:
     # --- standings ---------------------------------------------------------------------
     tie_breakers: Ruled[tuple[str, ...]]
 
+    # --- the course of a game (the game log, docs/gamelog.md) -------------------------
+    #: the night whose kill makes the first killed; nights are numbered from 0, the
+    #: agreement night ("Договорка"), so both federations' first shooting night is 1
+    first_killed_night: Ruled[int] = Ruled(1, "FIIM 8.3")
+    #: day 1 with a single nominee: no vote is held
+    day1_single_nominee_no_vote: Ruled[bool] = Ruled(True, "FIIM 7 (day 1, one nominee)")
+    #: Reading: a repeated vote that ties a smaller group is repeated again among them;
+    #: the same group tied twice goes to the vote on lifting all of them
+    revote_when_tie_changes: Ruled[bool] = Ruled(
+        True, "FIIM 7 (Reading: a changed tie is voted again)"
+    )
+    #: FIIM 7.1-7.2: leaving with a 4th or disqualifying foul cancels a vote
+    removal_cancels_vote: Ruled[bool] = Ruled(True, "FIIM 7.1, 7.2")
+    #: FIIM 7.6 (an optional "geographic" rule, FIIM 7.11): four at the table, two tied
+    #: twice -> no further vote; three misses in a row after it -> the red team wins
+    four_players_tie_no_vote: Ruled[bool] = Ruled(False, "FIIM 7.6, 7.11 (off)")
+    #: FIIM 7.7: with 3 fouls, 30 seconds instead of a lost speech at these table sizes
+    short_speech_table_sizes: Ruled[frozenset[int]] = Ruled(frozenset({3, 4}), "FIIM 7.7")
+    #: FIIM 7.8: so many nights and days in a row, from a night, with nobody leaving: draw
+    draw_quiet_cycles: Ruled[int] = Ruled(3, "FIIM 7.8")
+    #: FIIM 7.9: no vote on lifting every player at the table
+    no_lift_of_whole_table: Ruled[bool] = Ruled(True, "FIIM 7.9")
+    #: Reading: leaving with a 4th foul is a removal from the table and costs the
+    #: disqualification penalty
+    removal_by_fouls_penalised: Ruled[bool] = Ruled(
+        True, "FIIM 8.2.4, 7.10 (Reading: a 4th foul removes from the table)"
+    )
+    #: Reading (FSM 8.2.4 "на критике"), when the log does not say: a removal is critical
+    #: when red players at the table outnumber black ones by at most this many
+    critical_red_margin: Ruled[int | None] = Ruled(None, "FIIM 8.2.4 (one penalty)")
+    #: Reading: a player shot this night still makes his check (don or sheriff)
+    killed_may_check_that_night: Ruled[bool] = Ruled(
+        True, "FIIM 7 (Reading: the kill is announced in the morning)"
+    )
+
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
         value = getattr(self, setting)
@@ -158,3 +193,13 @@ class RuleProfile:
             if isinstance(value, Ruled):
                 out[f.name] = value
         return out
+
+
+def with_four_players_tie_rule(profile: RuleProfile) -> RuleProfile:
+    """FIIM 7.6 switched on for a tournament: an optional ("geographic") rule that the head
+    judge announces before the tournament (FIIM 7.11). Register it in `rules.OPTIONS`
+    (e.g. `"fiim_7_6": {"on": with_four_players_tie_rule, "off": lambda p: p}`)."""
+    from dataclasses import replace
+
+    clause = profile.four_players_tie_no_vote.clause.replace("off)", "on)")
+    return replace(profile, four_players_tie_no_vote=Ruled(True, clause))
