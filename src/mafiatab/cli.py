@@ -295,9 +295,13 @@ def demo(
     players: Annotated[int, typer.Option(min=10, max=200)] = 20,
     rounds: Annotated[int, typer.Option(min=1, max=30)] = 10,
     rules: Annotated[str, typer.Option(help="fsm or fiim2018")] = "fsm",
+    port: Annotated[int, typer.Option(help="Port of the web app / порт")] = 8000,
+    no_serve: Annotated[bool, typer.Option(
+        "--no-serve", help="Only write the file, the database and the standings")] = False,
 ) -> None:
-    """A demo tournament: made, saved, checked and scored / демо-турнир."""
+    """A demo tournament: file, SQLite database, web app / демо-турнир и веб-приложение."""
     from mafiatab.sample import sample_tournament
+    from mafiatab.web.demo import build_demo
 
     if rules not in PROFILES:
         _fail_usage(f"--rules: {rules!r} (fsm, fiim2018)")
@@ -309,6 +313,18 @@ def demo(
                      rules=PROFILES[rules].title, file=str(path.resolve())))
     loaded = _load(path, lang.value)
     out.print(_standings_table(standings_of(loaded), lang.value))
+    built = build_demo(Path("mafiatab-demo.sqlite"), loaded.tournament)
+    out.print(f"SQLite: {built.db_path.resolve()}  (tournament {built.tournament}; "
+              f"open tables: {', '.join(built.open_games)})")
+    for name, password, role in built.accounts:
+        out.print(f"  {role:<10} {name} / {password}", markup=False)
+    out.print(f"  judge code for {built.code_user}: {built.code}", markup=False)
+    if no_serve:
+        return
+    from mafiatab.web.server import run
+
+    out.print(f"http://127.0.0.1:{port}/  (Ctrl+C)")
+    run(str(built.db_path), "127.0.0.1", port, None)
 
 
 @app.command("rules")
@@ -350,6 +366,9 @@ app.command("restore")(storage_cli.restore_command)
 from mafiatab.seating.cli import seating_command  # noqa: E402
 
 app.command("seating")(seating_command)
+from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
+
+app.command("serve")(serve_command)
 
 
 def main() -> None:

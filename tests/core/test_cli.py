@@ -160,7 +160,7 @@ def test_lots_draw_write_and_repeat(tmp_path: Path) -> None:
 
 
 def test_demo_and_rules(tmp_path: Path) -> None:
-    p = run("demo", "--lang", "en", cwd=tmp_path)
+    p = run("demo", "--lang", "en", "--no-serve", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "mafiatab-demo.json").exists() and "Place" in p.stdout
     r = run("rules", "fsm")

@@ -1,0 +1,140 @@
+"""The web app: FastAPI with server-rendered Jinja2 pages (htmx served from /static) and a
+JSON API under /api. Both call `WebService` and nothing below it.
+
+`create_app(db_url)` is what `mafiatab serve`, `mafiatab demo`, the tests and the
+benchmark start; it checks the database schema (the storage's migrations) and makes the
+web app's own tables.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy import Engine
+from starlette.exceptions import HTTPException
+from starlette.middleware.sessions import SessionMiddleware
+
+from mafiatab import i18n
+from mafiatab.domain.points import format_points
+from mafiatab.domain.problems import ProtocolRefused, translate_clause
+from mafiatab.services.tournaments import (
+    ConflictError,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+    StateError,
+)
+from mafiatab.services.web_support import WebService
+from mafiatab.storage.engine import check_schema, make_engine
+from mafiatab.web import forms, texts
+from mafiatab.web.security import NeedLogin, principal
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
+TEMPLATES.env.globals.update(
+    word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
+    RESULT=i18n.RESULT, points=format_points, clause=translate_clause,
+    describe_part=i18n.describe_part, short=forms.short_message,
+)
+
+
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """A page in the asker's language, with the CSRF token for its forms."""
+    p = principal(request)
+    context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
+                   w=lambda key, **kw: texts.word(key, p.lang, **kw))
+    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api")
+
+
+def _status_of(e: ServiceError) -> int:
+    if isinstance(e, NotFound):
+        return 404
+    if isinstance(e, PermissionDenied):
+        return 403
+    if isinstance(e, ConflictError | StateError):
+        return 409
+    return 400
+
+
+def create_app(db: str | Engine | None = None, *, secret: str | None = None,
+               secure_cookies: bool = False) -> FastAPI:
+    """The app on a database (URL, engine, or the default SQLite file)."""
+    engine = db if isinstance(db, Engine) else make_engine(db)
+    check_schema(engine)
+    svc = WebService(engine)
+    svc.ensure_schema()
+
+    app = FastAPI(title="mafiatab", version="1", docs_url=None,
+                  openapi_url="/api/openapi.json", redoc_url=None,
+                  swagger_ui_oauth2_redirect_url=None,
+                  description="Sports mafia tournaments: protocols, confirmation, standings. "
+                  "Writes need the session cookie and the X-CSRF-Token header "
+                  "(GET /api/session gives both).")
+    app.state.service = svc
+    app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
+                       session_cookie="mafiatab_session", same_site="lax",
+                       https_only=secure_cookies, max_age=14 * 24 * 3600)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+            "frame-ancestors 'none'")
+        return response
+
+    @app.exception_handler(NeedLogin)
+    async def need_login(request: Request, _e: NeedLogin) -> Response:
+        if _is_api(request):
+            return JSONResponse({"error": "login_required"}, status_code=401)
+        if request.method == "GET":
+            return RedirectResponse(f"/login?next={quote(str(request.url.path))}", status_code=303)
+        return HTMLResponse("login required", status_code=401)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, e: ServiceError) -> Response:
+        status = _status_of(e)
+        p = principal(request)
+        if _is_api(request):
+            return JSONResponse({"error": e.code, "message": e.message(p.lang)}, status_code=status)
+        return render(request, "error.html", status_code=status, message=e.message(p.lang))
+
+    @app.exception_handler(ProtocolRefused)
+    async def refused(request: Request, e: ProtocolRefused) -> Response:
+        p = principal(request)
+        items = [x.as_dict(p.lang) for x in e.problems]
+        if _is_api(request):
+            return JSONResponse({"error": "refused", "problems": items}, status_code=422)
+        return render(request, "error.html", status_code=422,
+                      message="; ".join(x.message(p.lang) for x in e.problems))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, e: HTTPException) -> Response:
+        if _is_api(request):
+            return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
+        key = {403: "forbidden", 404: "not_found"}.get(e.status_code, "error")
+        p = principal(request)
+        return render(request, "error.html", status_code=e.status_code,
+                      message=texts.word(key, p.lang))
+
+    from mafiatab.web import api, pages
+
+    app.include_router(pages.router)
+    app.include_router(api.router)
+    return app

@@ -1,0 +1,75 @@
+"""The demo: a tournament made by `sample_tournament`, stored through the service as a
+real one would be (players registered, protocols saved, submitted and confirmed by
+accounts), with its last qualification round seated and waiting for the judges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from mafiatab.domain.protocol import Tournament
+from mafiatab.sample import sample_tournament
+from mafiatab.services.web_support import WebService
+from mafiatab.storage.engine import make_engine, upgrade
+from mafiatab.storage.models import HEAD_JUDGE, JUDGE, VIEWER
+
+ORGANIZER_NAME: Final = "organizer"
+HEAD_JUDGE_NAME: Final = "headjudge"
+VIEWER_NAME: Final = "viewer"
+DEMO_PASSWORD: Final = "demo-pass"
+
+
+@dataclass(slots=True)
+class Demo:
+    db_path: Path
+    tournament: int
+    accounts: list[tuple[str, str, str]]  # (name, password, role)
+    code: str  # a judge's sign-in code
+    code_user: str
+    open_games: list[str]
+
+
+def build_demo(db_path: Path, t: Tournament | None = None, *, rules: str = "fsm",
+               players: int = 20, rounds: int = 4, name: str = "Демо-турнир") -> Demo:
+    """A fresh demo database at `db_path` (an old one there is replaced)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db_path) + suffix).unlink(missing_ok=True)
+    if t is None:
+        t = sample_tournament(rules, players, rounds, seed=2026, final_round=True, name=name)
+    engine = make_engine(str(db_path))
+    upgrade(engine)
+    svc = WebService(engine)
+    svc.ensure_schema()
+    tid = svc.create_tournament(t.name, t.rules, actor=ORGANIZER_NAME, stages=t.stages,
+                                rule_options=t.rule_options, participants=t.participants)
+    svc.register_players(tid, t.players, actor=ORGANIZER_NAME)
+    qual = [g for g in t.games if g.stage == t.stages[0].id]
+    last = max(g.round for g in qual)
+    tables = sorted({g.table for g in qual})
+    judges = [f"judge{n}" for n in tables]
+    accounts = [(ORGANIZER_NAME, DEMO_PASSWORD, "organizer")]
+    svc.set_password(ORGANIZER_NAME, DEMO_PASSWORD, actor=ORGANIZER_NAME)
+    svc.grant(tid, HEAD_JUDGE_NAME, HEAD_JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+    accounts.append((HEAD_JUDGE_NAME, DEMO_PASSWORD, HEAD_JUDGE))
+    for j in judges:
+        svc.grant(tid, j, JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+        accounts.append((j, DEMO_PASSWORD, JUDGE))
+    svc.grant(tid, VIEWER_NAME, VIEWER, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+    accounts.append((VIEWER_NAME, DEMO_PASSWORD, VIEWER))
+    open_games: list[str] = []
+    for g in qual:
+        judge = judges[tables.index(g.table)]
+        if g.round == last:
+            info = svc.enter_seating(tid, g.stage, g.round, g.table,
+                                     [s.player for s in sorted(g.seats, key=lambda x: x.seat)],
+                                     actor=HEAD_JUDGE_NAME, judge=judge)
+            open_games.append(info.game)
+            continue
+        g.judge = judge
+        info = svc.save_protocol(tid, g, actor=judge, base_revision=0)
+        info = svc.submit_protocol(tid, g.id, actor=judge, base_revision=info.number)
+        svc.confirm_protocol(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
+    code = svc.create_code(tid, judges[0], JUDGE, actor=ORGANIZER_NAME)
+    engine.dispose()
+    return Demo(db_path, tid, accounts, code, judges[0], open_games)

@@ -1,0 +1,246 @@
+"""The protocol form (FIIM section 9) to a `Game` and back, and problems to form slots.
+
+The form is flat HTML fields (`role_3`, `extra_7`, `day_2_votes`…) so that it works with
+plain form posts and htmx alike; this module is the one place that knows the names. What
+the sheet records but nothing scores (fouls, nominations and votes, explanations, the
+protest) is kept in the game's `sheet` field, which format 1 allows as a field of the
+program's own and which the core carries along untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Problem
+from mafiatab.services.web_support import SHEET
+
+SEATS: Final = tuple(range(1, 11))
+DAYS: Final = (1, 2, 3, 4, 5)
+PU_ENTRIES: Final = (1, 2, 3)
+BEST_MOVE_SLOTS: Final = (1, 2, 3)
+#: game-level slots beside which problems are shown; anything else goes to "general"
+GAME_SLOTS: Final = ("result", "first_killed", "best_move", "seats", "scores", "pu",
+                     "day1_vote_left", "broken_table", "general")
+
+Form = Mapping[str, str]
+
+
+@dataclass(slots=True)
+class Parsed:
+    game: model.Game
+    #: problems of the typing itself (a number that is not one), with their slots
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _text(form: Form, name: str) -> str:
+    return (form.get(name) or "").strip()
+
+
+def _seat(form: Form, name: str) -> int | None:
+    value = _text(form, name)
+    if value.isdigit() and 1 <= int(value) <= 10:
+        return int(value)
+    return None
+
+
+def _points(form: Form, name: str, seat: int | None, fname: str,
+            problems: list[Problem], game: str) -> Decimal | None:
+    raw = _text(form, name).replace(",", ".").replace("−", "-")
+    if not raw:
+        return None
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
+        return None
+    if value != value.quantize(Decimal("0.01")):
+        problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
+        return None
+    return value
+
+
+def _seats_list(text: str) -> list[int]:
+    return [int(x) for x in re.findall(r"\d+", text) if 1 <= int(x) <= 10]
+
+
+def _votes(text: str) -> dict[str, int]:
+    """'3:4 5:6' (seat: votes) to {"3": 4, "5": 6}."""
+    out: dict[str, int] = {}
+    for seat, votes in re.findall(r"(\d+)\s*[:=]\s*(\d+)", text):
+        out[seat] = int(votes)
+    return out
+
+
+def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -> Parsed:
+    """The game a filled form describes; where, when and which table come from the
+    stored game, never from the form (a judge cannot move his protocol elsewhere)."""
+    problems: list[Problem] = []
+    seats = [model.Seat(seat=i, player=_text(form, f"player_{i}"), role=_text(form, f"role_{i}"))
+             for i in SEATS]
+    fk = _seat(form, "first_killed")
+    best = [s for s in (_seat(form, f"best_move_{k}") for k in BEST_MOVE_SLOTS) if s is not None]
+    scores: dict[int, model.SeatScores] = {}
+    fouls: dict[str, int] = {}
+    explanations: dict[str, str] = {}
+    for i in SEATS:
+        sc = model.SeatScores(
+            extra=_points(form, f"extra_{i}", i, "extra", problems, code),
+            will=_points(form, f"will_{i}", i, "will", problems, code),
+            protocol=_points(form, f"protocol_{i}", i, "protocol", problems, code),
+            same_as_will=form.get(f"same_{i}") == "on",
+            approved=form.get(f"approved_{i}") == "on",
+        )
+        kind = _text(form, f"pen_kind_{i}")
+        if kind:
+            pts = _points(form, f"pen_points_{i}", i, "penalties.points", problems, code)
+            note = _text(form, f"pen_note_{i}") or None
+            critical = form.get(f"pen_critical_{i}") == "on" if kind == "disqualification" else None
+            rule = _text(form, f"pen_rule_{i}") or None
+            sc.penalties = [model.Penalty(kind=kind, critical=critical, points=pts,
+                                          rule=rule, note=note)]
+        if fk == i:
+            sc.pu_extra = _points(form, "pu_extra", i, "pu_extra", problems, code)
+            entries = []
+            for k in PU_ENTRIES:
+                seat = _seat(form, f"pu_seat_{k}")
+                colour = _text(form, f"pu_colour_{k}")
+                if seat is not None and colour:
+                    entries.append(model.ProtocolEntry(seat=seat, colour=colour,
+                                                       tag=_text(form, f"pu_tag_{k}") or None))
+            situation = _text(form, "pu_situation")
+            version = (model.Version(situation=situation, right=form.get("pu_right") == "on")
+                       if situation else None)
+            aside = form.get("pu_aside") == "on"
+            if entries or version or aside:
+                sc.pu_protocol = model.PuProtocol(entries=entries, version=version, aside=aside)
+        if sc != model.SeatScores():
+            scores[i] = sc
+        f = _text(form, f"fouls_{i}")
+        if f.isdigit() and int(f):
+            fouls[str(i)] = int(f)
+        e = _text(form, f"expl_{i}")
+        if e:
+            explanations[str(i)] = e
+    days = []
+    for d in DAYS:
+        nominated = _seats_list(_text(form, f"day_{d}_nominated"))
+        votes = _votes(_text(form, f"day_{d}_votes"))
+        left = _seats_list(_text(form, f"day_{d}_left"))
+        if nominated or votes or left:
+            days.append({"day": d, "nominated": nominated, "votes": votes, "left": left})
+    sheet: dict[str, Any] = {}
+    if fouls:
+        sheet["fouls"] = fouls
+    if days:
+        sheet["days"] = days
+    if explanations:
+        sheet["explanations"] = explanations
+    if _text(form, "protest"):
+        sheet["protest"] = _text(form, "protest")
+    d1 = _text(form, "day1_vote_left")
+    game = model.Game(
+        id=code, stage=stage, round=rnd, table=table,
+        date=_text(form, "date") or None, judge=_text(form, "judge") or None,
+        seats=seats, result=_text(form, "result"), first_killed=fk,
+        best_move=best if fk is not None else [],
+        day1_vote_left=int(d1) if d1.isdigit() else 0,
+        broken_table=form.get("broken_table") == "on",
+        limits_approved=form.get("limits_approved") == "on",
+        scores=scores,
+        other={SHEET: sheet} if sheet else {},
+    )
+    return Parsed(game, problems)
+
+
+def _num(value: Decimal | None) -> str:
+    return "" if value is None else format(value, "f")
+
+
+def form_from_game(g: model.Game) -> dict[str, str]:
+    """The values a form shows for a stored protocol (the inverse of `game_from_form`)."""
+    v: dict[str, str] = {
+        "date": g.date or "", "judge": g.judge or "", "result": g.result,
+        "first_killed": str(g.first_killed or ""), "day1_vote_left": str(g.day1_vote_left or ""),
+        "broken_table": "on" if g.broken_table else "",
+        "limits_approved": "on" if g.limits_approved else "",
+    }
+    for k, seat in zip(BEST_MOVE_SLOTS, g.best_move, strict=False):
+        v[f"best_move_{k}"] = str(seat)
+    for s in g.seats:
+        v[f"player_{s.seat}"] = s.player
+        v[f"role_{s.seat}"] = s.role
+    for seat, sc in g.scores.items():
+        v[f"extra_{seat}"] = _num(sc.extra)
+        v[f"will_{seat}"] = _num(sc.will)
+        v[f"protocol_{seat}"] = _num(sc.protocol)
+        v[f"same_{seat}"] = "on" if sc.same_as_will else ""
+        v[f"approved_{seat}"] = "on" if sc.approved else ""
+        if sc.penalties:
+            p = sc.penalties[0]
+            v[f"pen_kind_{seat}"] = p.kind
+            v[f"pen_points_{seat}"] = _num(p.points)
+            v[f"pen_note_{seat}"] = p.note or ""
+            v[f"pen_rule_{seat}"] = p.rule or ""
+            v[f"pen_critical_{seat}"] = "on" if p.critical else ""
+        if seat == g.first_killed:
+            v["pu_extra"] = _num(sc.pu_extra)
+            if sc.pu_protocol is not None:
+                for k, e in zip(PU_ENTRIES, sc.pu_protocol.entries, strict=False):
+                    v[f"pu_seat_{k}"] = str(e.seat)
+                    v[f"pu_colour_{k}"] = e.colour
+                    v[f"pu_tag_{k}"] = e.tag or ""
+                if sc.pu_protocol.version is not None:
+                    v["pu_situation"] = sc.pu_protocol.version.situation
+                    v["pu_right"] = "on" if sc.pu_protocol.version.right else ""
+                v["pu_aside"] = "on" if sc.pu_protocol.aside else ""
+    sheet = g.other.get(SHEET) or {}
+    for seat, n in (sheet.get("fouls") or {}).items():
+        v[f"fouls_{seat}"] = str(n)
+    for seat, text in (sheet.get("explanations") or {}).items():
+        v[f"expl_{seat}"] = str(text)
+    for day in sheet.get("days") or []:
+        d = day.get("day")
+        v[f"day_{d}_nominated"] = " ".join(map(str, day.get("nominated") or []))
+        v[f"day_{d}_votes"] = " ".join(f"{s}:{n}" for s, n in (day.get("votes") or {}).items())
+        v[f"day_{d}_left"] = " ".join(map(str, day.get("left") or []))
+    v["protest"] = str(sheet.get("protest") or "")
+    return v
+
+
+def short_message(p: Problem, lang: str) -> str:
+    """A problem's text without its place: it is shown beside its field already."""
+    text = p.message(lang)
+    where = p.where(lang)
+    if where and text.startswith(where + ": "):
+        return text[len(where) + 2:]
+    return text
+
+
+def slot_of(p: Problem) -> str:
+    """Where on the form a problem is shown: beside its seat's row, or its game field."""
+    f = p.field or ""
+    if f.startswith("pu_") or f == "pu_extra":
+        return "pu"
+    if p.seat is not None and f not in ("best_move", "first_killed", "seats", "scores"):
+        return f"seat-{p.seat}"
+    for name in GAME_SLOTS:
+        if f == name or f.startswith(name + "."):
+            return name
+    if f in ("role", "player"):
+        return "seats"
+    return "general"
+
+
+def slots(problems: list[Problem]) -> dict[str, list[Problem]]:
+    """Every slot of the form (seats and game fields), each with its problems (maybe none),
+    so that a fix clears the message that was there."""
+    out: dict[str, list[Problem]] = {f"seat-{i}": [] for i in SEATS}
+    out.update({name: [] for name in GAME_SLOTS})
+    for p in problems:
+        out[slot_of(p)].append(p)
+    return out

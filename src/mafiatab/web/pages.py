@@ -1,0 +1,494 @@
+"""The HTML pages: public standings and players, the judge's protocol form, the head
+judge's overview and set-up. Each route checks who asks, calls the service, renders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated, Any
+from urllib.parse import urlparse
+
+from fastapi import APIRouter, Depends, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.rules import PROFILES
+from mafiatab.services.tournaments import ConflictError, RevisionInfo
+from mafiatab.services.web_support import (
+    MAIN_PARTS,
+    MIN_PASSWORD,
+    STAFF,
+    GameStatus,
+    WebService,
+)
+from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, JUDGE, ORGANIZER, ROLES
+from mafiatab.web import forms
+from mafiatab.web.app import render
+from mafiatab.web.security import (
+    LANGS,
+    Principal,
+    check_csrf,
+    principal,
+    require_role,
+    require_user,
+    service,
+    sign_in,
+    sign_out,
+)
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+Who = Annotated[Principal, Depends(principal)]
+Svc = Annotated[WebService, Depends(service)]
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def _safe_next(value: str | None) -> str:
+    """Only a path on this site (no open redirect)."""
+    if not value:
+        return "/"
+    parsed = urlparse(value)
+    if parsed.scheme or parsed.netloc or not value.startswith("/") or value.startswith("//"):
+        return "/"
+    return value
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+# --- public ---------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, me: Who, svc: Svc) -> Response:
+    return render(request, "index.html", tournaments=svc.list_tournaments(),
+                  rules=sorted(PROFILES))
+
+
+@router.get("/lang/{lang}")
+def set_lang(request: Request, lang: str, next: str | None = None) -> Response:
+    if lang in LANGS:
+        request.session["lang"] = lang
+    return _see(_safe_next(next))
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, me: Who, next: str | None = None) -> Response:
+    return render(request, "login.html", next=_safe_next(next), error=None)
+
+
+@router.post("/login")
+async def login(request: Request, me: Who, svc: Svc) -> Response:
+    f = await _form(request)
+    nxt = _safe_next(f.get("next"))
+    name = f.get("user", "").strip()
+    if name and svc.check_password(name, f.get("password", "")):
+        sign_in(request, name)
+        return _see(nxt)
+    return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
+
+
+@router.post("/login/code")
+async def login_code(request: Request, me: Who, svc: Svc) -> Response:
+    f = await _form(request)
+    found = svc.sign_in_with_code(f.get("code", ""))
+    if found is None:
+        return render(request, "login.html", status_code=401, next="/", error="bad_code")
+    user, tid = found
+    sign_in(request, user)
+    return _see(f"/t/{tid}/judge")
+
+
+@router.post("/logout")
+def logout(request: Request, me: Who) -> Response:
+    sign_out(request)
+    return _see("/")
+
+
+def _progress(games: list[GameStatus], stage: str | None) -> tuple[int, int, int]:
+    """Confirmed games, all games, and the last round whose tables are all confirmed."""
+    scope = [g for g in games if stage is None or g.stage == stage]
+    done = sum(1 for g in scope if g.confirmed_revision)
+    rounds: dict[tuple[str, int], bool] = {}
+    for g in scope:
+        rounds[(g.stage, g.round)] = rounds.get((g.stage, g.round), True) and bool(g.confirmed_revision)
+    last = 0
+    for (_st, rnd), complete in sorted(rounds.items(), key=lambda x: x[0][1]):
+        if not complete:
+            break
+        last = rnd
+    return done, len(scope), last
+
+
+def standings_context(svc: WebService, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
+    """What the standings table shows this asker (staff see everything)."""
+    t, _players, stages = svc.context(tid)
+    if stage is not None and stage not in {s.id for s in stages}:
+        raise HTTPException(status_code=404)
+    vis = svc.visibility(tid)
+    staff = me.is_staff(tid)
+    hidden = vis.standings_hidden and not staff
+    rows = [] if hidden else svc.cached_standings(tid, [stage] if stage else None).rows
+    done, total, last = _progress(svc.overview(tid), stage)
+    return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
+            "hidden": hidden, "extras_hidden": vis.extras_hidden and not staff,
+            "done": done, "total": total, "last_round": last}
+
+
+@router.get("/t/{tid}", response_class=HTMLResponse)
+def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
+                    stage: str | None = None) -> Response:
+    return render(request, "standings.html", **standings_context(svc, me, tid, stage or None))
+
+
+@router.get("/t/{tid}/standings", response_class=HTMLResponse)
+def standings_fragment(request: Request, tid: int, me: Who, svc: Svc,
+                       stage: str | None = None) -> Response:
+    """The table alone, polled by htmx every few seconds."""
+    return render(request, "standings_table.html", **standings_context(svc, me, tid, stage or None))
+
+
+def _public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
+    """The confirmed protocol of a game (staff: the newest revision), and whether its
+    extras are to be hidden from this asker."""
+    staff = me.is_staff(tid)
+    vis = svc.visibility(tid)
+    if vis.standings_hidden and not staff:
+        raise HTTPException(status_code=403)
+    info = svc.head(tid, code) if staff else svc.confirmed(tid, code)
+    if info is None:
+        raise HTTPException(status_code=404)
+    return info, vis.extras_hidden and not staff
+
+
+@router.get("/t/{tid}/games/{code}", response_class=HTMLResponse)
+def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    info, extras_hidden = _public_game(svc, me, tid, code)
+    t, players, _stages = svc.context(tid)
+    names = {p.id: p.nickname for p in players}
+    return render(request, "game.html", t=t, tid=tid, info=info, g=info.game_struct(),
+                  names=names, extras_hidden=extras_hidden,
+                  may_edit=me.user is not None and svc.may_edit(tid, code, me.user))
+
+
+def explain_context(svc: WebService, me: Principal, tid: int, pid: str,
+                    stage: str | None) -> dict[str, Any]:
+    t, players, stages = svc.context(tid)
+    player = next((p for p in players if p.id == pid), None)
+    if player is None:
+        raise HTTPException(status_code=404)
+    vis = svc.visibility(tid)
+    staff = me.is_staff(tid)
+    if vis.standings_hidden and not staff:
+        raise HTTPException(status_code=403)
+    games = svc.explain(tid, pid, [stage] if stage else None)
+    extras_hidden = vis.extras_hidden and not staff
+    if extras_hidden:
+        for g in games:
+            g.parts = [x for x in g.parts if x.kind in MAIN_PARTS]
+    return {"t": t, "tid": tid, "player": player, "games": games, "stages": stages,
+            "stage": stage, "extras_hidden": extras_hidden}
+
+
+@router.get("/t/{tid}/players/{pid}", response_class=HTMLResponse)
+def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
+                stage: str | None = None) -> Response:
+    return render(request, "player.html", **explain_context(svc, me, tid, pid, stage or None))
+
+
+# --- judges -----------------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/judge", response_class=HTMLResponse)
+def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF | {JUDGE})
+    t, _p, _s = svc.context(tid)
+    games = [g for g in svc.overview(tid) if g.judge == user or me.is_staff(tid)]
+    if not me.is_staff(tid):
+        games = [g for g in games if g.judge == user]
+    return render(request, "judge.html", t=t, tid=tid, games=games)
+
+
+def _editable(svc: WebService, me: Principal, tid: int, code: str) -> str:
+    user = require_user(me)
+    if not svc.may_edit(tid, code, user):
+        raise HTTPException(status_code=403)
+    return user
+
+
+def _problems(svc: WebService, tid: int, parsed: forms.Parsed) -> list[Problem]:
+    return parsed.problems + svc.check(tid, parsed.game)
+
+
+def _parse(svc: WebService, tid: int, code: str, f: dict[str, str]) -> forms.Parsed:
+    st = svc.status(tid, code)
+    return forms.game_from_form(f, code=code, stage=st.stage, rnd=st.round, table=st.table)
+
+
+def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
+                  values: dict[str, str], base: int, problems: list[Problem],
+                  message: str | None = None) -> dict[str, Any]:
+    t, players, _stages = svc.context(tid)
+    st = svc.status(tid, code)
+    return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
+            "players": players, "slots": forms.slots(problems), "problems": problems,
+            "staff": me.is_staff(tid), "fsm": t.rules == "fsm", "message": message,
+            "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
+            "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
+            "penalty_kinds": model.PENALTY_KINDS}
+
+
+@router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
+def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    _editable(svc, me, tid, code)
+    head = svc.head(tid, code)
+    g = head.game_struct()
+    return render(request, "edit.html", **_edit_context(
+        svc, me, tid, code, forms.form_from_game(g), head.number, svc.check(tid, g)))
+
+
+@router.post("/t/{tid}/games/{code}/check", response_class=HTMLResponse)
+async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
+    _editable(svc, me, tid, code)
+    parsed = _parse(svc, tid, code, await _form(request))
+    problems = _problems(svc, tid, parsed)
+    return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
+
+
+def _save(svc: WebService, tid: int, game: model.Game, user: str, base: int) -> RevisionInfo:
+    """Save; when the newer revision is the user's own (an autosave that crossed this
+    request), save on top of it instead of reporting a conflict."""
+    try:
+        return svc.save_from_web(tid, game, actor=user, base_revision=base)
+    except ConflictError as e:
+        if e.author != user:
+            raise
+        return svc.save_from_web(tid, game, actor=user, base_revision=e.head)
+
+
+@router.post("/t/{tid}/games/{code}/draft", response_class=HTMLResponse)
+async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """htmx autosave: a new draft revision; answers the status line and the new base."""
+    user = _editable(svc, me, tid, code)
+    f = await _form(request)
+    parsed = _parse(svc, tid, code, f)
+    base = int(f.get("base", "0") or 0)
+    try:
+        info = _save(svc, tid, parsed.game, user, base)
+    except ConflictError as e:
+        return render(request, "saved.html", base=base, message=e.message(me.lang), error=True,
+                      slots=None)
+    problems = _problems(svc, tid, parsed)
+    return render(request, "saved.html", base=info.number, error=False,
+                  message=None, number=info.number,
+                  slots=forms.slots(problems), problems=problems)
+
+
+@router.post("/t/{tid}/games/{code}/submit", response_class=HTMLResponse)
+async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    user = _editable(svc, me, tid, code)
+    f = await _form(request)
+    parsed = _parse(svc, tid, code, f)
+    base = int(f.get("base", "0") or 0)
+    problems = _problems(svc, tid, parsed)
+    try:
+        info = _save(svc, tid, parsed.game, user, base)
+        base = info.number
+        if [p for p in problems if not p.warning]:
+            raise ProtocolRefused(problems)
+        svc.submit_from_web(tid, code, actor=user, base_revision=base)
+    except (ProtocolRefused, ConflictError) as e:
+        message = e.message(me.lang) if isinstance(e, ConflictError) else None
+        return render(request, "edit.html", status_code=422 if message is None else 409,
+                      **_edit_context(svc, me, tid, code, f, base, problems, message))
+    return _see(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
+
+
+# --- head judge -------------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/manage", response_class=HTMLResponse)
+def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
+                ) -> Response:
+    require_role(me, tid, STAFF)
+    t, _p, stages = svc.context(tid)
+    games = svc.overview(tid)
+    rounds: dict[tuple[str, int], list[GameStatus]] = {}
+    for g in games:
+        rounds.setdefault((g.stage, g.round), []).append(g)
+    lot = [r for r in svc.standings(tid).rows if r.lot_needed]
+    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
+                  lot=lot, message=message)
+
+
+@router.post("/t/{tid}/games/{code}/confirm")
+def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    svc.confirm_protocol(tid, code, actor=user)
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/games/{code}/return")
+async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    svc.return_protocol(tid, code, actor=user, reason=f.get("reason", ""))
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/manage/options")
+async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    svc.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
+                       extras_hidden=f.get("extras_hidden") == "on",
+                       finished=f.get("finished") == "on")
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/manage/lots")
+async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    seed = f.get("seed", "").strip()
+    if not seed:
+        raise HTTPException(status_code=400)
+    svc.record_lot(tid, seed, actor=user)
+    return _see(f"/t/{tid}/manage")
+
+
+@router.get("/t/{tid}/setup", response_class=HTMLResponse)
+def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    require_role(me, tid, STAFF)
+    return _setup(request, tid, me, svc, None)
+
+
+def _setup(request: Request, tid: int, me: Who, svc: WebService,
+           code_made: tuple[str, str, str] | None) -> Response:
+    t, players, stages = svc.context(tid)
+    return render(request, "setup.html", t=t, tid=tid, players=players, stages=stages,
+                  staff=svc.staff(tid), roles=ROLES, code_made=code_made,
+                  organizer=me.has(tid, {ORGANIZER}), games=svc.overview(tid))
+
+
+def _lines(text: str) -> Iterable[list[str]]:
+    for line in text.splitlines():
+        if line.strip():
+            yield [x.strip() for x in line.split(";")]
+
+
+@router.post("/t/{tid}/setup/players")
+async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, {ORGANIZER})
+    f = await _form(request)
+    players = [model.Player(id=x[0], nickname=x[1] if len(x) > 1 and x[1] else x[0],
+                            club=x[2] if len(x) > 2 and x[2] else None)
+               for x in _lines(f.get("players", ""))]
+    svc.register_players(tid, players, actor=user)
+    return _see(f"/t/{tid}/setup")
+
+
+@router.post("/t/{tid}/setup/stages")
+async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    for x in _lines(f.get("stages", "")):
+        svc.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 else x[0],
+                                       kind=x[2] if len(x) > 2 else "qualification"), actor=user)
+    return _see(f"/t/{tid}/setup")
+
+
+@router.post("/t/{tid}/setup/seating")
+async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    for line in f.get("seating", "").splitlines():
+        x = line.split()
+        if not x:
+            continue
+        if len(x) < 13 or not (x[1].isdigit() and x[2].isdigit()):
+            raise HTTPException(status_code=400, detail=f"seating line: {line}")
+        svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
+                          judge=x[13] if len(x) > 13 else None)
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/setup/seating-file")
+async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    form = await request.form()
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise HTTPException(status_code=400)
+    svc.import_seating(tid, await upload.read(), actor=user)
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/setup/staff")
+async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    name, role = f.get("user", "").strip(), f.get("role", JUDGE)
+    if not name:
+        raise HTTPException(status_code=400)
+    if f.get("action") == "code":
+        code = svc.create_code(tid, name, role, actor=user)
+        return _setup(request, tid, me, svc, (name, role, code))
+    password = f.get("password") or None
+    if password is not None and len(password) < MIN_PASSWORD:
+        raise HTTPException(status_code=400)
+    svc.grant(tid, name, role, actor=user, password=password)
+    return _see(f"/t/{tid}/setup")
+
+
+@router.post("/t/{tid}/setup/assign")
+async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    svc.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
+    return _see(f"/t/{tid}/setup")
+
+
+@router.get("/t/{tid}/audit", response_class=HTMLResponse)
+def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    require_role(me, tid, STAFF)
+    t, _p, _s = svc.context(tid)
+    return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.audit_log(tid))))
+
+
+# --- new tournaments ------------------------------------------------------------------------
+
+
+@router.post("/new")
+async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    f = await _form(request)
+    name = f.get("name", "").strip()
+    rules = f.get("rules", "fsm")
+    if not name:
+        raise HTTPException(status_code=400)
+    tid = svc.create_tournament(name, rules, actor=user, stages=[
+        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
+                    kind="qualification")])
+    return _see(f"/t/{tid}/setup")
+
+
+@router.post("/import")
+async def import_post(request: Request, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    form = await request.form()
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise HTTPException(status_code=400)
+    tid = svc.import_file(await upload.read(), actor=user)
+    svc.grant(tid, user, HEAD_JUDGE, actor=user)
+    return _see(f"/t/{tid}/manage")
+
+
+__all__ = ["router", "standings_context", "explain_context", "CONFIRMED"]

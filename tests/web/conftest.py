@@ -1,0 +1,71 @@
+"""Fixtures of the web tests: a demo tournament in a real SQLite file, the real app, and
+signed-in clients for each role (one sign-in per role, its session cookie reused)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mafiatab.domain.protocol import Game, Tournament
+from mafiatab.sample import sample_tournament
+from mafiatab.web.app import create_app
+from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ROLES = ("anon", "viewer", "judge1", "judge2", "headjudge", "organizer")
+
+
+@dataclass
+class World:
+    demo: Demo
+    sample: Tournament
+    db: Path
+
+    def open_game(self, table: int) -> Game:
+        """The sample's protocol of the seated (still open) game at `table`."""
+        last = max(g.round for g in self.sample.games if g.stage == "qual")
+        return next(g for g in self.sample.games
+                    if g.stage == "qual" and g.round == last and g.table == table)
+
+
+def make_world(folder: Path) -> World:
+    sample = sample_tournament("fsm", 20, 3, seed=2026, final_round=True, name="Web test cup")
+    demo = build_demo(folder / "web.sqlite", sample)
+    return World(demo, sample, folder / "web.sqlite")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    return make_world(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="module")
+def client_for(world: World) -> Iterator[Callable[[str], TestClient]]:
+    """A new client signed in as the role's demo account (anon: nobody)."""
+    app = create_app(str(world.db), secret="test-secret")
+    cookies: dict[str, dict[str, str]] = {}
+
+    def make(role: str) -> TestClient:
+        c = TestClient(app, base_url="http://testserver")
+        if role == "anon":
+            return c
+        if role not in cookies:
+            csrf = c.get("/api/session").json()["csrf"]
+            r = c.post("/api/login", json={"user": role, "password": DEMO_PASSWORD},
+                       headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 200, r.text
+            cookies[role] = dict(c.cookies)
+        for k, v in cookies[role].items():
+            c.cookies.set(k, v)
+        return c
+
+    yield make
+
+
+def csrf_of(c: TestClient) -> str:
+    token: str = c.get("/api/session").json()["csrf"]
+    return token

@@ -1,0 +1,131 @@
+"""Every route × every role: who may call what (issue 4, item 5).
+
+The table below names, for each route of the app, the roles allowed; the test calls each
+route as each role (with a valid CSRF token, so only the role decides) and checks that an
+allowed role is not refused (401/403 or a redirect to the sign-in page) and that every
+other role is. A route added to the app without a line here fails `test_every_route_listed`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from mafiatab.web import api, pages
+from tests.web.conftest import ROLES, World, csrf_of
+
+ALL = frozenset(ROLES)
+SIGNED = ALL - {"anon"}
+STAFF = frozenset({"headjudge", "organizer"})
+EDIT = STAFF | {"judge1"}  # judge1 is the judge of the open table 1; judge2 is not
+JUDGES = STAFF | {"judge1", "judge2"}
+ORG = frozenset({"organizer"})
+
+# (method, path, allowed roles, form or json body)
+OPEN = "{open}"
+ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
+    ("GET", "/", ALL, None),
+    ("GET", "/lang/{lang}", ALL, None),
+    ("GET", "/login", ALL, None),
+    ("POST", "/login", ALL, {"user": "nobody", "password": "wrong"}),
+    ("POST", "/login/code", ALL, {"code": "NOPE"}),
+    ("POST", "/logout", ALL, {}),
+    ("GET", "/t/{tid}", ALL, None),
+    ("GET", "/t/{tid}/standings", ALL, None),
+    ("GET", "/t/{tid}/games/{code}", ALL, None),
+    ("GET", "/t/{tid}/players/{pid}", ALL, None),
+    ("GET", "/t/{tid}/judge", JUDGES, None),
+    ("GET", "/t/{tid}/games/{code}/edit", EDIT, None),
+    ("POST", "/t/{tid}/games/{code}/check", EDIT, {"base": "1"}),
+    ("POST", "/t/{tid}/games/{code}/draft", EDIT, {"base": "1"}),
+    ("POST", "/t/{tid}/games/{code}/submit", EDIT, {"base": "1"}),
+    ("GET", "/t/{tid}/manage", STAFF, None),
+    ("POST", "/t/{tid}/games/{code}/confirm", STAFF, {}),
+    ("POST", "/t/{tid}/games/{code}/return", STAFF, {"reason": "test"}),
+    ("POST", "/t/{tid}/manage/options", STAFF, {}),
+    ("POST", "/t/{tid}/manage/lots", STAFF, {"seed": ""}),
+    ("GET", "/t/{tid}/setup", STAFF, None),
+    ("POST", "/t/{tid}/setup/players", ORG, {"players": ""}),
+    ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
+    ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
+    ("POST", "/t/{tid}/setup/seating-file", STAFF, {}),
+    ("POST", "/t/{tid}/setup/staff", STAFF, {"user": ""}),
+    ("POST", "/t/{tid}/setup/assign", STAFF, {"game": "nope", "judge": "x"}),
+    ("GET", "/t/{tid}/audit", STAFF, None),
+    ("POST", "/new", SIGNED, {"name": ""}),
+    ("POST", "/import", SIGNED, {}),
+    ("GET", "/api/session", ALL, None),
+    ("POST", "/api/login", ALL, {"user": "nobody", "password": "wrong"}),
+    ("POST", "/api/logout", ALL, {}),
+    ("GET", "/api/tournaments", ALL, None),
+    ("POST", "/api/tournaments", SIGNED, {"name": "x", "rules": "nope"}),
+    ("GET", "/api/t/{tid}/standings", ALL, None),
+    ("GET", "/api/t/{tid}/players/{pid}", ALL, None),
+    ("GET", "/api/t/{tid}/games", ALL, None),
+    ("GET", "/api/t/{tid}/games/{code}", ALL, None),
+    ("POST", "/api/t/{tid}/games/{code}/check", EDIT, {"base_revision": 1, "protocol": {}}),
+    ("PUT", "/api/t/{tid}/games/{code}/draft", EDIT, {"base_revision": 1, "protocol": {}}),
+    ("POST", "/api/t/{tid}/games/{code}/submit", EDIT, {"base_revision": 0}),
+    ("POST", "/api/t/{tid}/games/{code}/confirm", STAFF, {}),
+    ("POST", "/api/t/{tid}/games/{code}/return", STAFF, {"reason": "x"}),
+    ("POST", "/api/t/{tid}/players", ORG, {"players": []}),
+    ("POST", "/api/t/{tid}/seating", STAFF,
+     {"stage": "nope", "round": 1, "table": 9, "players": [f"x{i}" for i in range(10)]}),
+    ("POST", "/api/t/{tid}/options", STAFF, {}),
+    ("POST", "/api/t/{tid}/staff", STAFF, {"user": "x", "role": "bogus"}),
+    ("POST", "/api/t/{tid}/assign", STAFF, {"game": "nope", "judge": "x"}),
+    ("POST", "/api/t/{tid}/lots", STAFF, {"seed": "s"}),
+    ("GET", "/api/t/{tid}/audit", STAFF, None),
+]
+#: routes whose {code} is the open (seated, draft) game; others read a confirmed one
+OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return")
+#: public routes: any answer but a refusal for want of a role (a wrong password is 401)
+PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
+
+
+def test_every_route_listed() -> None:
+    routes = {(m, r.path) for router in (pages.router, api.router) for r in router.routes
+              if isinstance(r, APIRoute) for m in r.methods}
+    listed = {(m, p) for m, p, _, _ in ROUTES}
+    assert routes - listed == set(), "routes without an access rule"
+    assert listed - routes == set(), "rules for routes that do not exist"
+
+
+def _url(path: str, world: World) -> str:
+    d = world.demo
+    confirmed = next(g.id for g in world.sample.games if g.stage == "qual" and g.round == 1)
+    code = d.open_games[0] if path.rsplit("/", 1)[-1] in OPEN_GAME_ROUTES else confirmed
+    return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en")
+
+
+def _refused(r: Any) -> bool:
+    if r.status_code in (401, 403):
+        return True
+    return r.status_code == 303 and r.headers.get("location", "").startswith("/login")
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("method", "path", "allowed", "body"), ROUTES,
+                         ids=[f"{m} {p}" for m, p, _, _ in ROUTES])
+def test_access(world: World, client_for: Callable[[str], TestClient], role: str, method: str,
+                path: str, allowed: frozenset[str], body: dict[str, Any] | None) -> None:
+    c = client_for(role)
+    url = _url(path, world)
+    headers = {"X-CSRF-Token": csrf_of(c)}
+    if body is None:
+        r = c.request(method, url, headers=headers, follow_redirects=False)
+    elif path.startswith("/api"):
+        r = c.request(method, url, json=body, headers=headers, follow_redirects=False)
+    else:
+        r = c.request(method, url, data=body, headers=headers, follow_redirects=False)
+    assert r.status_code < 500, r.text
+    if path in PUBLIC_WRITES:
+        assert r.status_code != 403
+    elif role in allowed:
+        assert not _refused(r), f"{role} refused: {r.status_code} {r.text[:200]}"
+    else:
+        assert _refused(r), f"{role} let in: {r.status_code} {r.text[:200]}"
