@@ -68,6 +68,12 @@ def pg_url() -> Iterator[str]:
 
 
 @pytest.fixture
+def example_file() -> Path:
+    """One small spec example (a tournament to have in the database beforehand)."""
+    return example_files()[0]
+
+
+@pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return str(tmp_path / "mafiatab.sqlite")
 

@@ -444,7 +444,7 @@ class TournamentService:
     def list_tournaments(self) -> list[TournamentSummary]:
         with self._read() as s:
             def counts(query: Any) -> dict[int, int]:
-                return {tid: n for tid, n in s.execute(query).tuples()}
+                return {tid: n for tid, n in s.execute(query)}
 
             players = counts(select(db.Participant.tournament_id, func.count())
                              .group_by(db.Participant.tournament_id))

@@ -1,0 +1,110 @@
+"""Two judges saving the same protocol at once: exactly one wins, the other is told of the
+conflict, and no update is lost (optimistic locking on both databases)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from mafiatab.sample import sample_tournament
+from mafiatab.services.tournaments import ConflictError, TournamentService
+from mafiatab.storage.models import JUDGE
+
+
+def _setup(service: TournamentService, judges: list[str]) -> tuple[int, Any]:
+    sample = sample_tournament("fsm", 10, 1, seed=5)
+    tid = service.create_tournament("Race", "fsm", actor="org", stages=sample.stages)
+    service.register_players(tid, sample.players, actor="org")
+    for j in judges:
+        service.grant_role(tid, j, JUDGE, actor="org")
+    game = sample.games[0]
+    service.save_protocol(tid, game, actor=judges[0], base_revision=0)
+    return tid, game
+
+
+def _run_together(jobs: list[Callable[[], Any]]) -> list[Any]:
+    """Start the jobs at the same moment; each result or the exception it raised."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[Any] = [None] * len(jobs)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = jobs[i]()
+        except Exception as e:  # collected and checked by the test
+            results[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def test_same_base_exactly_one_wins(service: TournamentService) -> None:
+    tid, game = _setup(service, ["a", "b"])
+    for attempt in range(5):  # several rounds, so that the race really happens both ways
+        base = service.head(tid, game.id).number
+        mine = {j: msgspec.structs.replace(game, judge=f"{j}-{attempt}") for j in ("a", "b")}
+        results = _run_together([
+            lambda j=j, g=mine[j], b=base: service.save_protocol(tid, g, actor=j,
+                                                                 base_revision=b)
+            for j in ("a", "b")
+        ])
+        wins = [r for r in results if not isinstance(r, Exception)]
+        losses = [r for r in results if isinstance(r, ConflictError)]
+        assert len(wins) == 1 and len(losses) == 1, results
+        win, loss = wins[0], losses[0]
+        assert win.number == base + 1
+        assert (loss.head, loss.author, loss.base) == (base + 1, win.author, base)
+        # nothing lost: the winner's protocol is the head, the loser's is in the audit log
+        assert service.head(tid, game.id).protocol["judge"] == f"{win.author}-{attempt}"
+        loser = "b" if win.author == "a" else "a"
+        assert loss.yours is not None and loss.yours["judge"] == f"{loser}-{attempt}"
+        kept = [d for _, _, action, d in service.audit_log(tid) if action == "conflict"]
+        assert kept[-1]["protocol"]["judge"] == f"{loser}-{attempt}"
+
+
+def test_retrying_judges_lose_no_update(service: TournamentService) -> None:
+    judges = ["a", "b", "c", "d"]
+    tid, game = _setup(service, judges)
+    per_judge = 3
+
+    def judge(name: str) -> int:
+        conflicts = 0
+        for k in range(per_judge):
+            while True:
+                head = service.head(tid, game.id)
+                try:
+                    service.save_protocol(tid, msgspec.structs.replace(game, judge=f"{name}{k}"),
+                                          actor=name, base_revision=head.number)
+                    break
+                except ConflictError:
+                    conflicts += 1
+        return conflicts
+
+    results = _run_together([lambda n=n: judge(n) for n in judges])
+    assert all(isinstance(r, int) for r in results), results
+    revisions = service.revisions(tid, game.id)
+    assert [r.number for r in revisions] == list(range(1, 2 + len(judges) * per_judge))
+    saved = {r.protocol.get("judge") for r in revisions[1:]}
+    assert saved == {f"{n}{k}" for n in judges for k in range(per_judge)}
+
+
+def test_concurrent_confirmations(service: TournamentService) -> None:
+    """Two head judges confirming the same submitted protocol: one confirms, one conflicts."""
+    tid, game = _setup(service, ["a"])
+    for hj in ("h1", "h2"):
+        service.grant_role(tid, hj, "head_judge", actor="org")
+    service.submit_protocol(tid, game.id, actor="a")
+    results = _run_together([
+        lambda hj=hj: service.confirm_protocol(tid, game.id, actor=hj, base_revision=2)
+        for hj in ("h1", "h2")
+    ])
+    assert sum(isinstance(r, ConflictError) for r in results) == 1
+    assert [r.state for r in service.revisions(tid, game.id)] == [
+        "draft", "submitted", "confirmed"]
