@@ -91,4 +91,17 @@ FIIM2018 = RuleProfile(
     killed_may_check_that_night=Ruled(
         True, "FIIM 7 (Reading: the kill is announced in the morning)"
     ),
+    protest_minutes_after_game=Ruled(10, "FIIM 8.9.1"),
+    protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FIIM 8.9.2"),
+    protest_decision_final=Ruled(True, "FIIM 8.9.4"),
+    score_appeals=Ruled(False, "FIIM 8.9 (protests on a result only)"),
+    appeal_rounds_after_publication=Ruled(None, "FIIM 8.9 (no appeals of scores)"),
+    appeal_before_next_day=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
+    appeal_closed_before_last_round=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
+    appeal_not_after_tables_closed=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
+    appeal_max_positive_extra=Ruled(None, "FIIM 8.9 (no appeals of scores)"),
+    appeal_max_penalty=Ruled(None, "FIIM 8.9 (no appeals of scores)"),
+    appeal_ignored_difference=Ruled(0, "FIIM 8.9 (no appeals of scores)"),
+    replay_allowed=Ruled(False, "FIIM 8.9 (no replay in the rules)"),
+    result_change_needs_committee=Ruled(False, "FIIM 8.9.3 (the committee may be consulted)"),
 )

@@ -123,6 +123,23 @@ FSM = RuleProfile(
     killed_may_check_that_night=Ruled(
         True, "FSM 7 (Reading: the kill is announced in the morning)"
     ),
+    protest_minutes_after_game=Ruled(None, "FSM 8.8.2 (no deadline set)"),
+    protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FSM 8.8.3"),
+    protest_decision_final=Ruled(True, "FSM 8.8.5"),
+    score_appeals=Ruled(True, "FSM 8.9"),
+    appeal_rounds_after_publication=Ruled(
+        2, "FSM 8.9.1 (Reading: closed when the third round after publication starts)"
+    ),
+    appeal_before_next_day=Ruled(
+        True, "FSM 8.9.2 (Reading: each day's scores before the next day starts)"
+    ),
+    appeal_closed_before_last_round=Ruled(True, "FSM 8.9.2"),
+    appeal_not_after_tables_closed=Ruled(True, "FSM 8.9.2"),
+    appeal_max_positive_extra=Ruled(3, "FSM 8.4.9, 8.9.6"),
+    appeal_max_penalty=Ruled(3, "FSM 8.4.9, 8.9.6"),
+    appeal_ignored_difference=Ruled(10, "FSM 8.9.5"),
+    replay_allowed=Ruled(True, "FSM 8.10.1"),
+    result_change_needs_committee=Ruled(True, "FSM 8.10.1"),
 )
 
 

@@ -178,6 +178,39 @@ class RuleProfile:
         True, "FIIM 7 (Reading: the kill is announced in the morning)"
     )
 
+    # --- protests and appeals (domain/appeals.py, scoring.md section 9) ----------------
+    #: a protest on a result is written at most this many minutes after the game ends;
+    #: None: the rules set no deadline
+    protest_minutes_after_game: Ruled[int | None] = Ruled(10, "FIIM 8.9.1")
+    #: who decides a protest ("head_judge", "appeals_commission")
+    protest_deciders: Ruled[frozenset[str]] = Ruled(
+        frozenset({"head_judge", "appeals_commission"}), "FIIM 8.9.2"
+    )
+    #: a decided protest is final: not appealed or reconsidered within the tournament
+    protest_decision_final: Ruled[bool] = Ruled(True, "FIIM 8.9.4")
+    #: whether a player may appeal an individual score (not only protest a result)
+    score_appeals: Ruled[bool] = Ruled(False, "FIIM 8.9 (protests on a result only)")
+    #: an appeal is filed within this many rounds after the protocol's publication
+    appeal_rounds_after_publication: Ruled[int | None] = Ruled(
+        None, "FIIM 8.9 (no appeals of scores)"
+    )
+    #: a day's scores are appealed before the next day starts
+    appeal_before_next_day: Ruled[bool] = Ruled(False, "FIIM 8.9 (no appeals of scores)")
+    #: every appeal is filed and closed before the last round starts
+    appeal_closed_before_last_round: Ruled[bool] = Ruled(False, "FIIM 8.9 (no appeals of scores)")
+    #: scores got before the tables were closed are not appealed after they are closed
+    appeal_not_after_tables_closed: Ruled[bool] = Ruled(False, "FIIM 8.9 (no appeals of scores)")
+    #: per player per tournament: appeals of a positive (judge's) extra, and of a penalty
+    appeal_max_positive_extra: Ruled[int | None] = Ruled(None, "FIIM 8.9 (no appeals of scores)")
+    appeal_max_penalty: Ruled[int | None] = Ruled(None, "FIIM 8.9 (no appeals of scores)")
+    #: no appeal about a difference of at most this much (hundredths)
+    appeal_ignored_difference: Ruled[int] = Ruled(0, "FIIM 8.9 (no appeals of scores)")
+    #: the head judge may order a replay of a game
+    replay_allowed: Ruled[bool] = Ruled(False, "FIIM 8.9 (no replay in the rules)")
+    #: a result changed or a replay ordered for a non-game advantage needs the agreement
+    #: of the federation's judicial committee's representative
+    result_change_needs_committee: Ruled[bool] = Ruled(False, "FIIM 8.9.3 (the committee may be consulted)")
+
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
         value = getattr(self, setting)

@@ -1,0 +1,727 @@
+"""Protests on a game's result and appeals of an individual score (scoring.md section 9).
+
+FIIM 8.9 and FSM 8.8-8.10 give a player the right to protest a result and (FSM) to appeal
+his own score, within deadlines and limits that head judges track by hand. This module is
+those rules and nothing else: it reads no clock, no database and no file. The caller
+passes the moment (`now`), the tournament's schedule and the cases filed so far; the
+functions answer whether a filing or a decision is allowed, with the clause of every
+refusal, and what a decision does to the game's protocol.
+
+Every number (10 minutes, two rounds, three and three, 0.1) comes from the rule profile,
+so the two federations differ only in data.
+
+The records are `msgspec.Struct`s so that the storage layer can keep them as JSON as
+they are; they are frozen: a step (a message, a decision) makes a new record.
+
+Typical use (the web app's "appeal" button, then the head judge's decision)::
+
+    refusals = check_filing(filing, game, profile, schedule, times, earlier, now)
+    case = file_case(filing, game, profile, schedule, times, earlier, now, case_id="a1")
+    case = add_message(case, Message(author="p7", role=Role.PLAYER, at=now, text="..."))
+    decided, effect = decide(case, decision, game, profile, schedule, now)
+    # effect.game: the new protocol revision (None when a replay annuls the game)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+import msgspec
+
+from mafiatab.domain.points import Points, format_points, hundredths_of
+from mafiatab.domain.problems import translate_clause
+from mafiatab.domain.protocol import RESULTS, Game, SeatScores
+from mafiatab.rules.profile import RuleProfile
+
+# --- the records -------------------------------------------------------------------
+
+
+class Kind(StrEnum):
+    """What is disputed: a game's result (FIIM 8.9, FSM 8.8) or one's own score (FSM 8.9)."""
+
+    PROTEST = "protest"
+    APPEAL = "appeal"
+
+
+class Subject(StrEnum):
+    """What an appeal disputes; the first two have their own limits (FSM 8.4.9, 8.9.6)."""
+
+    #: the result of the game (a protest)
+    RESULT = "result"
+    #: the judge's extra of the player (zero or positive): "положительный доп. балл"
+    POSITIVE_EXTRA = "positive_extra"
+    #: a penalty or a negative extra: "штрафной балл"
+    PENALTY = "penalty"
+    #: any other part of one's score (best move, will, protocol, ...): no limit of count
+    OTHER = "other"
+
+
+class Role(StrEnum):
+    """Who takes part in a case's thread (FSM 8.9.3: a chat of the player, the judge and
+    the head judge)."""
+
+    PLAYER = "player"
+    JUDGE = "judge"
+    HEAD_JUDGE = "head_judge"
+    APPEALS_COMMISSION = "appeals_commission"
+
+
+class Status(StrEnum):
+    OPEN = "open"
+    DECIDED = "decided"
+    WITHDRAWN = "withdrawn"
+
+
+class Outcome(StrEnum):
+    """How a case ends. A protest or an appeal may be rejected or accepted (the protocol
+    changes); FSM 8.10 adds a replay."""
+
+    REJECTED = "rejected"
+    ACCEPTED = "accepted"
+    REPLAY = "replay"
+
+
+class _Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of the records: keyword construction, immutable, stored as JSON as they are."""
+
+
+class RoundTime(_Record, frozen=True):
+    """One round of the tournament's schedule: when it starts and on which day."""
+
+    stage: str
+    round: int
+    #: the tournament's day, from 1
+    day: int
+    starts: datetime
+
+
+class Schedule(_Record, frozen=True):
+    """The tournament's schedule, as far as the deadlines need it.
+
+    The deadlines of FSM 8.9.1-8.9.2 count rounds and days, which the protocols do not
+    know; the schedule is entered by the organizer (or derived from the rounds' actual
+    starts by the storage layer).
+    """
+
+    rounds: list[RoundTime] = []
+    #: when the tables were closed (FSM 8.9.2), if they were
+    tables_closed_at: datetime | None = None
+
+    def ordered(self) -> list[RoundTime]:
+        return sorted(self.rounds, key=lambda r: (r.starts, r.stage, r.round))
+
+    def find(self, stage: str, round_: int) -> RoundTime | None:
+        for r in self.rounds:
+            if r.stage == stage and r.round == round_:
+                return r
+        return None
+
+    def last_round_start(self) -> datetime | None:
+        return max((r.starts for r in self.rounds), default=None)
+
+    def day_start(self, day: int) -> datetime | None:
+        return min((r.starts for r in self.rounds if r.day == day), default=None)
+
+
+class GameTimes(_Record, frozen=True):
+    """When a game ended and when its protocol was published (or, with closed tables, when
+    the player learned his score from the judge: FSM 8.9.1)."""
+
+    ended: datetime | None = None
+    published: datetime | None = None
+
+
+class Filing(_Record, frozen=True):
+    """What a player files: a protest on a game's result, or an appeal of his score."""
+
+    kind: Kind
+    player: str
+    game: str
+    subject: Subject = Subject.RESULT
+    #: the part of the score disputed, as awarded and as the player asks (in points, as
+    #: written: Decimal("0.4")); for an appeal
+    awarded: Decimal | None = None
+    claimed: Decimal | None = None
+    text: str = ""
+
+
+class Message(_Record, frozen=True):
+    """One message of a case's thread."""
+
+    author: str
+    role: Role
+    at: datetime
+    text: str
+
+
+class Change(_Record, frozen=True):
+    """What a decision changes in the game's protocol. Seat scores replace the seat's
+    whole `SeatScores`; what is left None stays as it was."""
+
+    result: str | None = None
+    first_killed: int | None = None
+    best_move: list[int] | None = None
+    scores: dict[int, SeatScores] = {}
+
+
+class Decision(_Record, frozen=True):
+    """The decision on a case: by whom, when, why, and what it changes."""
+
+    by: str
+    role: Role
+    at: datetime
+    outcome: Outcome
+    reason: str
+    change: Change | None = None
+    #: FSM 8.10.1: the representative of the FSM judicial committee agreed
+    committee_agreed: bool = False
+    #: FSM 8.10.1: the decision is taken for a non-game advantage
+    non_game_advantage: bool = False
+
+
+class Case(_Record, frozen=True):
+    """A filed protest or appeal, its thread and its decision."""
+
+    id: str
+    filing: Filing
+    filed_at: datetime
+    status: Status = Status.OPEN
+    messages: list[Message] = []
+    decision: Decision | None = None
+    #: the clause the filing was accepted under (for the audit trail)
+    clause: str = ""
+
+
+# --- refusals ------------------------------------------------------------------------
+
+#: code -> (Russian, English); parameters in braces, points rendered by `format_points`.
+MESSAGES: dict[str, tuple[str, str]] = {
+    "not_in_game": (
+        "игрок {player} не играл в игре {game}",
+        "player {player} did not play in game {game}",
+    ),
+    "no_score_appeals": (
+        "правила не предусматривают апелляций на индивидуальную оценку, только протест на "
+        "результат игры",
+        "the rules have no appeals of an individual score, only protests on a result",
+    ),
+    "protest_subject": (
+        "протест подаётся на результат игры",
+        "a protest is on the game's result",
+    ),
+    "appeal_subject": (
+        "апелляция подаётся на свой балл, не на результат игры",
+        "an appeal is on one's own score, not on the game's result",
+    ),
+    "protest_too_late": (
+        "протест подаётся не позднее {minutes} мин после окончания игры (до {deadline})",
+        "a protest is filed at most {minutes} minutes after the game (until {deadline})",
+    ),
+    "game_end_unknown": (
+        "неизвестно время окончания игры, срок протеста не проверить",
+        "the game's end time is unknown, the protest's deadline cannot be checked",
+    ),
+    "not_published": (
+        "протокол игры ещё не опубликован",
+        "the game's protocol is not published yet",
+    ),
+    "round_not_in_schedule": (
+        "тура {stage}/{round} нет в расписании турнира",
+        "round {stage}/{round} is not in the tournament's schedule",
+    ),
+    "appeal_rounds_passed": (
+        "срок апелляции — {rounds} тура после публикации протокола; истёк в {deadline}",
+        "an appeal is filed within {rounds} rounds after the protocol's publication; "
+        "that ended at {deadline}",
+    ),
+    "appeal_next_day": (
+        "баллы дня {day} оспариваются до начала следующего игрового дня ({deadline})",
+        "the scores of day {day} are appealed before the next day starts ({deadline})",
+    ),
+    "appeal_last_round": (
+        "все апелляции закрываются до старта последнего тура ({deadline})",
+        "every appeal is closed before the last round starts ({deadline})",
+    ),
+    "appeal_tables_closed": (
+        "баллы, полученные до закрытия таблиц, не оспариваются после закрытия ({deadline})",
+        "scores got before the tables were closed are not appealed after ({deadline})",
+    ),
+    "appeal_limit": (
+        "за турнир можно оспорить {what} не более {max} раз; уже подано: {count}",
+        "{what} may be appealed at most {max} times a tournament; filed so far: {count}",
+    ),
+    "appeal_difference": (
+        "апелляции по поводу разницы в {value} балла не принимаются",
+        "no appeal is taken about a difference of {value}",
+    ),
+    "appeal_no_difference": (
+        "запрошенный балл равен присуждённому",
+        "the score asked for equals the score awarded",
+    ),
+    "appeal_values_missing": (
+        "укажите присуждённый и запрашиваемый балл",
+        "give the score awarded and the score asked for",
+    ),
+    "appeal_value_format": (
+        "балл с не более чем двумя знаками после запятой, получено {value}",
+        "a score with at most two decimal places, got {value}",
+    ),
+    "protest_already_decided": (
+        "решение по протесту на эту игру окончательное ({decided})",
+        "the decision on a protest on this game is final ({decided})",
+    ),
+    "case_open_twice": (
+        "такая жалоба по этой игре уже подана и не решена ({case})",
+        "the same case on this game is already filed and open ({case})",
+    ),
+    "case_closed": ("дело {case} уже закрыто", "case {case} is already closed"),
+    "thread_role": (
+        "в обсуждении участвуют игрок, судья и главный судья",
+        "the thread is for the player, the judge and the head judge",
+    ),
+    "thread_author": (
+        "от имени игрока пишет только подавший ({player})",
+        "only the player who filed ({player}) writes as the player",
+    ),
+    "decider": (
+        "решение принимает {who}",
+        "the decision is taken by {who}",
+    ),
+    "replay_not_in_rules": (
+        "правила не предусматривают переигровку",
+        "the rules have no replay",
+    ),
+    "needs_committee": (
+        "изменение результата или переигровка — по согласованию с представителем "
+        "Судейского комитета",
+        "a changed result or a replay needs the agreement of the judicial committee's "
+        "representative",
+    ),
+    "accepted_without_change": (
+        "принятое решение должно что-то изменить в протоколе",
+        "an accepted case must change something in the protocol",
+    ),
+    "change_without_accept": (
+        "отклонённое решение не меняет протокол",
+        "a rejected case changes nothing in the protocol",
+    ),
+    "bad_result": (
+        "результат {value!r}: допустимо red, black или draw",
+        "result {value!r}: red, black or draw",
+    ),
+    "change_seat": ("место {value!r} вне 1–10", "seat {value!r} is not in 1-10"),
+    "decided_after_last_round": (
+        "апелляция закрыта после старта последнего тура ({deadline})",
+        "the appeal is closed after the last round started ({deadline})",
+    ),
+}
+
+WHAT: dict[str, tuple[str, str]] = {
+    Subject.POSITIVE_EXTRA.value: ("положительный доп. балл", "a positive extra"),
+    Subject.PENALTY.value: ("штрафной балл", "a penalty"),
+}
+WHO: dict[str, tuple[str, str]] = {
+    Role.HEAD_JUDGE.value: ("главный судья", "the head judge"),
+    Role.APPEALS_COMMISSION.value: ("апелляционная комиссия", "the appeals commission"),
+    Role.JUDGE.value: ("судья игры", "the game's judge"),
+}
+
+
+def _time(value: datetime) -> str:
+    return value.strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a filing, a message or a decision is refused: a code, its clause, its values.
+    Data, not text, so that each reader gets it in his language (as `problems.Problem`)."""
+
+    code: str
+    clause: str | None = None
+    params: dict[str, Any] = dc_field(default_factory=dict)
+    #: shown, but does not refuse (e.g. a decision later than the rules want)
+    warning: bool = False
+
+    def message(self, lang: str = "en") -> str:
+        ru, en = MESSAGES[self.code]
+        params: dict[str, Any] = {}
+        for k, v in self.params.items():
+            if isinstance(v, Points):
+                v = format_points(v.hundredths, lang)
+            elif isinstance(v, datetime):
+                v = _time(v)
+            elif k == "what":
+                v = WHAT[v][0 if lang == "ru" else 1]
+            elif k == "who":
+                v = " / ".join(WHO[w][0 if lang == "ru" else 1] for w in v)
+            params[k] = v
+        text = (ru if lang == "ru" else en).format(**params)
+        return f"{text} ({translate_clause(self.clause, lang)})" if self.clause else text
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"code": self.code, "clause": self.clause, "warning": self.warning,
+                "message": self.message(lang)}
+
+
+class Refused(ValueError):
+    """A filing, message or decision is refused; `refusals` lists every reason."""
+
+    def __init__(self, refusals: list[Refusal]) -> None:
+        self.refusals = refusals
+        errors = [r for r in refusals if not r.warning]
+        super().__init__("; ".join(r.message() for r in errors) or "refused")
+
+
+# --- deadlines -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """The moment from which filing is refused, the refusal's code and its clause."""
+
+    at: datetime
+    code: str
+    clause: str
+    params: dict[str, Any] = dc_field(default_factory=dict)
+
+
+def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
+              times: GameTimes) -> tuple[list[Deadline], list[Refusal]]:
+    """Every deadline that binds a filing on this game, earliest first, and the refusals
+    that make the deadlines impossible to know (no end time, not yet published).
+
+    The web page shows the earliest as "you may file until ..."; `check_filing` refuses
+    from it on.
+    """
+    out: list[Deadline] = []
+    missing: list[Refusal] = []
+    p = profile
+    if kind is Kind.PROTEST:
+        minutes = p.protest_minutes_after_game.value
+        if minutes is not None:
+            if times.ended is None:
+                missing.append(Refusal("game_end_unknown", p.protest_minutes_after_game.clause))
+            else:
+                out.append(Deadline(times.ended + timedelta(minutes=minutes), "protest_too_late",
+                                    p.protest_minutes_after_game.clause, {"minutes": minutes}))
+        return out, missing
+    if not p.score_appeals.value:
+        return out, missing
+    here = schedule.find(game.stage, game.round)
+    rounds = p.appeal_rounds_after_publication.value
+    if rounds is not None:
+        clause = p.appeal_rounds_after_publication.clause
+        if times.published is None:
+            missing.append(Refusal("not_published", clause))
+        else:
+            later = [r for r in schedule.ordered() if r.starts > times.published]
+            # the window is `rounds` rounds: it closes when the next one starts
+            if len(later) > rounds:
+                out.append(Deadline(later[rounds].starts, "appeal_rounds_passed", clause,
+                                    {"rounds": rounds}))
+    if p.appeal_before_next_day.value:
+        if here is None:
+            missing.append(Refusal("round_not_in_schedule", p.appeal_before_next_day.clause,
+                                   {"stage": game.stage, "round": game.round}))
+        else:
+            nxt = schedule.day_start(here.day + 1)
+            if nxt is not None:
+                out.append(Deadline(nxt, "appeal_next_day", p.appeal_before_next_day.clause,
+                                    {"day": here.day}))
+    if p.appeal_closed_before_last_round.value:
+        last = schedule.last_round_start()
+        if last is not None and (here is None or here.starts < last):
+            out.append(Deadline(last, "appeal_last_round",
+                                p.appeal_closed_before_last_round.clause))
+    closed = schedule.tables_closed_at
+    if p.appeal_not_after_tables_closed.value and closed is not None:
+        got = times.published or times.ended
+        if got is not None and got < closed:
+            out.append(Deadline(closed, "appeal_tables_closed",
+                                p.appeal_not_after_tables_closed.clause))
+    out.sort(key=lambda d: d.at)
+    return out, missing
+
+
+def filing_deadline(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
+                    times: GameTimes) -> Deadline | None:
+    """The earliest deadline (None: the rules set none, or it cannot be known yet)."""
+    found, _ = deadlines(kind, game, profile, schedule, times)
+    return found[0] if found else None
+
+
+# --- filing --------------------------------------------------------------------------
+
+
+def _counted(subject: Subject, player: str, earlier: Sequence[Case]) -> int:
+    """Appeals that used the right of FSM 8.9.6: every appeal filed, whatever its outcome
+    (Reading: withdrawn ones too: a filed appeal opens the thread the rule limits)."""
+    return sum(1 for c in earlier
+               if c.filing.kind is Kind.APPEAL and c.filing.player == player
+               and c.filing.subject is subject)
+
+
+def _values(filing: Filing, profile: RuleProfile) -> tuple[int, int] | Refusal:
+    clause = profile.appeal_ignored_difference.clause
+    if filing.awarded is None or filing.claimed is None:
+        return Refusal("appeal_values_missing", clause)
+    a, c = hundredths_of(filing.awarded), hundredths_of(filing.claimed)
+    if a is None:
+        return Refusal("appeal_value_format", clause, {"value": str(filing.awarded)})
+    if c is None:
+        return Refusal("appeal_value_format", clause, {"value": str(filing.claimed)})
+    return a, c
+
+
+def check_filing(filing: Filing, game: Game, profile: RuleProfile, schedule: Schedule,
+                 times: GameTimes, earlier: Sequence[Case], now: datetime) -> list[Refusal]:
+    """Every reason the filing is refused now (empty: it may be filed).
+
+    `earlier`: the cases of this tournament filed so far (any player, any game): the
+    limits count the player's own, finality looks at the game's protests.
+    """
+    p = profile
+    refusals: list[Refusal] = []
+    if filing.player not in {s.player for s in game.seats}:
+        refusals.append(Refusal("not_in_game", None, {"player": filing.player, "game": game.id}))
+    if filing.kind is Kind.PROTEST:
+        if filing.subject is not Subject.RESULT:
+            refusals.append(Refusal("protest_subject", p.protest_deciders.clause))
+        if p.protest_decision_final.value:
+            for c in earlier:
+                if (c.filing.kind is Kind.PROTEST and c.filing.game == game.id
+                        and c.status is Status.DECIDED):
+                    refusals.append(Refusal("protest_already_decided",
+                                            p.protest_decision_final.clause, {"decided": c.id}))
+                    break
+    else:
+        if not p.score_appeals.value:
+            return refusals + [Refusal("no_score_appeals", p.score_appeals.clause)]
+        if filing.subject is Subject.RESULT:
+            refusals.append(Refusal("appeal_subject", p.score_appeals.clause))
+        values = _values(filing, p)
+        if isinstance(values, Refusal):
+            refusals.append(values)
+        else:
+            awarded, claimed = values
+            diff = abs(claimed - awarded)
+            if diff == 0:
+                refusals.append(Refusal("appeal_no_difference", p.appeal_ignored_difference.clause))
+            elif diff <= p.appeal_ignored_difference.value:
+                refusals.append(Refusal("appeal_difference", p.appeal_ignored_difference.clause,
+                                        {"value": Points(diff)}))
+        limits = {Subject.POSITIVE_EXTRA: p.appeal_max_positive_extra,
+                  Subject.PENALTY: p.appeal_max_penalty}
+        ruled = limits.get(filing.subject)
+        if ruled is not None and ruled.value is not None:
+            count = _counted(filing.subject, filing.player, earlier)
+            if count >= ruled.value:
+                refusals.append(Refusal("appeal_limit", ruled.clause,
+                                        {"what": filing.subject.value, "max": ruled.value,
+                                         "count": count}))
+    for c in earlier:
+        f = c.filing
+        if (c.status is Status.OPEN and f.kind is filing.kind and f.game == filing.game
+                and f.player == filing.player and f.subject is filing.subject):
+            refusals.append(Refusal("case_open_twice", None, {"case": c.id}))
+            break
+    found, missing = deadlines(filing.kind, game, p, schedule, times)
+    refusals.extend(missing)
+    for d in found:
+        if now >= d.at:
+            refusals.append(Refusal(d.code, d.clause, {**d.params, "deadline": d.at}))
+    return refusals
+
+
+def file_case(filing: Filing, game: Game, profile: RuleProfile, schedule: Schedule,
+              times: GameTimes, earlier: Sequence[Case], now: datetime, case_id: str) -> Case:
+    """A new open case; raises `Refused` with every reason when filing is not allowed."""
+    refusals = check_filing(filing, game, profile, schedule, times, earlier, now)
+    if refusals:
+        raise Refused(refusals)
+    clause = (profile.protest_deciders.clause if filing.kind is Kind.PROTEST
+              else profile.score_appeals.clause)
+    return Case(id=case_id, filing=filing, filed_at=now, clause=clause.split(" (")[0])
+
+
+# --- the thread ------------------------------------------------------------------------
+
+_THREAD_ROLES = frozenset({Role.PLAYER, Role.JUDGE, Role.HEAD_JUDGE, Role.APPEALS_COMMISSION})
+
+
+def add_message(case: Case, message: Message) -> Case:
+    """The case with one more message; a closed case takes none, and only the player who
+    filed writes as the player."""
+    if case.status is not Status.OPEN:
+        raise Refused([Refusal("case_closed", None, {"case": case.id})])
+    if message.role not in _THREAD_ROLES:
+        raise Refused([Refusal("thread_role")])
+    if message.role is Role.PLAYER and message.author != case.filing.player:
+        raise Refused([Refusal("thread_author", None, {"player": case.filing.player})])
+    return msgspec.structs.replace(case, messages=[*case.messages, message])
+
+
+def withdraw(case: Case, now: datetime) -> Case:
+    """The player takes his case back (it still counts in the limits of FSM 8.9.6)."""
+    if case.status is not Status.OPEN:
+        raise Refused([Refusal("case_closed", None, {"case": case.id})])
+    note = Message(author=case.filing.player, role=Role.PLAYER, at=now, text="withdrawn")
+    return msgspec.structs.replace(case, status=Status.WITHDRAWN,
+                                   messages=[*case.messages, note])
+
+
+# --- decisions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a decision does to the game: the new protocol revision for the storage layer
+    (`game`; None when a replay annuls the game), what changed (for the audit trail), and
+    warnings (shown, not refusing)."""
+
+    game: Game | None
+    changes: list[str]
+    replay: bool = False
+    warnings: list[Refusal] = dc_field(default_factory=list)
+
+
+def check_decision(case: Case, decision: Decision, profile: RuleProfile,
+                   schedule: Schedule) -> list[Refusal]:
+    """Every reason the decision is refused (warnings included, marked)."""
+    p = profile
+    out: list[Refusal] = []
+    if case.status is not Status.OPEN:
+        out.append(Refusal("case_closed", None, {"case": case.id}))
+    if case.filing.kind is Kind.PROTEST:
+        deciders = p.protest_deciders.value
+        if decision.role.value not in deciders:
+            out.append(Refusal("decider", p.protest_deciders.clause, {"who": sorted(deciders)}))
+    elif decision.role not in (Role.JUDGE, Role.HEAD_JUDGE, Role.APPEALS_COMMISSION):
+        out.append(Refusal("decider", p.score_appeals.clause,
+                           {"who": [Role.JUDGE.value, Role.HEAD_JUDGE.value]}))
+    change = decision.change
+    if decision.outcome is Outcome.REPLAY:
+        if not p.replay_allowed.value:
+            out.append(Refusal("replay_not_in_rules", p.replay_allowed.clause))
+        elif decision.role is not Role.HEAD_JUDGE:
+            out.append(Refusal("decider", p.replay_allowed.clause,
+                               {"who": [Role.HEAD_JUDGE.value]}))
+    elif decision.outcome is Outcome.ACCEPTED:
+        if change is None or not (change.result or change.scores or change.first_killed
+                                  or change.best_move is not None):
+            out.append(Refusal("accepted_without_change"))
+    elif change is not None:
+        out.append(Refusal("change_without_accept"))
+    changes_result = decision.outcome is Outcome.REPLAY or (
+        change is not None and change.result is not None)
+    if (decision.non_game_advantage and changes_result
+            and p.result_change_needs_committee.value and not decision.committee_agreed):
+        out.append(Refusal("needs_committee", p.result_change_needs_committee.clause))
+    if change is not None:
+        if change.result is not None and change.result not in RESULTS:
+            out.append(Refusal("bad_result", None, {"value": change.result}))
+        for seat in [*change.scores, *([change.first_killed] if change.first_killed else [])]:
+            if not 1 <= seat <= 10:
+                out.append(Refusal("change_seat", None, {"value": seat}))
+    last = schedule.last_round_start()
+    if (case.filing.kind is Kind.APPEAL and p.appeal_closed_before_last_round.value
+            and last is not None and decision.at >= last):
+        out.append(Refusal("decided_after_last_round", p.appeal_closed_before_last_round.clause,
+                           {"deadline": last}, warning=True))
+    return out
+
+
+def _show_scores(sc: SeatScores | None) -> str:
+    if sc is None:
+        return "-"
+    bits = []
+    for name in ("extra", "pu_extra", "will", "protocol"):
+        value = getattr(sc, name)
+        if value is not None:
+            bits.append(f"{name} {value}")
+    for pen in sc.penalties:
+        bits.append(f"penalty {pen.kind}" + (f" {pen.points}" if pen.points is not None else ""))
+    return ", ".join(bits) or "-"
+
+
+def apply_change(game: Game, change: Change) -> tuple[Game, list[str]]:
+    """The game with the change applied, and a line for each thing that changed."""
+    changes: list[str] = []
+    updates: dict[str, Any] = {}
+    if change.result is not None and change.result != game.result:
+        changes.append(f"result: {game.result} -> {change.result}")
+        updates["result"] = change.result
+    if change.first_killed is not None and change.first_killed != game.first_killed:
+        changes.append(f"first_killed: {game.first_killed} -> {change.first_killed}")
+        updates["first_killed"] = change.first_killed
+    if change.best_move is not None and change.best_move != game.best_move:
+        changes.append(f"best_move: {game.best_move} -> {change.best_move}")
+        updates["best_move"] = list(change.best_move)
+    if change.scores:
+        scores = dict(game.scores)
+        for seat, sc in sorted(change.scores.items()):
+            before = scores.get(seat)
+            if before != sc:
+                changes.append(f"seat {seat}: {_show_scores(before)} -> {_show_scores(sc)}")
+                scores[seat] = sc
+        updates["scores"] = scores
+    return msgspec.structs.replace(game, **updates), changes
+
+
+def decide(case: Case, decision: Decision, game: Game, profile: RuleProfile,
+           schedule: Schedule) -> tuple[Case, Effect]:
+    """Close the case with the decision; raises `Refused` when it is not allowed.
+
+    The new game is a new protocol revision: the storage layer keeps the old one readable
+    and validates the new one as any protocol (a decision cannot make a protocol that the
+    rules refuse). A replay annuls the game (`Effect.game` None): the replayed game is
+    entered as a new protocol.
+    """
+    found = check_decision(case, decision, profile, schedule)
+    errors = [r for r in found if not r.warning]
+    if errors:
+        raise Refused(found)
+    warnings = [r for r in found if r.warning]
+    closed = msgspec.structs.replace(case, status=Status.DECIDED, decision=decision)
+    if decision.outcome is Outcome.REPLAY:
+        return closed, Effect(None, [f"game {game.id}: replay ordered"], True, warnings)
+    if decision.outcome is Outcome.REJECTED or decision.change is None:
+        return closed, Effect(game, [], False, warnings)
+    new_game, changes = apply_change(game, decision.change)
+    return closed, Effect(new_game, changes, False, warnings)
+
+
+__all__ = [
+    "Case",
+    "Change",
+    "Deadline",
+    "Decision",
+    "Effect",
+    "Filing",
+    "GameTimes",
+    "Kind",
+    "Message",
+    "Outcome",
+    "Refusal",
+    "Refused",
+    "Role",
+    "RoundTime",
+    "Schedule",
+    "Status",
+    "Subject",
+    "add_message",
+    "apply_change",
+    "check_decision",
+    "check_filing",
+    "decide",
+    "deadlines",
+    "file_case",
+    "filing_deadline",
+    "withdraw",
+]
