@@ -240,7 +240,7 @@ def encode_game(g: model.Game) -> str:
     return encode_game_dict(game_to_dict(g))
 
 
-def _parse(text: str) -> Any:
+def _parse(text: str | bytes) -> Any:
     return json.loads(text, parse_float=Decimal)
 
 
@@ -510,11 +510,10 @@ class TournamentService:
             rows = []
             for i, (p, pid) in enumerate(zip(players, ids, strict=True)):
                 if pid in existing:  # the same nickname and club twice: a new identity
-                    pid = self._identities(s, [model.Player(id=p.id, nickname=p.nickname,
-                                                            club=p.club)])[0]
-                    if pid in existing:
-                        pid = s.scalar(insert(db.Player).returning(db.Player.id),
-                                       {"nickname": p.nickname, "club": p.club})
+                    new_id = s.scalar(insert(db.Player).returning(db.Player.id),
+                                      {"nickname": p.nickname, "club": p.club})
+                    assert new_id is not None
+                    pid = new_id
                 existing.add(pid)
                 rows.append({"tournament_id": t.id, "player_id": pid, "code": p.id,
                              "position": start + i})
