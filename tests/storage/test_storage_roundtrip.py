@@ -57,3 +57,34 @@ def tournament_to_dict_bytes(t: object) -> bytes:
     from mafiatab.formats.tournament_json import dumps_tournament
 
     return dumps_tournament(t).encode("utf-8")  # type: ignore[arg-type]
+
+
+def test_unknown_fields_survive(service: TournamentService, example_file: Path) -> None:
+    """Fields the program does not know are kept through the database, numbers exact."""
+    import json
+    from decimal import Decimal
+
+    data = json.loads(example_file.read_text(encoding="utf-8"))
+    data["sponsor"] = {"name": "Клуб", "budget": 0.1}
+    data["games"][0]["venue"] = {"hall": "B", "temperature": 21.5}
+    raw = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    loaded = load_tournament(raw)
+    assert loaded.tournament.other["sponsor"]["budget"] == Decimal("0.1")
+    tid = service.import_file(raw)
+    exported = service.export(tid)
+    assert tournament_to_dict(exported) == tournament_to_dict(loaded.tournament)
+    assert exported.other["sponsor"]["budget"] == Decimal("0.1")
+
+
+def test_sample_tournaments(service: TournamentService) -> None:
+    """Generated tournaments of both rule sets, with a final: standings equal the file's."""
+    from mafiatab.sample import sample_tournament
+
+    for rules in ("fiim2018", "fsm"):
+        t = sample_tournament(rules, 30, 8, seed=4, final_round=True)
+        data = tournament_to_dict_bytes(t)
+        loaded = load_tournament(data)
+        tid = service.import_file(data)
+        assert tournament_to_dict(service.export(tid)) == tournament_to_dict(loaded.tournament)
+        assert (standings_to_dict(service.standings(tid))
+                == standings_to_dict(standings_of(loaded)))

@@ -43,6 +43,7 @@ TEXT: dict[str, tuple[str, str]] = {
         "Схема базы {url} устарела ({current}, нужна {head}): выполните «mafiatab db upgrade»",
         "The database {url} has schema {current}, {head} is needed: run 'mafiatab db upgrade'",
     ),
+    "db_error": ("Ошибка базы данных: {detail}", "Database error: {detail}"),
     "upgraded": ("База данных {url}: схема {head}.", "Database {url}: schema {head}."),
     "imported": ("Импортирован турнир #{id} «{name}»: {games} игр, {players} игроков.",
                  "Imported tournament #{id} '{name}': {games} games, {players} players."),
@@ -127,7 +128,7 @@ def _errors(lang: str) -> Iterator[None]:
         _fail(e.message(lang))
     except SQLAlchemyError as e:
         detail = str(getattr(e, "orig", None) or e).strip().splitlines()
-        _fail(t("unreachable", lang, url="", detail=detail[0] if detail else type(e).__name__))
+        _fail(t("db_error", lang, detail=detail[0] if detail else type(e).__name__))
 
 
 def _engine(db: str | None, *, check: bool = True) -> Engine:
