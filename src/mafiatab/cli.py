@@ -366,6 +366,12 @@ app.command("restore")(storage_cli.restore_command)
 from mafiatab.seating.cli import seating_command  # noqa: E402
 
 app.command("seating")(seating_command)
+from mafiatab import formats_cli  # noqa: E402  (printouts, spreadsheets, charts, appeals)
+
+app.add_typer(formats_cli.print_app, name="print")
+app.command("export-standings")(formats_cli.export_standings)
+app.command("charts")(formats_cli.charts)
+app.command("appeal-check")(formats_cli.appeal_check)
 from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
 
 app.command("serve")(serve_command)

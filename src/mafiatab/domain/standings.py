@@ -315,16 +315,25 @@ def explain_player(t: Tournament, p: RuleProfile, player: str,
                    stages: Iterable[str] | None = None,
                    game: str | None = None) -> list[GameExplanation]:
     """Every part of one player's points, game by game, with its clause."""
+    return [e for pid, e in explain_games(t, p, stages, game, player)]
+
+
+def explain_games(t: Tournament, p: RuleProfile, stages: Iterable[str] | None = None,
+                  game: str | None = None,
+                  player: str | None = None) -> list[tuple[str, GameExplanation]]:
+    """Every part of every player's points (or one player's), game by game, in one pass:
+    the exports write a row per player per game without scoring the tournament again for
+    each player."""
     scope = frozenset(stages) if stages is not None else None
     ctx = _context(t, p)
     k = ctx.k
-    out: list[GameExplanation] = []
+    out: list[tuple[str, GameExplanation]] = []
     for gs in ctx.scored:
         g = gs.game
         if not _in_scope(g, scope) or (game is not None and g.id != game):
             continue
         for r in gs.seat_results():
-            if r.player != player:
+            if player is not None and r.player != player:
                 continue
             parts: list[ExplainedPart] = []
             for part in r.parts:
@@ -339,8 +348,8 @@ def explain_player(t: Tournament, p: RuleProfile, player: str,
                                             "share": str(r.ci_share),
                                             "distance": rate.distance,
                                             "ci": rate.ci}))
-            out.append(GameExplanation(g.id, g.stage, g.round, g.table, r.seat, r.role,
-                                       g.result, parts))
+            out.append((r.player, GameExplanation(g.id, g.stage, g.round, g.table, r.seat,
+                                                  r.role, g.result, parts)))
     return out
 
 

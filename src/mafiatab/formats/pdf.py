@@ -1,0 +1,389 @@
+"""Printouts as PDF: the official game protocol of FIIM section 9 (blank and filled) and
+the standings.
+
+Why fpdf2 (not reportlab): it is pure Python (no C extension to build on a judge's laptop),
+embeds a TrueType font as a subset through fontTools, and its cell model is all a form of
+fixed boxes needs. Cyrillic must render on a machine with no system fonts, so the font is
+DejaVu Sans taken from inside an installed Python package: matplotlib (a dependency of the
+charts) ships it in `mpl-data/fonts/ttf`. It is located without importing matplotlib.
+
+The protocol's front has the FIIM 9.2-9.9 boxes (header, seats and nicknames, roles,
+fouls, nominations and votes, best move, winning team, points, extras, the protest field of
+FIIM 8.9.1, the judge's signature of 9.11); its back has the explanations of 9.10. Each
+protocol is two pages, to print on both sides of one sheet.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from fpdf import FPDF
+from fpdf.enums import XPos, YPos
+
+from mafiatab import i18n
+from mafiatab.domain.gamelog_events import Foul, Shot, Speech, Vote, parse_events
+from mafiatab.domain.points import Hundredths, format_points
+from mafiatab.domain.problems import translate_clause
+from mafiatab.domain.protocol import Game, Tournament
+from mafiatab.domain.scoring import WIN, score_game
+from mafiatab.domain.standings import Standings, pays_compensation
+from mafiatab.formats.labels import role_letter, w
+from mafiatab.rules.profile import RuleProfile
+
+FONT = "DejaVu"
+_FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
+DAYS_ON_FORM = 6
+
+
+class FontMissing(RuntimeError):
+    """No TrueType font with Cyrillic could be found inside the installed packages."""
+
+
+@lru_cache(maxsize=1)
+def font_dir() -> Path:
+    """The folder of DejaVu Sans inside the installed matplotlib package."""
+    spec = importlib.util.find_spec("matplotlib")
+    for base in (spec.submodule_search_locations or []) if spec else []:
+        folder = Path(base) / "mpl-data" / "fonts" / "ttf"
+        if all((folder / name).is_file() for name in _FONT_FILES.values()):
+            return folder
+    raise FontMissing("DejaVuSans.ttf not found in matplotlib/mpl-data/fonts/ttf")
+
+
+def _new_pdf(orientation: str = "P") -> FPDF:
+    pdf = FPDF(orientation=orientation, unit="mm", format="A4")
+    for style, name in _FONT_FILES.items():
+        pdf.add_font(FONT, style, str(font_dir() / name))
+    pdf.set_auto_page_break(auto=False)
+    pdf.set_margins(12, 12, 12)
+    pdf.set_font(FONT, "", 10)
+    return pdf
+
+
+# --- the protocol's content ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SeatLine:
+    seat: int
+    nickname: str = ""
+    role: str = ""
+    fouls: int = 0
+    points: str = ""
+    extra: str = ""
+
+
+@dataclass(slots=True)
+class DayLine:
+    day: int
+    nominated: list[int] = field(default_factory=list)
+    votes: list[dict[int, int]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ProtocolSheet:
+    """What one printed protocol holds; empty strings are boxes left to fill by hand."""
+
+    tournament: str
+    rules: str
+    stage: str = ""
+    game: str = ""
+    round: str = ""
+    table: str = ""
+    date: str = ""
+    judge: str = ""
+    seats: list[SeatLine] = field(default_factory=lambda: [SeatLine(i) for i in range(1, 11)])
+    days: list[DayLine] = field(default_factory=list)
+    first_killed: str = ""
+    best_move: list[str] = field(default_factory=list)
+    #: "red" / "black" / "draw"; "" on a blank
+    winner: str = ""
+    explanations: list[str] = field(default_factory=list)
+    protest_clause: str = ""
+    filled: bool = False
+
+
+def _log_lines(game: Game) -> tuple[dict[int, int], list[DayLine]]:
+    """Fouls per seat and the days' nominations and votes, read from the game log (FIIM
+    9.5); nothing when the game has no log or a log that cannot be read."""
+    if not game.log:
+        return {}, []
+    events, problems = parse_events(game.log, game.id)
+    if problems:
+        return {}, []
+    fouls: dict[int, int] = {}
+    days: list[DayLine] = []
+    night = True  # the agreement night comes first
+    for ev in events:
+        if isinstance(ev, Shot):
+            night = True
+        elif isinstance(ev, Speech):
+            if night:
+                days.append(DayLine(len(days) + 1))
+                night = False
+            if ev.nominates is not None:
+                days[-1].nominated.append(ev.nominates)
+        elif isinstance(ev, Vote) and days:
+            if ev.counts is not None:
+                days[-1].votes.append({int(k): v for k, v in ev.counts.items()})
+            elif ev.votes is not None:
+                days[-1].votes.append({int(k): len(v) for k, v in ev.votes.items()})
+        elif isinstance(ev, Foul):
+            fouls[ev.seat] = fouls.get(ev.seat, 0) + 1
+    return fouls, days
+
+
+def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) -> ProtocolSheet:
+    """A filled protocol: every box from the game's protocol (and log, when it has one)."""
+    names = {p.id: p.nickname for p in t.players}
+    stages = {s.id: s for s in t.stages}
+    stage = stages.get(game.stage)
+    gs = score_game(game, profile, pays_compensation(stage, profile))
+    fouls, days = _log_lines(game)
+    seats: list[SeatLine] = []
+    explanations: list[str] = []
+    for r in sorted(gs.seat_results(), key=lambda x: x.seat):
+        win: Hundredths = sum((p.points for p in r.parts if p.kind == WIN), start=0)
+        others = [p for p in r.parts if p.kind != WIN]
+        extra: Hundredths = sum((p.points for p in others), start=0)
+        seats.append(SeatLine(r.seat, names.get(r.player, r.player), role_letter(r.role, lang),
+                              fouls.get(r.seat, 0), format_points(win, lang),
+                              format_points(extra, lang, sign=True) if others else ""))
+        for part in others:
+            explanations.append(
+                f"{r.seat}. {names.get(r.player, r.player)}: "
+                f"{format_points(part.points, lang, sign=True)} — "
+                f"{i18n.describe_part(part.kind, part.detail, lang)} "
+                f"({translate_clause(part.clause, lang)})")
+    fk = game.first_killed
+    best = [str(n) for n in game.best_move]
+    return ProtocolSheet(
+        tournament=t.name, rules=profile.title,
+        stage=stage.name if stage else game.stage, game=game.id, round=str(game.round),
+        table=str(game.table), date=game.date or "", judge=game.judge or "", seats=seats,
+        days=days, first_killed=str(fk) if fk is not None else "—", best_move=best,
+        winner=game.result, explanations=explanations,
+        protest_clause=_protest_clause(profile, lang), filled=True)
+
+
+def _protest_clause(profile: RuleProfile, lang: str) -> str:
+    return translate_clause(profile.protest_minutes_after_game.clause, lang)
+
+
+def blank_sheets(t: Tournament, profile: RuleProfile, stage: str, round_: int, copies: int,
+                 lang: str) -> list[ProtocolSheet]:
+    """`copies` blank protocols for a round, header prefilled (FIIM 9.2: the judge writes
+    the tournament, stage, game number, table and date before the game), tables 1..N."""
+    names = {s.id: s.name for s in t.stages}
+    return [ProtocolSheet(tournament=t.name, rules=profile.title, stage=names.get(stage, stage),
+                          round=str(round_), table=str(i),
+                          protest_clause=_protest_clause(profile, lang))
+            for i in range(1, copies + 1)]
+
+
+# --- drawing -----------------------------------------------------------------------------
+
+
+def _box(pdf: FPDF, width: float, height: float, text: str, *, bold: bool = False,
+         align: str = "C", size: float = 9, border: Literal[0, 1] | str = 1) -> None:
+    pdf.set_font(FONT, "B" if bold else "", size)
+    pdf.cell(width, height, text, border=border, align=align, new_x=XPos.RIGHT, new_y=YPos.TOP)
+
+
+def _labelled(pdf: FPDF, label: str, value: str, width: float) -> None:
+    """A header field: the label, then the value on a line to write on."""
+    pdf.set_font(FONT, "", 9)
+    lw = pdf.get_string_width(label + ": ") + 1
+    pdf.cell(lw, 7, label + ":", new_x=XPos.RIGHT, new_y=YPos.TOP)
+    _box(pdf, width - lw, 7, value, bold=True, align="L", size=10, border="B")
+
+
+def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
+    pdf.add_page()
+    pdf.set_font(FONT, "B", 14)
+    pdf.cell(0, 8, w("protocol", lang), align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FONT, "", 8)
+    pdf.cell(0, 4, f"{w('rules', lang)}: {s.rules}", align="C", new_x=XPos.LMARGIN,
+             new_y=YPos.NEXT)
+    pdf.ln(2)
+    _labelled(pdf, w("tournament", lang), s.tournament, 120)
+    pdf.cell(4, 7, "")
+    _labelled(pdf, w("date", lang), s.date, 62)
+    pdf.ln(8)
+    _labelled(pdf, w("stage", lang), s.stage, 60)
+    pdf.cell(4, 7, "")
+    _labelled(pdf, w("game_no", lang), s.game, 40)
+    pdf.cell(4, 7, "")
+    _labelled(pdf, w("round", lang), s.round, 36)
+    pdf.cell(4, 7, "")
+    _labelled(pdf, w("table", lang), s.table, 38)
+    pdf.ln(8)
+    _labelled(pdf, w("judge", lang), s.judge, 186)
+    pdf.ln(11)
+
+    # seats: No. | nickname | role | fouls 1-4 | points | extra
+    cols = [12, 76, 16, 40, 20, 22]
+    row_h = 8.5
+    heads = [w("seat", lang), w("nickname", lang), w("role", lang), w("fouls", lang),
+             w("points", lang), w("extra_points", lang)]
+    for width, head in zip(cols, heads, strict=True):
+        _box(pdf, width, 7, head, bold=True, size=8.5)
+    pdf.ln(7)
+    for line in s.seats:
+        _box(pdf, cols[0], row_h, str(line.seat), bold=True, size=11)
+        _box(pdf, cols[1], row_h, line.nickname, align="L", size=11)
+        _box(pdf, cols[2], row_h, line.role, bold=True, size=11)
+        for i in range(4):  # one box per foul; a given foul is crossed
+            _box(pdf, cols[3] / 4, row_h, "X" if i < line.fouls else "", size=10)
+        _box(pdf, cols[4], row_h, line.points, size=11)
+        _box(pdf, cols[5], row_h, line.extra, size=11)
+        pdf.ln(row_h)
+    pdf.ln(4)
+
+    # nominations and votes by day (FIIM 9.5)
+    vcols = [14, 60, 112]
+    for width, head in zip(vcols, [w("day", lang), w("nominated", lang), w("votes", lang)],
+                           strict=True):
+        _box(pdf, width, 6.5, head, bold=True, size=8.5)
+    pdf.ln(6.5)
+    days = {d.day: d for d in s.days}
+    for n in range(1, max(DAYS_ON_FORM, len(s.days)) + 1):
+        d = days.get(n)
+        nominated = ", ".join(str(x) for x in d.nominated) if d else ""
+        votes = " | ".join(", ".join(f"{c}: {v}" for c, v in rnd.items())
+                           for rnd in d.votes) if d else ""
+        _box(pdf, vcols[0], 7, str(n), size=10)
+        _box(pdf, vcols[1], 7, nominated, align="L", size=10)
+        _box(pdf, vcols[2], 7, votes, align="L", size=9)
+        pdf.ln(7)
+    pdf.ln(4)
+
+    # best move (FIIM 9.6), winning team (9.7)
+    _box(pdf, 34, 8, w("best_move", lang) + ":", bold=True, align="L", border=0, size=10)
+    _box(pdf, 22, 8, w("best_move_fk", lang), align="R", border=0, size=9)
+    _box(pdf, 14, 8, s.first_killed, size=11)
+    _box(pdf, 22, 8, w("best_move_named", lang), align="R", border=0, size=9)
+    missed = s.filled and s.first_killed == "—"
+    for i in range(3):
+        value = s.best_move[i] if i < len(s.best_move) else ("—" if s.filled else "")
+        _box(pdf, 12, 8, "—" if missed else value, size=11)
+    pdf.ln(11)
+    _box(pdf, 50, 8, w("winner", lang) + ":", bold=True, align="L", border=0, size=10)
+    for team in ("red", "black", "draw"):
+        mark = "X" if s.winner == team else ""
+        _box(pdf, 6, 6, mark, size=9)
+        _box(pdf, 34, 6, " " + w("red_team" if team == "red" else
+                                 "black_team" if team == "black" else "draw", lang),
+             align="L", border=0, size=10)
+    pdf.ln(11)
+
+    # protest (FIIM 8.9.1) and the judge's signature (9.11)
+    pdf.set_font(FONT, "B", 10)
+    pdf.cell(0, 6, w("protest", lang, clause=s.protest_clause) + ":",
+             new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    for _ in range(2):
+        pdf.cell(0, 7, "", border="B", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(6)
+    _labelled(pdf, w("judge", lang), s.judge, 100)
+    pdf.cell(6, 7, "")
+    _labelled(pdf, w("signature", lang), "", 80)
+
+
+def _back(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
+    pdf.add_page()
+    pdf.set_font(FONT, "B", 13)
+    pdf.cell(0, 8, w("explanations", lang), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FONT, "", 8.5)
+    head = f"{w('game_no', lang)} {s.game}   {w('round', lang)} {s.round}   " \
+           f"{w('table', lang)} {s.table}   {s.tournament}"
+    pdf.cell(0, 5, head, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 5, w("explanations_hint", lang), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(3)
+    pdf.set_font(FONT, "", 9.5)
+    if s.filled:
+        for text in s.explanations or [w("no_explanations", lang)]:
+            pdf.multi_cell(0, 5.2, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+            pdf.ln(0.8)
+    bottom = 200.0
+    while pdf.get_y() < bottom:
+        pdf.cell(0, 8, "", border="B", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(6)
+    pdf.set_font(FONT, "B", 11)
+    pdf.cell(0, 7, w("decision", lang) + ":", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    while pdf.get_y() < 262:
+        pdf.cell(0, 8, "", border="B", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(8)
+    _labelled(pdf, w("signature", lang), "", 100)
+
+
+def protocols_pdf(sheets: Sequence[ProtocolSheet], lang: str) -> bytes:
+    """The protocols, each front then back (two pages, one double-sided sheet)."""
+    pdf = _new_pdf()
+    pdf.set_title(w("protocol", lang))
+    for s in sheets:
+        _front(pdf, s, lang)
+        _back(pdf, s, lang)
+    return bytes(pdf.output())
+
+
+# --- standings ---------------------------------------------------------------------------
+
+_STANDING_COLS = (("place", 12), ("player", 60), ("games", 14), ("wins", 16),
+                  ("wins_don_sheriff", 14), ("first_killed", 12), ("main", 20), ("extra", 20),
+                  ("total", 22), ("best_move", 18), ("compensation", 16), ("penalties", 20),
+                  ("lot", 17))
+
+
+def _standings_header(pdf: FPDF, lang: str) -> None:
+    pdf.set_fill_color(230, 230, 230)
+    for key, width in _STANDING_COLS:
+        pdf.set_font(FONT, "B", 8.5)
+        pdf.cell(width, 7, i18n.t(key, lang), border=1, align="C", fill=True,
+                 new_x=XPos.RIGHT, new_y=YPos.TOP)
+    pdf.ln(7)
+
+
+def standings_pdf(s: Standings, rules_title: str, lang: str) -> bytes:
+    """The standings on A4 landscape, the header repeated on every page."""
+    pdf = _new_pdf("L")
+    pdf.set_title(s.tournament)
+    pdf.add_page()
+    pdf.set_font(FONT, "B", 13)
+    pdf.cell(0, 8, i18n.t("standings_title", lang, name=s.tournament, rules=rules_title),
+             new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FONT, "", 8.5)
+    pdf.cell(0, 5, i18n.t("stages", lang, stages=", ".join(s.stages)),
+             new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(2)
+    _standings_header(pdf, lang)
+    row_h = 6.2
+    for r in s.rows:
+        if pdf.get_y() + row_h > pdf.h - 12:
+            pdf.add_page()
+            _standings_header(pdf, lang)
+
+        def num(v: Hundredths) -> str:
+            return format_points(v, lang, fixed=True)
+
+        values = [str(r.place), r.nickname, str(r.games), str(r.wins), str(r.wins_don_sheriff),
+                  str(r.first_killed), num(r.main), num(r.extra), num(r.total),
+                  num(r.best_move), num(r.compensation), num(r.penalties),
+                  i18n.t("lot_needed", lang) if r.lot_needed else ""]
+        for (key, width), value in zip(_STANDING_COLS, values, strict=True):
+            pdf.set_font(FONT, "B" if key == "total" else "", 9)
+            pdf.cell(width, row_h, value, border=1, align="L" if key == "player" else "R",
+                     new_x=XPos.RIGHT, new_y=YPos.TOP)
+        pdf.ln(row_h)
+    if s.k.applies:
+        pdf.ln(2)
+        pdf.set_font(FONT, "", 8.5)
+        pdf.cell(0, 5, i18n.t("k_applied", lang, k=format_points(s.k.k * 100, lang, fixed=True),
+                              games=s.k.games,
+                              side=i18n.pick(i18n.TEAM, s.k.heavy_side or "", lang),
+                              n=s.k.heavy_wins), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    return bytes(pdf.output())

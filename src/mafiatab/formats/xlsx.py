@@ -1,0 +1,57 @@
+"""Standings and every game's points as an XLSX workbook (openpyxl).
+
+Two sheets: the standings as ranked, and one row per player per game with each part of his
+points. Points are written as numbers rounded to two places with a two-place number
+format, so the spreadsheet sums and sorts them; ids and names are text.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+
+from openpyxl import Workbook
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from mafiatab.domain.protocol import Tournament
+from mafiatab.domain.standings import Standings
+from mafiatab.formats.labels import w
+from mafiatab.formats.tables import Cell, games_table, standings_table
+from mafiatab.rules.profile import RuleProfile
+
+POINTS_FORMAT = "0.00"
+
+
+def _fill(ws: Worksheet, header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    ws.append(list(header))
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    widths = [len(h) for h in header]
+    for row in rows:
+        ws.append(list(row))
+        for i, value in enumerate(row):
+            widths[i] = max(widths[i], len(str(value)) if value is not None else 0)
+    for i, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(i)].width = min(max(width + 2, 6), 40)
+    for column in ws.iter_cols(min_row=2):
+        for cell in column:
+            if isinstance(cell.value, Decimal):
+                cell.number_format = POINTS_FORMAT
+    ws.freeze_panes = "A2"
+
+
+def workbook_bytes(s: Standings, t: Tournament, p: RuleProfile, lang: str,
+                   stages: Iterable[str] | None = None) -> bytes:
+    """The workbook: standings first, then the games' points."""
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None  # a new workbook has its first sheet
+    ws.title = w("standings_sheet", lang)
+    _fill(ws, *standings_table(s, lang))
+    _fill(wb.create_sheet(w("games_sheet", lang)), *games_table(t, p, lang, stages))
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()

@@ -1,0 +1,221 @@
+"""CLI commands of the printouts, spreadsheets, charts and appeal deadlines.
+
+`mafiatab print protocol|standings`, `mafiatab export-standings`, `mafiatab charts`,
+`mafiatab appeal-check`. Registered in `cli.py` with one line each. Same promises as the
+rest of the CLI: Russian by default, exit 1 on a refused file, 2 on a wrong command line.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mafiatab import cli as base
+from mafiatab.cli import FileArg, Lang, LangOpt, StageOpt
+
+print_app = typer.Typer(help="Printouts as PDF / печатные формы (PDF)", no_args_is_help=True)
+
+OutOpt = Annotated[Path, typer.Option("-o", "--output", dir_okay=False,
+                                      help="Output file / файл результата")]
+
+
+def _write(path: Path, data: bytes, lang: str) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as e:
+        base.err.print(base.i18n.t("cannot_read", lang, file=str(path), detail=str(e)),
+                       markup=False)
+        raise typer.Exit(1) from None
+    base.out.print(str(path))
+
+
+@print_app.command("protocol")
+def print_protocol(
+    file: FileArg,
+    output: OutOpt,
+    game: Annotated[list[str] | None, typer.Option(
+        "--game", help="Game id, repeatable; default: every game in scope / игра")] = None,
+    blank: Annotated[int | None, typer.Option(
+        "--blank", min=1, max=500, help="N blank protocols (tables 1..N) / пустые бланки")] = None,
+    stage: Annotated[str | None, typer.Option("--stage", help="Stage id / стадия")] = None,
+    round_: Annotated[int | None, typer.Option("--round", min=1, help="Round / тур")] = None,
+    lang: LangOpt = Lang.ru,
+) -> None:
+    """Official game protocols (FIIM 9): filled from games, or blank / протоколы игр."""
+    from mafiatab.formats.pdf import blank_sheets, protocols_pdf, sheet_of_game
+
+    L = lang.value
+    loaded = base._load(file, L)
+    t = loaded.tournament
+    if stage is not None:
+        base._check_stages(loaded, [stage], L)
+    if blank is not None:
+        if game:
+            base._fail_usage("--blank / --game: " + ("одно из двух" if L == "ru" else "one of them"))
+        if stage is None or round_ is None:
+            base._fail_usage("--blank N --stage ID --round R")
+        sheets = blank_sheets(t, loaded.profile, stage, round_, blank, L)
+    else:
+        games = [g for g in t.games
+                 if (not game or g.id in game) and (stage is None or g.stage == stage)
+                 and (round_ is None or g.round == round_)]
+        missing = [gid for gid in game or [] if gid not in {g.id for g in t.games}]
+        if missing:
+            base._fail_usage(f"Игры {missing[0]!r} нет в турнире." if L == "ru"
+                              else f"Game {missing[0]!r} is not in the tournament.")
+        if not games:
+            base._fail_usage("нет игр для печати" if L == "ru" else "no games to print")
+        sheets = [sheet_of_game(t, loaded.profile, g, L) for g in games]
+    _write(output, protocols_pdf(sheets, L), L)
+
+
+@print_app.command("standings")
+def print_standings(file: FileArg, output: OutOpt, stage: StageOpt = None,
+                    lang: LangOpt = Lang.ru) -> None:
+    """The standings as PDF / турнирная таблица в PDF."""
+    from mafiatab.formats.pdf import standings_pdf
+
+    L = lang.value
+    loaded = base._load(file, L)
+    base._check_stages(loaded, stage, L)
+    s = base.standings_of(loaded, stage or None)
+    _write(output, standings_pdf(s, loaded.profile.title, L), L)
+
+
+def export_standings(
+    file: FileArg,
+    xlsx: Annotated[Path | None, typer.Option("--xlsx", dir_okay=False,
+                                              help="Workbook: standings and games")] = None,
+    csv: Annotated[Path | None, typer.Option("--csv", dir_okay=False,
+                                             help="Standings as CSV")] = None,
+    games_csv: Annotated[Path | None, typer.Option(
+        "--games-csv", dir_okay=False, help="Every game's points as CSV / баллы по играм")] = None,
+    decimal_comma: Annotated[bool, typer.Option(
+        "--decimal-comma", help="CSV for a Russian Excel: ';' and '0,4'")] = False,
+    stage: StageOpt = None,
+    lang: LangOpt = Lang.ru,
+) -> None:
+    """Standings and every game's points as XLSX / CSV / таблица для Excel."""
+    from mafiatab.formats import csv_export
+    from mafiatab.formats.xlsx import workbook_bytes
+
+    L = lang.value
+    if xlsx is None and csv is None and games_csv is None:
+        base._fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE")
+    loaded = base._load(file, L)
+    base._check_stages(loaded, stage, L)
+    scope = stage or None
+    s = base.standings_of(loaded, scope)
+    t, p = loaded.tournament, loaded.profile
+    if xlsx is not None:
+        _write(xlsx, workbook_bytes(s, t, p, L, scope), L)
+    if csv is not None:
+        _write(csv, csv_export.standings_csv(s, L, decimal_comma), L)
+    if games_csv is not None:
+        _write(games_csv, csv_export.games_csv(t, p, L, scope, decimal_comma), L)
+
+
+def charts(
+    file: FileArg,
+    out_dir: Annotated[Path, typer.Option("--out", file_okay=False,
+                                          help="Folder for the charts / папка")],
+    svg: Annotated[bool, typer.Option("--svg", help="SVG instead of PNG")] = False,
+    stage: StageOpt = None,
+    lang: LangOpt = Lang.ru,
+) -> None:
+    """Places round by round, win rates by role and by seat / графики."""
+    from mafiatab.formats.charts import all_charts
+
+    L = lang.value
+    loaded = base._load(file, L)
+    base._check_stages(loaded, stage, L)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        base.err.print(base.i18n.t("cannot_read", L, file=str(out_dir), detail=str(e)),
+                       markup=False)
+        raise typer.Exit(1) from None
+    made = all_charts(loaded.tournament, loaded.profile, L, "svg" if svg else "png",
+                      stage or None)
+    for name, data in made.items():
+        _write(out_dir / name, data, L)
+
+
+def _when(value: str, lang: str) -> datetime:
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        base._fail_usage(f"{value!r}: " + ("время в формате ISO, например 2026-03-07T12:30"
+                                          if lang == "ru" else
+                                          "an ISO time, e.g. 2026-03-07T12:30"))
+
+
+def appeal_check(
+    file: FileArg,
+    game: Annotated[str, typer.Option("--game", help="Game id / игра")],
+    player: Annotated[str, typer.Option("--player", help="Player id or nickname / игрок")],
+    now: Annotated[str, typer.Option("--now", help="Moment of filing, ISO / момент подачи")],
+    protest: Annotated[bool, typer.Option("--protest", help="A protest on the result")] = False,
+    subject: Annotated[str, typer.Option(
+        "--subject", help="positive_extra | penalty | other")] = "positive_extra",
+    awarded: Annotated[str | None, typer.Option("--awarded", help="Score awarded, e.g. 0.2")] = None,
+    claimed: Annotated[str | None, typer.Option("--claimed", help="Score asked, e.g. 0.6")] = None,
+    ended: Annotated[str | None, typer.Option("--ended", help="Game ended, ISO")] = None,
+    published: Annotated[str | None, typer.Option("--published", help="Protocol published")] = None,
+    schedule: Annotated[Path | None, typer.Option(
+        "--schedule", exists=True, dir_okay=False,
+        help="Schedule JSON: {\"rounds\": [{stage, round, day, starts}], \"tables_closed_at\"}")
+    ] = None,
+    lang: LangOpt = Lang.ru,
+) -> None:
+    """May this protest or appeal be filed now? Every refusal with its clause / можно ли
+    подать протест или апелляцию. Exit 0: allowed; 1: refused."""
+    import msgspec
+
+    from mafiatab.domain import appeals as ap
+
+    L = lang.value
+    loaded = base._load(file, L)
+    g = next((x for x in loaded.tournament.games if x.id == game), None)
+    if g is None:
+        base._fail_usage(base.i18n.t("unknown_game_arg", L, value=game))
+    pid = base._find_player(loaded, player)
+    if pid is None:
+        base._fail_usage(base.i18n.t("unknown_player_arg", L, value=player))
+    sched = ap.Schedule()
+    if schedule is not None:
+        try:
+            sched = msgspec.json.decode(schedule.read_bytes(), type=ap.Schedule)
+        except (OSError, msgspec.DecodeError, msgspec.ValidationError) as e:
+            base._fail_usage(f"--schedule: {e}")
+    if subject not in {s.value for s in ap.Subject} - {"result"}:
+        base._fail_usage("--subject: positive_extra | penalty | other")
+
+    def dec(v: str | None) -> Decimal | None:
+        try:
+            return None if v is None else Decimal(v.replace(",", "."))
+        except InvalidOperation:
+            base._fail_usage(f"{v!r}: 0.4")
+
+    filing = ap.Filing(kind=ap.Kind.PROTEST if protest else ap.Kind.APPEAL, player=pid, game=g.id,
+                       subject=ap.Subject.RESULT if protest else ap.Subject(subject),
+                       awarded=dec(awarded), claimed=dec(claimed))
+    times = ap.GameTimes(ended=_when(ended, L) if ended else None,
+                         published=_when(published, L) if published else None)
+    moment = _when(now, L)
+    refusals = ap.check_filing(filing, g, loaded.profile, sched, times, [], moment)
+    if refusals:
+        for r in refusals:
+            base.err.print("  • " + r.message(L), markup=False)
+        raise typer.Exit(1)
+    deadline = ap.filing_deadline(filing.kind, g, loaded.profile, sched, times)
+    ok = "можно подать" if L == "ru" else "may be filed"
+    if deadline is not None:
+        until = "до" if L == "ru" else "until"
+        ok += f" {until} {deadline.at.isoformat(timespec='minutes')} " \
+              f"({base._clause(deadline.clause, L)})"
+    base.out.print(ok)
