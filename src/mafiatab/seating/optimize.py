@@ -31,6 +31,7 @@ HARD = 1_000_000
 # level higher) balances "few pairs at max" against Σm²; a start temperature of 5 lets early
 # moves cross the many plateaus of m².
 CAP_WEIGHT = 2
+SPARSE_CAP_WEIGHT = 8  # when μ < 1.5 the max dominates the targets: push harder above the cap
 CAP_BASE = 8
 ZERO_WEIGHT = 1
 TEMP_START = 5.0
@@ -246,7 +247,7 @@ def _club_pairs(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
 def default_iterations(request: SeatingRequest) -> int:
     """Moves per run: enough for the targets of seating.md, well inside the time limits."""
     games = request.rounds * request.tables
-    return int(min(400_000_000, max(5_000_000, 1_000_000 * games)))
+    return int(min(60_000_000, max(5_000_000, 1_000_000 * games)))
 
 
 def compose(
@@ -263,7 +264,8 @@ def compose(
     total = iterations if iterations is not None else default_iterations(request)
     mu = mean_meetings(request.players, request.games)
     cap = max(1, math.ceil(mu - 1e-9))
-    f = cost_table(request, cap, CAP_WEIGHT, CAP_BASE, ZERO_WEIGHT)
+    weight = CAP_WEIGHT if mu >= 1.5 else SPARSE_CAP_WEIGHT
+    f = cost_table(request, cap, weight, CAP_BASE, ZERO_WEIGHT)
     up = np.zeros_like(f)
     down = np.zeros_like(f)
     up[:-1] = f[1:] - f[:-1]
