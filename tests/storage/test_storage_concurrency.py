@@ -108,3 +108,20 @@ def test_concurrent_confirmations(service: TournamentService) -> None:
     assert sum(isinstance(r, ConflictError) for r in results) == 1
     assert [r.state for r in service.revisions(tid, game.id)] == [
         "draft", "submitted", "confirmed"]
+
+
+def test_new_games_of_one_new_round_at_once(service: TournamentService) -> None:
+    """Judges of different tables saving the first protocols of a new round at the same
+    time: all are saved (the round and tables are made once, not fought over)."""
+    sample = sample_tournament("fsm", 40, 1, seed=8)
+    tid = service.create_tournament("Round", "fsm", actor="org", stages=sample.stages)
+    service.register_players(tid, sample.players, actor="org")
+    judges = [f"j{i}" for i in range(len(sample.games))]
+    for j in judges:
+        service.grant_role(tid, j, JUDGE, actor="org")
+    results = _run_together([
+        lambda j=j, g=g: service.save_protocol(tid, g, actor=j, base_revision=0)
+        for j, g in zip(judges, sample.games, strict=True)
+    ])
+    assert all(not isinstance(r, Exception) for r in results), results
+    assert {service.head(tid, g.id).number for g in sample.games} == {1}

@@ -28,7 +28,7 @@ TABLES = [db.Tournament, db.Player, db.Participant, db.Stage, db.Round, db.GameT
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "archive.json"
-    path.write_text(dumps_tournament(sample_tournament("fsm", 200, 300, seed=9)),
+    path.write_text(dumps_tournament(sample_tournament("fsm", 200, 500, seed=9)),
                     encoding="utf-8")
     return path
 
@@ -72,6 +72,6 @@ def test_killed_import_leaves_nothing(db_url: str, big_file: Path, example_file:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     after = _counts(db_url)
-    assert after["games"] == before["games"] + 6000
+    assert after["games"] == before["games"] + 10_000
     assert after["tournaments"] == before["tournaments"] + 1
 

@@ -607,8 +607,8 @@ class TournamentService:
                 s.add(row)
                 s.flush()
                 stage_ids[st.id] = row.id
-            tables = self._tables(s, stage_ids,
-                                  {(g.stage, g.round, g.table) for g in src.games})
+            tables = self._new_tables(s, stage_ids,
+                                      [(g.stage, g.round, g.table) for g in src.games])
             now = dt.datetime.now(dt.UTC)
             if progress is not None:
                 progress(ImportProgress(0, total))
@@ -631,34 +631,44 @@ class TournamentService:
             return t.id
 
     @staticmethod
-    def _tables(s: Session, stage_ids: Mapping[str, int],
-                wanted: Iterable[tuple[str, int, int]]) -> dict[tuple[str, int, int], int]:
-        """Rows of `rounds` and `tables` for (stage, round, table), made when missing."""
-        wanted = sorted(set(wanted))
-        rounds: dict[tuple[str, int], int] = {}
-        for stage, rnd, _ in wanted:
-            key = (stage, rnd)
-            if key in rounds:
-                continue
-            sid = stage_ids[stage]
-            rid = s.scalar(select(db.Round.id).where(db.Round.stage_id == sid,
-                                                     db.Round.number == rnd))
-            if rid is None:
-                rid = s.scalar(insert(db.Round).returning(db.Round.id),
-                               {"stage_id": sid, "number": rnd})
-            assert rid is not None
-            rounds[key] = rid
-        out: dict[tuple[str, int, int], int] = {}
-        for stage, rnd, table in wanted:
-            rid = rounds[(stage, rnd)]
-            tid = s.scalar(select(db.GameTable.id).where(db.GameTable.round_id == rid,
-                                                         db.GameTable.number == table))
-            if tid is None:
-                tid = s.scalar(insert(db.GameTable).returning(db.GameTable.id),
-                               {"round_id": rid, "number": table})
-            assert tid is not None
-            out[(stage, rnd, table)] = tid
-        return out
+    def _new_tables(s: Session, stage_ids: Mapping[str, int],
+                    wanted: Iterable[tuple[str, int, int]]) -> dict[tuple[str, int, int], int]:
+        """Rows of `rounds` and `tables` for a new tournament's games, in two bulk inserts."""
+        keys = sorted(set(wanted))
+        round_keys = sorted({(stage, rnd) for stage, rnd, _ in keys})
+        if not keys:
+            return {}
+        round_ids = s.scalars(
+            insert(db.Round).returning(db.Round.id, sort_by_parameter_order=True),
+            [{"stage_id": stage_ids[stage], "number": rnd} for stage, rnd in round_keys]).all()
+        rounds = dict(zip(round_keys, round_ids, strict=True))
+        table_ids = s.scalars(
+            insert(db.GameTable).returning(db.GameTable.id, sort_by_parameter_order=True),
+            [{"round_id": rounds[(stage, rnd)], "number": table}
+             for stage, rnd, table in keys]).all()
+        return dict(zip(keys, table_ids, strict=True))
+
+    @staticmethod
+    def _numbered(s: Session, row: type[db.Round] | type[db.GameTable], parent: str,
+                  parent_id: int, number: int) -> int:
+        """The id of a round (of a stage) or a table (of a round), made when missing; a
+        concurrent maker of the same row is waited for, not failed on."""
+        query = select(row.id).where(getattr(row, parent) == parent_id, row.number == number)
+        found = s.scalar(query)
+        if found is not None:
+            return found
+        try:
+            with s.begin_nested():
+                found = s.scalar(insert(row).returning(row.id),
+                                 {parent: parent_id, "number": number})
+        except IntegrityError:
+            found = s.scalar(query)
+        assert found is not None
+        return found
+
+    def _table(self, s: Session, stage_id: int, rnd: int, table: int) -> int:
+        round_id = self._numbered(s, db.Round, "stage_id", stage_id, rnd)
+        return self._numbered(s, db.GameTable, "round_id", round_id, table)
 
     # --- protocols ---
     @staticmethod
@@ -716,9 +726,7 @@ class TournamentService:
                 stage_id = s.scalar(select(db.Stage.id).where(
                     db.Stage.tournament_id == t.id, db.Stage.code == game.stage))
                 assert stage_id is not None
-                table_id = self._tables(s, {game.stage: stage_id},
-                                        [(game.stage, game.round, game.table)])[
-                    (game.stage, game.round, game.table)]
+                table_id = self._table(s, stage_id, game.round, game.table)
                 row = s.scalar(select(db.Game).where(db.Game.tournament_id == t.id,
                                                      db.Game.code == game.id))
                 if row is None:
@@ -752,8 +760,12 @@ class TournamentService:
             raise self._conflict(tournament, game.id, base_revision, actor, new_dict,
                                  "save") from stale
         except IntegrityError as e:  # two first saves of one new game
-            raise self._conflict(tournament, game.id, base_revision, actor, new_dict,
-                                 "save") from e
+            try:
+                conflict = self._conflict(tournament, game.id, base_revision, actor, new_dict,
+                                          "save")
+            except NotFound:
+                raise e from None
+            raise conflict from e
 
     @staticmethod
     def _advance(s: Session, row: db.Game, base: int, confirmed: bool = False) -> int:
