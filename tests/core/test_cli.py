@@ -165,3 +165,11 @@ def test_demo_and_rules(tmp_path: Path) -> None:
     assert (tmp_path / "mafiatab-demo.json").exists() and "Place" in p.stdout
     r = run("rules", "fsm")
     assert r.returncode == 0 and "best_move_points" in r.stdout and "FSM 8.3.5" in r.stdout
+
+
+def test_written_file_keeps_its_mode(tmp_path: Path) -> None:
+    f = tmp_path / "t.json"
+    f.write_bytes(dumps(tournament("fsm", [game(result="red")])))
+    f.chmod(0o644)
+    assert run("lots", str(f), "--seed", "s", "--write").returncode == 0
+    assert f.stat().st_mode & 0o777 == 0o644

@@ -168,3 +168,22 @@ def test_scope_sums_to_the_whole(t: Tournament, data: st.DataObject) -> None:
     for pid, row in whole.items():
         assert sum((r.total for r in parts[pid]), start=0) == row.total  # type: ignore[attr-defined]
         assert sum(r.games for r in parts[pid]) == row.games  # type: ignore[attr-defined]
+
+
+def test_free_form_numbers_are_equal_on_both_read_paths() -> None:
+    t = sample_tournament("fsm", 10, 1, seed=5)
+    data = json.loads(dumps_tournament(t))
+    data["games"][0]["log"] = [{"kind": "shot", "night": 1, "at": 12.5}]
+    data["games"][0]["note"] = {"x": 0.1}
+    data["sponsor"] = [1.5, {"y": 2.25}]
+    raw = json.dumps(data).encode()
+    fast, _ = read_tournament(raw)  # unknown fields: the careful path
+    data_known = dict(data)
+    del data_known["sponsor"]
+    data_known["games"] = [dict(g) for g in data["games"]]
+    del data_known["games"][0]["note"]
+    fast_known, _ = read_tournament(json.dumps(data_known).encode())  # the fast path
+    assert fast is not None and fast_known is not None
+    assert fast.games[0].log == fast_known.games[0].log == [{"kind": "shot", "night": 1, "at": 12.5}]
+    assert fast.other == {"sponsor": [1.5, {"y": 2.25}]}
+    assert fast.games[0].other == {"note": {"x": 0.1}}

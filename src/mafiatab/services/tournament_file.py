@@ -92,6 +92,15 @@ def write_tournament_file(t: Tournament, path: str | Path) -> None:
     text = dumps_tournament(t)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        # mkstemp makes the file private (0600); keep the mode of the file replaced, or give
+        # a new one the usual mode (0666 less the umask)
+        try:
+            mode = target.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
