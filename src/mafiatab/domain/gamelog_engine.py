@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
+from dataclasses import replace
 
 from mafiatab.domain.gamelog_events import (
     AnyEvent,
@@ -158,6 +159,8 @@ class GameReplay:
         if isinstance(ev, Foul | Disqualify | TeamLoss):
             self._discipline(ev, i)
             return
+        if self.step is Step.SPEECHES and self._day_would_end(i):
+            self._close_day(i)
         if self.step is Step.ENDED:
             self._after_end(ev, i)
             return
@@ -179,6 +182,19 @@ class GameReplay:
             self._vote(ev, i)
         elif isinstance(ev, Lift):
             self._lift(ev, i)
+
+    def _day_would_end(self, i: int) -> bool:
+        """Whether the day's speeches are over and what follows them ends the game (its
+        only nominee leaving, or a draw): then the next event comes after the end."""
+        probe = self.clone()
+        probe._settle_queue(i, record=False)
+        if probe.queue:
+            return False
+        try:
+            probe._close_day(i)
+        except IllegalEvent:
+            return False
+        return probe.at(Step.ENDED)
 
     def _after_end(self, ev: AnyEvent, i: int) -> None:
         """FIIM 7.10: after the last vote or shot, the last words (and a best move)."""
@@ -267,12 +283,8 @@ class GameReplay:
             raise IllegalEvent("log_check_agreement", self._basic("night 0, the agreement"))
         if self.step is not Step.CHECKS:
             raise IllegalEvent("log_check_not_night", clause, kind=role_word)
-        checker = next((s for s, r in self.roles.items() if r == role_word), None)
-        awake = checker is not None and (
-            checker in self.at_table
-            or (checker == self.killed_tonight and self.p.killed_may_check_that_night.value)
-        )
-        if not awake:
+        checker = self._awake(role_word)
+        if checker is None:
             raise IllegalEvent("log_checker_gone", clause, checker, kind=role_word)
         done = self.don_checked if is_don else self.sheriff_checked
         if done:
@@ -290,6 +302,15 @@ class GameReplay:
             self.sheriff_checked = True
         if said is not None and said != truth:
             raise IllegalEvent("log_check_answer", "FIIM 10.2-10.5", target, value=target)
+
+    def _awake(self, role: str) -> int | None:
+        """The don or the sheriff, if he may check tonight."""
+        seat = next((s for s, r in self.roles.items() if r == role), None)
+        if seat is not None and (seat in self.at_table or (
+            seat == self.killed_tonight and self.p.killed_may_check_that_night.value
+        )):
+            return seat
+        return None
 
     def _best_move(self, ev: BestMove, i: int) -> None:
         p = self.p
@@ -745,7 +766,14 @@ class GameReplay:
                      for d, clause in sorted(self.cancelled.items()) if d >= today)
 
     def next_step(self) -> NextStep:
-        """What the judge records next (the state is not changed)."""
+        """What the judge records next (the state is not changed), with the players at
+        the table as they will be then (a day's only nominee leaves when it is over)."""
+        step = self._next_step()
+        probe = self.clone()
+        probe.finish(probe.count)
+        return replace(step, at_table=tuple(sorted(probe.at_table)))
+
+    def _next_step(self) -> NextStep:
         probe = self.clone()
         i = probe.count
         notes = self.cancellations()
@@ -757,9 +785,9 @@ class GameReplay:
         if step is Step.SHOT:
             return NextStep(probe.phase, step, ("shot",), None, (), notes, due)
         if step in (Step.AGREEMENT, Step.CHECKS):
-            night = [k for k, done in (("don_check", probe.don_checked),
-                                       ("sheriff_check", probe.sheriff_checked))
-                     if not done and step is Step.CHECKS]
+            night = [k for k, role, done in (("don_check", "don", probe.don_checked),
+                                             ("sheriff_check", SHERIFF, probe.sheriff_checked))
+                     if not done and step is Step.CHECKS and probe._awake(role) is not None]
             if probe.best_move_open:
                 night.append("best_move")
             night += ["last_words", "speech"] if due else ["speech"]
@@ -775,8 +803,10 @@ class GameReplay:
                                 notes + tuple(probe.applied[len(self.applied):]), due)
             probe._resolve_speeches(i)
             extra = notes + tuple(probe.applied[len(self.applied):])
-            if probe.at(Step.ENDED) and not probe.last_words_due:
-                return NextStep(self.phase, Step.ENDED, (), None, (), extra)
+            if probe.at(Step.ENDED):
+                due = tuple(probe.last_words_due)
+                return NextStep(self.phase, Step.ENDED, ("last_words",) if due else (), None,
+                                (), extra, due)
             if probe.at(Step.VOTE):
                 return NextStep(self.phase, Step.VOTE, ("vote",), None,
                                 tuple(probe.candidates), extra)

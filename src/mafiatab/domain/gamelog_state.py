@@ -107,6 +107,8 @@ class NextStep:
     notes: tuple[Applied, ...] = ()
     #: who may give last words now (FIIM 7.10)
     last_words: tuple[int, ...] = ()
+    #: the players at the table when this step comes
+    at_table: tuple[int, ...] = ()
 
     def text(self, lang: str = "en") -> str:
         """A line for the judge: "day 2, seat 4 speaks", "vote cancelled: FIIM 7.1"."""
