@@ -811,7 +811,7 @@ class GameReplay:
                 return NextStep(self.phase, Step.VOTE, ("vote",), None,
                                 tuple(probe.candidates), extra)
             if probe.at(Step.SHOT):
-                return NextStep(self.phase, Step.SHOT, ("shot",), None, (), extra)
+                return NextStep(probe.phase, Step.SHOT, ("shot",), None, (), extra)
             return NextStep(self.phase, Step.LAST_WORDS, ("last_words", "shot"), None, (),
                             extra, tuple(probe.last_words_due))
         if step is Step.DEFENCE:
