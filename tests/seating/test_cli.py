@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.seating.reference import reference_metrics
 
-EXE = [sys.executable, "-m", "mafiatab.cli", "seating"]
+# The installed console script, as organizers run it (next to the interpreter in a venv).
+_SCRIPT = Path(sys.executable).parent / "mafiatab"
+EXE = [str(_SCRIPT) if _SCRIPT.exists() else shutil.which("mafiatab") or "mafiatab", "seating"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
