@@ -113,6 +113,9 @@ def derive_facts(state: GameReplay) -> Facts:
         best_move_allowed=state.first_killed is not None and (
             limit is None or state.day1_vote_left < limit
         ),
+        foul_log=list(state.foul_log),
+        cancelled_votes=dict(state.cancelled),
+        end=state.end_reason,
     )
 
 

@@ -47,6 +47,10 @@ from mafiatab.domain.protocol import BLACK_ROLES, SHERIFF
 from mafiatab.rules.profile import RuleProfile
 
 SEATS = range(1, 11)
+#: the state's mutable containers (see `GameReplay.clone`)
+_CONTAINERS = ("at_table", "fouls", "foul_log", "lost_speech", "departures", "penalties",
+               "applied", "removed_from_tournament", "queue", "spoken", "nominations",
+               "cancelled", "candidates", "defence_queue", "last_words_due", "best_move")
 _DAY_STEPS = (Step.SPEECHES, Step.VOTE, Step.DEFENCE, Step.LIFT)
 _VOTING_STEPS = (Step.VOTE, Step.DEFENCE, Step.LIFT)
 
@@ -97,7 +101,6 @@ class GameReplay:
         self.last_tie: frozenset[int] | None = None
         self.defence_queue: list[int] = []
         self.last_words_due: list[int] = []
-        self.final_words: set[int] = set()
         # --- the night ---
         self.shot_done = False
         self.don_checked = False
@@ -114,8 +117,12 @@ class GameReplay:
 
     # ------------------------------------------------------------------ helpers ---
     def clone(self) -> GameReplay:
-        """A copy to try an event on; the profile (frozen) is shared, not copied."""
-        return copy.deepcopy(self, {id(self.p): self.p})
+        """A copy to try an event on. Only the containers are copied: everything in them
+        is immutable (seats, frozen records), and the profile and the roles are shared."""
+        new = copy.copy(self)
+        for name in _CONTAINERS:
+            setattr(new, name, copy.copy(getattr(self, name)))
+        return new
 
     def at(self, step: Step) -> bool:
         """Whether the game stands at `step` (a method: the step changes under calls)."""
@@ -186,10 +193,11 @@ class GameReplay:
     def _day_would_end(self, i: int) -> bool:
         """Whether the day's speeches are over and what follows them ends the game (its
         only nominee leaving, or a draw): then the next event comes after the end."""
-        probe = self.clone()
-        probe._settle_queue(i, record=False)
-        if probe.queue:
+        sizes = self.p.short_speech_table_sizes.value
+        if any(s in self.at_table and (s not in self.lost_speech or len(self.at_table) in sizes)
+               for s in self.queue):
             return False
+        probe = self.clone()
         try:
             probe._close_day(i)
         except IllegalEvent:

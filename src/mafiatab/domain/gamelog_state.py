@@ -209,3 +209,9 @@ class Facts:
     removed_from_tournament: list[int] = field(default_factory=list)
     #: whether the first killed may make a best move (FSM 8.3.6)
     best_move_allowed: bool = True
+    #: every foul with its place and time in the game (FIIM 9.5)
+    foul_log: list[FoulRecord] = field(default_factory=list)
+    #: day -> the clause that cancelled its vote (FIIM 7.1, 7.2)
+    cancelled_votes: dict[int, str] = field(default_factory=dict)
+    #: why the game ended (a win, FIIM 7.6, 7.8, a team loss), with its clause
+    end: Applied | None = None

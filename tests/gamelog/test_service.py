@@ -1,0 +1,66 @@
+"""A tournament file whose games carry logs: read, facts from the logs, validated."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mafiatab.domain.validation import validate_tournament
+from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
+from mafiatab.rules import FIIM2018
+from mafiatab.services.gamelog import apply_game_logs
+from tests.gamelog.script import ROLES, Script
+
+
+def _file(log: list[dict[str, Any]], **game: Any) -> str:
+    return json.dumps({
+        "format": "mafiatab.tournament/1", "name": "Cup", "rules": "fiim2018",
+        "players": [{"id": f"p{s}", "nickname": f"P{s}"} for s in range(1, 11)],
+        "stages": [{"id": "q", "name": "Qualification", "kind": "qualification"}],
+        "games": [{"id": "q1-t1", "stage": "q", "round": 1, "table": 1,
+                   "seats": [{"seat": s, "player": f"p{s}", "role": r}
+                             for s, r in sorted(ROLES.items())],
+                   "result": game.pop("result", "red"), "log": log, **game}],
+    })
+
+
+def _game_log() -> list[dict[str, Any]]:
+    s = Script(FIIM2018)
+    s.speeches({1: 5, 2: 9}).vote({5: [1, 2, 3, 4, 6, 7], 9: []})
+    s.add(type="last_words", seat=5).night(1)
+    s.add(type="best_move", seat=1, seats=[3, 9]).add(type="last_words", seat=1)
+    s.add(type="foul", seat=8, time="31:05")
+    s.speeches({3: 9}).add(type="last_words", seat=9)
+    s.night(2).speeches({4: 3})
+    return s.log
+
+
+def test_a_logged_game_gets_its_facts_and_passes_validation() -> None:
+    tournament, problems = read_tournament(_file(_game_log()))
+    assert tournament is not None and not [p for p in problems if not p.warning]
+    derived, problems = apply_game_logs(tournament, FIIM2018)
+    assert problems == []
+    game = derived.games[0]
+    assert (game.result, game.first_killed, game.best_move, game.day1_vote_left) == (
+        "red", 1, [3, 9], 1)
+    assert validate_tournament(derived, FIIM2018) == []
+    again, _ = read_tournament(dumps_tournament(derived))
+    assert again is not None and again.games[0].log == _game_log()
+
+
+def test_a_contradicting_file_is_refused_whole() -> None:
+    tournament, _ = read_tournament(_file(_game_log(), result="black"))
+    assert tournament is not None
+    same, problems = apply_game_logs(tournament, FIIM2018)
+    assert same is tournament
+    assert [(p.game, p.field, p.code) for p in problems] == [
+        ("q1-t1", "result", "log_contradicts")]
+
+
+def test_an_illegal_log_in_a_file() -> None:
+    log = [*_game_log()[:13], {"type": "shot", "target": 2}]
+    tournament, _ = read_tournament(_file(log))
+    assert tournament is not None
+    _, problems = apply_game_logs(tournament, FIIM2018)
+    assert [(p.field, p.code, p.clause) for p in problems] == [
+        ("log[13]", "log_second_shot", "FIIM, course of the game: one shot a night")]
