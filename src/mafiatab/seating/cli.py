@@ -9,14 +9,17 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from mafiatab.seating.generate import Result, generate, to_json
 from mafiatab.seating.model import InfeasibleRequest, build_request, mean_meetings
+
+if TYPE_CHECKING:
+    from mafiatab.seating.generate import Result
 
 MESSAGES = {
     "ru": {
@@ -155,6 +158,10 @@ def seating_command(
 ) -> None:
     """Seating for qualification rounds: fair seats and fair meetings. / Рассадка отборочных
     туров."""
+    # the optimizer brings numba and OR-Tools: imported here, so that every other
+    # command of `mafiatab` starts without them
+    from mafiatab.seating.generate import generate, to_json
+
     if lang not in MESSAGES:
         raise _bad("--lang must be ru or en")
     msg = MESSAGES[lang]
