@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import msgspec
+
+from mafiatab.domain.gamelog import protocol_from_log
+from mafiatab.domain.protocol import Game
 from mafiatab.domain.validation import validate_tournament
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.rules import FIIM2018
@@ -64,3 +69,14 @@ def test_an_illegal_log_in_a_file() -> None:
     _, problems = apply_game_logs(tournament, FIIM2018)
     assert [(p.field, p.code, p.clause) for p in problems] == [
         ("log[13]", "log_second_shot", "FIIM, course of the game: one shot a night")]
+
+
+def test_the_documented_example_is_a_legal_game() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "gamelog.md").read_text(encoding="utf-8")
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    game = msgspec.convert(json.loads(block), Game)
+    derived, problems = protocol_from_log(game, FIIM2018)
+    assert problems == []
+    assert (derived.result, derived.first_killed, derived.best_move,
+            derived.day1_vote_left) == ("red", 1, [3, 9, 4], 1)
+    assert isinstance(derived, Game)
