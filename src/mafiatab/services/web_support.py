@@ -72,6 +72,9 @@ JUDGE_EDITABLE: Final = (DRAFT, RETURNED)
 SHEET: Final = "sheet"
 
 MIN_PASSWORD: Final = 6
+#: audit actions that change nothing the public sees (standings read confirmed revisions)
+PRIVATE_ACTIONS: Final = ("save", "submit", "conflict", "sign_in_code", "set_password",
+                          "create_code", "grant_role", "assign_judge")
 #: parts of a game's points that are main points (the rest are extras, hidden from the
 #: public while the tournament hides extras): scoring.md sections 2 and 5
 MAIN_PARTS: Final = frozenset({"win", "compensation"})
@@ -161,7 +164,7 @@ class WebService(TournamentService):
 
     def __init__(self, engine: Engine) -> None:
         super().__init__(engine)
-        self._cache: dict[tuple[int, tuple[str, ...] | None], tuple[int, Standings]] = {}
+        self._cache: dict[tuple[int, tuple[str, ...] | None], tuple[tuple[int, int], Standings]] = {}
         self._cache_lock = threading.Lock()
 
     def ensure_schema(self) -> None:
@@ -409,17 +412,23 @@ class WebService(TournamentService):
         return problems + validate_game(game, profile, {p.id for p in players},
                                         {st.id for st in stages})
 
-    def _stamp(self, tournament: int) -> int:
-        """Changes whenever anything of the tournament changes (its newest audit entry)."""
+    def stamp(self, tournament: int) -> tuple[int, int]:
+        """Changes whenever what the public sees of the tournament may change: its newest
+        audit entry other than private work (drafts, submissions, accounts), and its
+        number of games (a seated table counts in "games confirmed: n of m")."""
         with self._read() as s:
-            return s.scalar(select(func.max(db.AuditEntry.id))
-                            .where(db.AuditEntry.tournament_id == tournament)) or 0
+            last = s.scalar(select(func.max(db.AuditEntry.id))
+                            .where(db.AuditEntry.tournament_id == tournament,
+                                   db.AuditEntry.action.not_in(PRIVATE_ACTIONS))) or 0
+            games = s.scalar(select(func.count()).select_from(db.Game)
+                             .where(db.Game.tournament_id == tournament)) or 0
+            return last, games
 
     def cached_standings(self, tournament: int, stages: Iterable[str] | None = None) -> Standings:
-        """`standings()`, kept until the tournament's audit log grows: every change of a
-        protocol, a lot or a setting writes an entry, so a newer entry means recompute."""
+        """`standings()`, kept until the tournament's `stamp` changes: every confirmation,
+        lot or setting writes an audit entry, so a newer entry means recompute."""
         key = (tournament, tuple(stages) if stages is not None else None)
-        stamp = self._stamp(tournament)
+        stamp = self.stamp(tournament)
         with self._cache_lock:
             hit = self._cache.get(key)
         if hit is not None and hit[0] == stamp:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
 from mafiatab.formats.standings_json import standings_to_dict
-from mafiatab.services.tournaments import RevisionInfo, decode_game
+from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
 from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage.models import JUDGE, ORGANIZER
 from mafiatab.web.pages import _public_game, explain_context, standings_context
@@ -97,7 +97,7 @@ class Lot(BaseModel):
 def _revision(info: RevisionInfo) -> dict[str, Any]:
     return {"game": info.game, "revision": info.number, "state": info.state,
             "author": info.author, "at": info.at.isoformat(), "reason": info.reason,
-            "protocol": info.protocol}
+            "protocol": json.loads(encode_game_dict(info.protocol))}  # Decimal points as numbers
 
 
 def _game(protocol: dict[str, Any]) -> model.Game:

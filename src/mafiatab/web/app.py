@@ -9,6 +9,7 @@ web app's own tables.
 from __future__ import annotations
 
 import secrets
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -82,6 +83,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
                   "Writes need the session cookie and the X-CSRF-Token header "
                   "(GET /api/session gives both).")
     app.state.service = svc
+    app.state.fragments = {}
+    app.state.render_lock = threading.Lock()
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
                        session_cookie="mafiatab_session", same_site="lax",
                        https_only=secure_cookies, max_age=14 * 24 * 3600)

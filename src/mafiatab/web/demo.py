@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from sqlalchemy import Engine
+
 from mafiatab.domain.protocol import Tournament
 from mafiatab.sample import sample_tournament
 from mafiatab.services.web_support import WebService
@@ -38,6 +40,16 @@ def build_demo(db_path: Path, t: Tournament | None = None, *, rules: str = "fsm"
     if t is None:
         t = sample_tournament(rules, players, rounds, seed=2026, final_round=True, name=name)
     engine = make_engine(str(db_path))
+    try:
+        return populate(engine, t, db_path)
+    finally:
+        engine.dispose()
+
+
+def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
+    """Store the sample tournament `t` in an empty database through the service: every
+    qualification round but the last played, submitted and confirmed; the last one seated
+    with a judge per table."""
     upgrade(engine)
     svc = WebService(engine)
     svc.ensure_schema()
@@ -71,5 +83,4 @@ def build_demo(db_path: Path, t: Tournament | None = None, *, rules: str = "fsm"
         info = svc.submit_protocol(tid, g.id, actor=judge, base_revision=info.number)
         svc.confirm_protocol(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
     code = svc.create_code(tid, judges[0], JUDGE, actor=ORGANIZER_NAME)
-    engine.dispose()
     return Demo(db_path, tid, accounts, code, judges[0], open_games)

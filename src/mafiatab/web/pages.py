@@ -149,8 +149,25 @@ def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
 def standings_fragment(request: Request, tid: int, me: Who, svc: Svc,
                        stage: str | None = None) -> Response:
-    """The table alone, polled by htmx every few seconds."""
-    return render(request, "standings_table.html", **standings_context(svc, me, tid, stage or None))
+    """The table alone, polled by htmx every few seconds by every phone in the hall: for
+    the public it is rendered once per change of the tournament (the service's stamp) and
+    language, and served from memory until the next change."""
+    if me.is_staff(tid):
+        return render(request, "standings_table.html",
+                      **standings_context(svc, me, tid, stage or None))
+    key = (tid, stage or None, me.lang, svc.stamp(tid))
+    cache: dict[Any, bytes] = request.app.state.fragments
+    body = cache.get(key)
+    if body is None:
+        with request.app.state.render_lock:  # one render per change, not one per phone
+            body = cache.get(key)
+            if body is None:
+                body = bytes(render(request, "standings_table.html",
+                                    **standings_context(svc, me, tid, stage or None)).body)
+                if len(cache) > 256:
+                    cache.clear()
+                cache[key] = body
+    return HTMLResponse(body)
 
 
 def _public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
