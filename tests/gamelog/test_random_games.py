@@ -18,7 +18,7 @@ from mafiatab.rules.profile import RuleProfile, with_four_players_tie_rule
 from tests.gamelog.strategies import PlayedGame, played_games
 
 PROFILES = [FIIM2018, FSM, with_four_players_tie_rule(FIIM2018)]
-SETTINGS = settings(max_examples=60, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+SETTINGS = settings(max_examples=150, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -151,3 +151,31 @@ def test_garbage_is_refused_never_crashes(raw: list[Any]) -> None:
         problem.message("ru")
         problem.message("en")
     done.next_step().text("ru")
+
+
+@SETTINGS
+@given(played_games(FIIM2018), st.data())
+def test_a_repeated_shot_is_refused(played: PlayedGame, data: st.DataObject) -> None:
+    shots = [i for i, e in enumerate(played.log) if e["type"] == "shot"]
+    if not shots:
+        return
+    i = data.draw(st.sampled_from(shots))
+    log = [*played.log[:i + 1], played.log[i], *played.log[i + 1:]]
+    done = replay(log, played.roles, FIIM2018, "g")
+    assert done.problems and done.problems[0].field == f"log[{i + 1}]"
+    assert done.problems[0].code in ("log_second_shot", "log_after_end",
+                                     "log_shot_not_at_table")
+
+
+@SETTINGS
+@given(played_games(FSM), st.data())
+def test_more_votes_than_voters_are_refused(played: PlayedGame, data: st.DataObject) -> None:
+    votes = [i for i, e in enumerate(played.log) if e["type"] == "vote"]
+    if not votes:
+        return
+    i = data.draw(st.sampled_from(votes))
+    state = replay(played.log[:i], played.roles, FSM, "g", finish=False).state
+    first = str(state.next_step().candidates[0])
+    log = [*played.log[:i], {"type": "vote", "counts": {first: 11}}]
+    done = replay(log, played.roles, FSM, "g")
+    assert [(p.code, p.field) for p in done.problems] == [("log_too_many_votes", f"log[{i}]")]
