@@ -180,3 +180,12 @@ def test_a_refused_event_changes_nothing(fiim: Script) -> None:
     before = fiim.state.next_step()
     fiim.refused(type="vote", counts={"5": 11})
     assert fiim.state.next_step() == before
+
+
+def test_one_check_each_every_night(fiim: Script) -> None:
+    fiim.speeches().night(None)
+    fiim.add(type="don_check", target=7).add(type="sheriff_check", target=3)
+    assert fiim.refused(type="don_check", target=8).code == "log_second_check"
+    fiim.speeches().night(None)
+    fiim.add(type="don_check", target=8).add(type="sheriff_check", target=5)
+    assert "don_check" not in fiim.state.next_step().kinds

@@ -102,7 +102,6 @@ class GameReplay:
         self.defence_queue: list[int] = []
         self.last_words_due: list[int] = []
         # --- the night ---
-        self.shot_done = False
         self.don_checked = False
         self.sheriff_checked = False
         self.killed_tonight: int | None = None
@@ -236,7 +235,6 @@ class GameReplay:
             raise IllegalEvent("log_after_end", self._basic("the end of the game"),
                                kind="shot")
         target = self._shot_target(ev)
-        self.shot_done = True
         self.step = Step.CHECKS
         self.killed_tonight = target
         self.last_words_due = []
@@ -617,7 +615,7 @@ class GameReplay:
             return
         self.phase = Phase("night", self.phase.number)
         self.step = Step.SHOT
-        self.shot_done = self.don_checked = self.sheriff_checked = False
+        self.don_checked = self.sheriff_checked = False
         self.killed_tonight = None
         self.phase_quiet = True
 
