@@ -130,6 +130,14 @@ def test_fiim_7_3_removed_from_the_tournament(fiim: Script) -> None:
     assert facts.penalties[0].rule == "FIIM 6.7.10"
 
 
+# --- 7.4 ------------------------------------------------------------------------------
+
+def test_fiim_7_4_asking_who_is_nominated_is_no_event_of_the_log(fiim: Script) -> None:
+    """7.4 (optional) concerns what the judge answers, not the course of the game."""
+    problem = fiim.refused(type="ask_nominations", seat=1)
+    assert problem.code == "log_malformed" and problem.field == "log[0]"
+
+
 # --- 7.5 and 7.7 ------------------------------------------------------------------------
 
 def test_fiim_7_5_three_fouls_speak_in_the_repeated_vote(fiim: Script) -> None:
