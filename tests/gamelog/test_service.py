@@ -80,3 +80,34 @@ def test_the_documented_example_is_a_legal_game() -> None:
     assert (derived.result, derived.first_killed, derived.best_move,
             derived.day1_vote_left) == ("red", 1, [3, 9, 4], 1)
     assert isinstance(derived, Game)
+
+
+def test_the_file_loader_takes_facts_from_the_log() -> None:
+    """What `mafiatab standings` and `import` read: the log's facts count."""
+    from mafiatab.domain.problems import ProtocolRefused
+    from mafiatab.services.tournament_file import load_tournament, standings_of
+
+    loaded = load_tournament(_file(_game_log(), participants=30))
+    game = loaded.tournament.games[0]
+    assert (game.result, game.first_killed, game.best_move) == ("red", 1, [3, 9])
+    rows = {r.player: r for r in standings_of(loaded).rows}
+    assert rows["p1"].first_killed == 1 and rows["p1"].wins == 1
+    try:
+        load_tournament(_file(_game_log(), result="black"))
+    except ProtocolRefused as refused:
+        assert [(p.game, p.field, p.code) for p in refused.problems] == [
+            ("q1-t1", "result", "log_contradicts")]
+    else:
+        raise AssertionError("a protocol contradicting its log was accepted")
+
+
+def test_fiim_7_11_rule_option_switches_7_6_on() -> None:
+    from mafiatab.services.tournament_file import profile_for
+
+    tournament, _ = read_tournament(_file(_game_log()))
+    assert tournament is not None
+    off, _ = profile_for(tournament)
+    on, problems = profile_for(msgspec.structs.replace(tournament,
+                                                       rule_options={"fiim_7_6": "on"}))
+    assert problems == []
+    assert (off.four_players_tie_no_vote.value, on.four_players_tie_no_vote.value) == (False, True)

@@ -6,7 +6,13 @@ from collections.abc import Callable, Mapping
 
 from mafiatab.rules.fiim2018 import FIIM2018
 from mafiatab.rules.fsm import FSM, with_extra_steps_of_0_1
-from mafiatab.rules.profile import Distance, ExtraLimits, Ruled, RuleProfile
+from mafiatab.rules.profile import (
+    Distance,
+    ExtraLimits,
+    Ruled,
+    RuleProfile,
+    with_four_players_tie_rule,
+)
 
 PROFILES: dict[str, RuleProfile] = {FIIM2018.id: FIIM2018, FSM.id: FSM}
 
@@ -15,6 +21,11 @@ OPTIONS: dict[str, dict[str, Callable[[RuleProfile], RuleProfile]]] = {
     "extra_scale": {
         "step_0_2": lambda p: p,
         "step_0_1": with_extra_steps_of_0_1,
+    },
+    # FIIM 7.6, an optional ("geographic") rule the head judge announces (FIIM 7.11)
+    "fiim_7_6": {
+        "off": lambda p: p,
+        "on": with_four_players_tie_rule,
     },
 }
 

@@ -19,6 +19,7 @@ from mafiatab.domain.validation import validate_tournament
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.rules import OPTIONS, PROFILES, get_profile
 from mafiatab.rules.profile import ExtraLimits, RuleProfile
+from mafiatab.services.gamelog import apply_game_logs
 from mafiatab.services.gc_pause import gc_paused
 
 
@@ -62,6 +63,9 @@ def _load(data: bytes | str) -> LoadedTournament:
         raise ProtocolRefused(problems)
     profile, option_problems = profile_for(tournament)
     problems.extend(option_problems)
+    # a game with a log gets its protocol facts from the log (issue 5, docs/gamelog.md)
+    tournament, log_problems = apply_game_logs(tournament, profile)
+    problems.extend(log_problems)
     problems.extend(validate_tournament(tournament, profile))
     errors = [p for p in problems if not p.warning]
     if errors:
