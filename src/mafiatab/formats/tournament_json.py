@@ -80,16 +80,16 @@ def _decimal(value: object) -> Decimal | None:
     return None
 
 
-def _plain(value: Any) -> Any:
+def plain_json(value: Any) -> Any:
     """Free-form data (the log, unknown fields) as the fast reader gives it: JSON numbers
     with a fraction as float, so that both read paths hold equal values. Points are never
     free-form: they have typed fields and stay Decimal."""
     if isinstance(value, Decimal):
         return float(value)
     if isinstance(value, list):
-        return [_plain(v) for v in value]
+        return [plain_json(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain_json(v) for k, v in value.items()}
     return value
 
 
@@ -154,7 +154,7 @@ class _Reader:
             self.type_error(options_raw, "object of text", field="rule_options")
         else:
             rule_options = dict(options_raw)
-        other = {k: _plain(v) for k, v in data.items() if k not in _TOURNAMENT_FIELDS}
+        other = {k: plain_json(v) for k, v in data.items() if k not in _TOURNAMENT_FIELDS}
         for key in other:
             self.add("unknown_field", field=key, warning=True)
         return Tournament(
@@ -341,12 +341,12 @@ class _Reader:
         ):
             self.type_error(log, "list of events", gid, field="log")
             log = None
-        log = _plain(log)
+        log = plain_json(log)
         other: dict[str, Any] = {}
         if len(g) > 6:
             for key in g:
                 if key not in _GAME_FIELDS:
-                    other[key] = _plain(g[key])
+                    other[key] = plain_json(g[key])
                     self.add("unknown_field", gid, field=key, warning=True)
         if not ok:
             return None

@@ -44,6 +44,7 @@ from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import (
     FORMAT,
     game_to_dict,
+    plain_json,
     tournament_from_dict,
 )
 from mafiatab.rules import PROFILES
@@ -558,7 +559,8 @@ class TournamentService:
                 stages=self._stages(s, t.id), games=games, lots=list(t.lots),
                 lot_draws=[model.LotDraw(seed=d["seed"], group=list(d["group"]),
                                          order=list(d["order"])) for d in t.lot_draws],
-                other=dict(t.other))
+                # the JSON column gives Decimal; free-form numbers are floats in the model
+                other=plain_json(dict(t.other)))
 
     export = tournament
 
