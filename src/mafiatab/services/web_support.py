@@ -16,14 +16,12 @@ writes the same audit log. It adds what only a web app needs:
 * the round overview (every table's protocol state), lots, stages, and a cached standings
   read for the hundreds of phones that poll it.
 
-The three small tables live in their own `MetaData` (`WEB_METADATA`) and are created with
-`create_all` when the app starts: they belong to this module, not to the storage
-engineer's Alembic history, and `create_all` is idempotent on SQLite and PostgreSQL alike.
+Its three small tables (`web_settings`, `web_assignments`, `web_access_codes`) are part of
+the storage schema (`storage.models`, Alembic migration 0002), like every other table.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import secrets
 import threading
@@ -33,8 +31,8 @@ from typing import Any, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Boolean, DateTime, Engine, Integer, MetaData, String, UniqueConstraint, func, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.lots import draw_lots, record_draws
@@ -52,16 +50,19 @@ from mafiatab.services.tournaments import (
     decode_game,
 )
 from mafiatab.storage import models as db
+from mafiatab.storage.engine import check_schema
 from mafiatab.storage.models import (
     CONFIRMED,
     DRAFT,
     HEAD_JUDGE,
     JUDGE,
-    NAMING,
     ORGANIZER,
     RETURNED,
     ROLES,
     SUBMITTED,
+    AccessCode,
+    Assignment,
+    WebSettings,
 )
 
 STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
@@ -80,50 +81,6 @@ PRIVATE_ACTIONS: Final = ("save", "submit", "conflict", "sign_in_code", "set_pas
 MAIN_PARTS: Final = frozenset({"win", "compensation"})
 
 _HASHER = PasswordHasher()
-
-
-class _WebBase(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-
-
-WEB_METADATA: Final = _WebBase.metadata
-
-
-class WebSettings(_WebBase):
-    """A tournament's publication switches (one row per tournament, made on demand)."""
-
-    __tablename__ = "web_settings"
-
-    tournament_id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    standings_hidden: Mapped[bool] = mapped_column(Boolean, default=False)
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-class Assignment(_WebBase):
-    """The judge of one game's table."""
-
-    __tablename__ = "web_assignments"
-    __table_args__ = (UniqueConstraint("tournament_id", "game_code"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(Integer, index=True)
-    game_code: Mapped[str] = mapped_column(String(100))
-    user_name: Mapped[str] = mapped_column(String(200))
-
-
-class AccessCode(_WebBase):
-    """A per-tournament sign-in code; only its SHA-256 is kept (the code is random and
-    long enough that a salted slow hash would add nothing but a full-table scan)."""
-
-    __tablename__ = "web_access_codes"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    tournament_id: Mapped[int] = mapped_column(Integer, index=True)
-    digest: Mapped[str] = mapped_column(String(64), unique=True)
-    user_name: Mapped[str] = mapped_column(String(200))
-    role: Mapped[str] = mapped_column(String(20))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True),
-                                                    default=lambda: dt.datetime.now(dt.UTC))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +125,9 @@ class WebService(TournamentService):
         self._cache_lock = threading.Lock()
 
     def ensure_schema(self) -> None:
-        """Create the web app's own tables when missing (idempotent)."""
-        WEB_METADATA.create_all(self._writer)
+        """Refuse to run on a database whose schema is not the newest migration (the web
+        tables come with the others through `mafiatab db upgrade`)."""
+        check_schema(self._writer)
 
     # --- accounts ---
     def set_password(self, user: str, password: str, *, actor: str) -> None:
@@ -526,7 +484,6 @@ __all__ = [
     "SHEET",
     "STAFF",
     "Visibility",
-    "WEB_METADATA",
     "WebService",
     "WebSettings",
     "seating_game_id",

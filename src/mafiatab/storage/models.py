@@ -232,3 +232,48 @@ class AuditEntry(Base):
     )
     action: Mapped[str] = mapped_column(String(40))
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+# --- the web app's own tables (issue 4) ------------------------------------------------
+
+
+class WebSettings(Base):
+    """A tournament's publication switches (one row per tournament, made on demand)."""
+
+    __tablename__ = "web_settings"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    standings_hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Assignment(Base):
+    """The judge of one game's table."""
+
+    __tablename__ = "web_assignments"
+    __table_args__ = (UniqueConstraint("tournament_id", "game_code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    game_code: Mapped[str] = mapped_column(String(100))
+    user_name: Mapped[str] = mapped_column(String(200))
+
+
+class AccessCode(Base):
+    """A per-tournament sign-in code; only its SHA-256 is kept (the code is random and
+    long enough that a salted slow hash would add nothing but a full-table scan)."""
+
+    __tablename__ = "web_access_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    user_name: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(20))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
