@@ -140,4 +140,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
 
     app.include_router(pages.router)
     app.include_router(api.router)
+    from mafiatab.web import live  # the judge's live screen (issue 5)
+
+    app.include_router(live.router)
     return app

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.rules import PROFILES
+from mafiatab.services.live_log import keep_log
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
 from mafiatab.services.web_support import (
     MAIN_PARTS,
@@ -281,6 +282,7 @@ async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
 def _save(svc: WebService, tid: int, game: model.Game, user: str, base: int) -> RevisionInfo:
     """Save; when the newer revision is the user's own (an autosave that crossed this
     request), save on top of it instead of reporting a conflict."""
+    game = keep_log(svc, tid, game)  # the form does not show the game log: keep it
     try:
         return svc.save_from_web(tid, game, actor=user, base_revision=base)
     except ConflictError as e:

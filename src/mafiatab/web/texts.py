@@ -133,6 +133,7 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "conflict_reload": ("Обновите страницу", "Reload the page"),
     "api_doc": ("API (OpenAPI)", "API (OpenAPI)"),
     "edit": ("Править", "Edit"),
+    "live_game": ("Вести игру", "Run the game"),
     "view": ("Смотреть", "View"),
     "colour_red": ("красный", "red"),
     "colour_black": ("чёрный", "black"),

@@ -1,0 +1,282 @@
+"""Use case: the judge's live screen records a game's log as it happens (issue 5, item 3).
+
+The screen sends *operations*: an event of the log (docs/gamelog.md), or the undo of the
+last one. A phone in a hall loses its connection, so the screen queues operations and
+sends them later, maybe twice (a reply lost on the way); the server must apply each once
+and in order. Every operation carries a client-made `id` and a sequence number `seq`
+(1, 2, 3… per game, undos included). What the server remembers of them is kept beside the
+log in the protocol itself (`game.other["live"]`: the ids of the log's events, every id
+ever applied, the last `seq`), so that the log and its bookkeeping change in one revision
+and nothing else has to know about the live screen:
+
+* an operation whose id was applied already is a duplicate: skipped, not an error;
+* the first new one must carry `seq` = the last applied + 1, and the rest follow it
+  without a gap, or the batch is out of order (refused whole: the screen re-reads and
+  renumbers its queue);
+* every new event is replayed by the game-log engine on top of the stored log; the first
+  illegal one refuses the whole batch with the engine's problem (its rule), and nothing of
+  the batch is stored;
+* an accepted batch is stored as one new draft revision through `save_from_web`, based on
+  the revision the screen names: a save in between (the protocol form, another device) is
+  a `ConflictError`, as for any other edit.
+
+The facts the log gives are written into the protocol with each save: while the game
+goes on, who was killed first and the best move so far (the result stays empty); when it
+has ended, everything `protocol_from_log` derives (result, first killed, best move,
+day-1 leavers, removal penalties). The judge then completes the protocol form as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
+from mafiatab.domain.gamelog_events import LOG_FORMAT, field_of
+from mafiatab.domain.gamelog_state import Step
+from mafiatab.domain.problems import Problem
+from mafiatab.rules.profile import RuleProfile
+from mafiatab.services.tournament_file import profile_for
+from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
+from mafiatab.services.web_support import SHEET, WebService
+
+#: the key of the live screen's bookkeeping in a protocol (format 1 keeps unknown keys)
+LIVE_KEY: Final = "live"
+#: the note on the penalties the log implies (`protocol_from_log` writes it)
+FROM_LOG: Final = "from the log"
+_ROLE_LIST: Final = sorted(r for r, n in model.ROLE_COUNTS.items() for _ in range(n))
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One operation of the screen: an event of the log, or the undo of event `undo`."""
+
+    id: str
+    seq: int
+    event: dict[str, Any] | None = None
+    undo: str | None = None
+
+
+class OutOfOrder(StateError):
+    """The batch does not continue the stored sequence (a gap, or an older numbering)."""
+
+    def __init__(self, game: str, expected: int, got: int) -> None:
+        self.expected = expected
+        self.got = got
+        super().__init__("out_of_order", game=game, expected=expected, got=got)
+
+    def message(self, lang: str = "en") -> str:
+        if lang == "ru":
+            return (f"игра {self.params['game']}: ожидалась операция №{self.expected}, "
+                    f"пришла №{self.got}")
+        return f"game {self.params['game']}: operation {self.expected} expected, got {self.got}"
+
+
+class LiveRefused(Exception):
+    """An operation of the batch breaks a rule; nothing of the batch was stored."""
+
+    def __init__(self, op: Op, problems: list[Problem]) -> None:
+        self.op = op
+        self.problems = problems
+        super().__init__(problems[0].message() if problems else "refused")
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """A game as the live screen sees it: the stored revision, its log and its replay."""
+
+    revision: RevisionInfo
+    game: model.Game
+    profile: RuleProfile
+    ids: list[str]
+    done: set[str]
+    seq: int
+    #: None while the roles are not dealt (the seating leaves them blank)
+    replayed: Replayed | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return list(self.game.log or [])
+
+    @property
+    def dealt(self) -> bool:
+        return self.replayed is not None
+
+    @property
+    def ended(self) -> bool:
+        return self.replayed is not None and (
+            self.replayed.ended or self.replayed.next_step().step is Step.ENDED)
+
+
+def roles_of(game: model.Game) -> dict[int, str] | None:
+    """The seats' roles when the ten are dealt as the rules deal them; else None."""
+    roles = {s.seat: s.role for s in game.seats}
+    if sorted(roles) != list(range(1, 11)) or sorted(roles.values()) != _ROLE_LIST:
+        return None
+    return roles
+
+
+def profile_of(svc: WebService, tournament: int) -> RuleProfile:
+    t, _players, _stages = svc.context(tournament)
+    probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
+                             rule_options=dict(t.rule_options))
+    profile, _problems = profile_for(probe)
+    return profile
+
+
+def _meta(game: model.Game) -> tuple[list[str], set[str], int]:
+    raw = game.other.get(LIVE_KEY) or {}
+    n = len(game.log or [])
+    ids = [str(x) for x in raw.get("ids") or []][:n]
+    # a log written elsewhere (a file, the API's draft) has no ids: name its events
+    ids += [f"log-{i}" for i in range(len(ids), n)]
+    done = {str(x) for x in raw.get("done") or []} | set(ids)
+    return ids, done, int(raw.get("seq") or 0)
+
+
+def load(svc: WebService, tournament: int, code: str) -> LiveGame:
+    """The newest revision of the game, replayed."""
+    info = svc.head(tournament, code)
+    game = info.game_struct()
+    profile = profile_of(svc, tournament)
+    ids, done, seq = _meta(game)
+    roles = roles_of(game)
+    done_replay = (replay(game.log or [], roles, profile, code, finish=False)
+                   if roles is not None else None)
+    return LiveGame(info, game, profile, ids, done, seq, done_replay,
+                    list(done_replay.problems) if done_replay else [])
+
+
+def _refuse(op: Op, code: str, index: int, detail: str) -> LiveRefused:
+    return LiveRefused(op, [Problem("log_malformed", code, None, field_of(index), LOG_FORMAT,
+                                    {"detail": detail})])
+
+
+def apply_ops(svc: WebService, tournament: int, code: str, ops: Sequence[Op], *, actor: str,
+              base_revision: int) -> tuple[LiveGame, int, int]:
+    """Apply a batch of the screen's operations; returns the game after it, the number of
+    operations applied and the number skipped as already applied."""
+    if not svc.may_edit(tournament, code, actor):
+        raise PermissionDenied("not_allowed", user=actor, action="save",
+                               tournament=str(tournament), roles=["judge"])
+    live = load(svc, tournament, code)
+    new = [op for op in ops if op.id not in live.done]
+    duplicates = len(ops) - len(new)
+    if not new:
+        return live, 0, duplicates
+    for k, op in enumerate(new):
+        if op.seq != live.seq + 1 + k:
+            raise OutOfOrder(code, live.seq + 1 + k, op.seq)
+    game = live.game
+    log = live.log
+    ids = list(live.ids)
+    roles = roles_of(game)
+    for op in new:
+        if op.undo is not None:
+            if not ids or ids[-1] != op.undo:
+                raise _refuse(op, code, len(log), "only the last event can be undone")
+            log.pop()
+            ids.pop()
+            continue
+        event = op.event or {}
+        if event.get("type") == "deal" and not log and isinstance(event.get("roles"), list):
+            dealt = [str(r) for r in event["roles"]]
+            if len(dealt) != 10 or sorted(dealt) != _ROLE_LIST:
+                raise LiveRefused(op, [Problem("log_needs_seats", code, None, "log[0]",
+                                               "scoring.md 1")])
+            game = msgspec.structs.replace(game, seats=[
+                msgspec.structs.replace(s, role=dealt[s.seat - 1]) for s in game.seats])
+            roles = roles_of(game)
+        if roles is None:
+            raise LiveRefused(op, [Problem("log_needs_seats", code, None, field_of(len(log)),
+                                           "scoring.md 1")])
+        log.append(event)
+        ids.append(op.id)
+    # one replay of the whole new log: the engine refuses the first illegal event
+    if roles is not None and log:
+        done = replay(log, roles, live.profile, code, finish=False)
+        if not done.ok:
+            index = _index_of(done.problems, len(log))
+            culprit = _op_of(new, ids, index)
+            raise LiveRefused(culprit, [p for p in done.problems if not p.warning])
+    meta = {"ids": ids, "done": sorted(live.done | {op.id for op in new}),
+            "seq": live.seq + len(new)}
+    game = msgspec.structs.replace(game, log=log, other={**game.other, LIVE_KEY: meta})
+    game = with_facts(game, live.profile)
+    svc.save_from_web(tournament, game, actor=actor, base_revision=base_revision)
+    return load(svc, tournament, code), len(new), duplicates
+
+
+def _index_of(problems: list[Problem], n: int) -> int:
+    for p in problems:
+        if p.field and p.field.startswith("log[") and p.field.endswith("]"):
+            inner = p.field[4:-1]
+            if inner.isdigit():
+                return int(inner)
+    return n - 1
+
+
+def _op_of(new: Sequence[Op], ids: list[str], index: int) -> Op:
+    """The operation that put the event at `index` (an older event: the batch's last)."""
+    if 0 <= index < len(ids):
+        for op in new:
+            if op.id == ids[index]:
+                return op
+    return new[-1]
+
+
+def with_facts(game: model.Game, profile: RuleProfile) -> model.Game:
+    """The protocol with the facts its log gives so far; a finished game's through
+    `protocol_from_log` (a contradiction there leaves the hand-written facts)."""
+    roles = roles_of(game)
+    if roles is None or not game.log:
+        return game
+    scores = {seat: msgspec.structs.replace(sc, penalties=[
+        p for p in sc.penalties if not (p.note or "").startswith(FROM_LOG)])
+        for seat, sc in game.scores.items()}
+    done = replay(game.log, roles, profile, game.id, finish=True)
+    if not done.ok:
+        return game
+    state = done.state
+    sheet = dict(game.other.get(SHEET) or {})
+    fouls = {str(s): n for s, n in sorted(state.fouls.items()) if n}
+    if fouls:
+        sheet["fouls"] = fouls
+    else:
+        sheet.pop("fouls", None)
+    other = {**game.other, SHEET: sheet} if sheet else {
+        k: v for k, v in game.other.items() if k != SHEET}
+    probe = msgspec.structs.replace(
+        game, result=state.result or "", first_killed=state.first_killed,
+        best_move=list(state.best_move), day1_vote_left=state.day1_vote_left,
+        scores=scores, other=other)
+    if not done.ended:
+        return probe
+    derived, problems = protocol_from_log(probe, profile)
+    return game if problems else derived
+
+
+def keep_log(svc: WebService, tournament: int, game: model.Game) -> model.Game:
+    """The protocol form knows nothing of the log: a form save keeps the stored one (and
+    the live screen's bookkeeping), so that finishing a protocol never drops its log."""
+    if game.log is not None:
+        return game
+    try:
+        head = svc.head(tournament, game.id).game_struct()
+    except NotFound:  # a new game has no stored log to keep
+        return game
+    if head.log is None:
+        return game
+    other = dict(game.other)
+    if LIVE_KEY in head.other:
+        other[LIVE_KEY] = head.other[LIVE_KEY]
+    return msgspec.structs.replace(game, log=head.log, other=other)
+
+
+__all__ = ["LIVE_KEY", "LiveGame", "LiveRefused", "Op", "OutOfOrder", "apply_ops", "keep_log",
+           "load", "roles_of", "with_facts"]

@@ -1,0 +1,272 @@
+"""The judge's live screen (issue 5, item 3): the page and its JSON API.
+
+The page is a shell; `static/live.js` draws it from the state this module serves
+(`GET /api/t/{tid}/games/{code}/live`) and sends the judge's taps as operations
+(`POST` to the same path). The rules stay in the game-log engine: the state carries the
+engine's next step, its notes with their clauses and its refusals; the script only
+queues what the judge taps while the connection is down (services/live_log.py says how a
+batch is applied once and in order).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from mafiatab.domain.gamelog_state import Step, note_text
+from mafiatab.domain.problems import translate_clause
+from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load
+from mafiatab.services.tournaments import ConflictError
+from mafiatab.services.web_support import WebService
+from mafiatab.web.app import render
+from mafiatab.web.security import Principal, check_csrf, principal, require_user, service
+
+Who = Annotated[Principal, Depends(principal)]
+Svc = Annotated[WebService, Depends(service)]
+
+pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["live"])
+
+#: the screen's words, Russian first (the engine gives the next step's own text)
+WORDS: dict[str, tuple[str, str]] = {
+    "live": ("Ведение игры", "Live game"),
+    "deal": ("Раздача ролей", "Deal the roles"),
+    "deal_btn": ("Роли розданы", "Roles dealt"),
+    "speaks": ("Говорит место {seat}", "Seat {seat} speaks"),
+    "defence": ("Оправдательная речь места {seat}", "Seat {seat} speaks before the revote"),
+    "end_speech": ("Речь окончена", "Speech over"),
+    "end_defence": ("Речь окончена", "Speech over"),
+    "nominate": ("Выставить (нажмите место)", "Nominate (tap a seat)"),
+    "nominated": ("Выставлен(а): {seat}", "Nominated: {seat}"),
+    "start": ("Старт", "Start"),
+    "pause": ("Пауза", "Pause"),
+    "reset": ("Сброс", "Reset"),
+    "vote": ("Голосование", "Vote"),
+    "lift": ("Голосование за подъём", "Vote on lifting"),
+    "by_voters": ("по игрокам", "by voters"),
+    "by_counts": ("числом", "by counts"),
+    "rest_last": ("Остальные голоса — за последнего ({seat})",
+                  "The rest count for the last candidate ({seat})"),
+    "record_vote": ("Записать голосование", "Record the vote"),
+    "lift_for": ("За подъём", "For lifting"),
+    "shot": ("Стрельба", "The shot"),
+    "miss": ("Промах", "Miss"),
+    "don_check": ("Проверка дона", "The don's check"),
+    "sheriff_check": ("Проверка шерифа", "The sheriff's check"),
+    "best_move": ("Лучший ход места {seat}", "Best move of seat {seat}"),
+    "record": ("Записать", "Record"),
+    "last_words": ("Последнее слово места {seat}", "Last words of seat {seat}"),
+    "fouls": ("Фолы", "Fouls"),
+    "foul": ("Фол", "Foul"),
+    "more": ("ещё", "more"),
+    "disqualify": ("Дисквалификация", "Disqualify"),
+    "team_loss": ("Поражение команды", "Team loss"),
+    "sure": ("Точно? Место {seat}: {what}", "Sure? Seat {seat}: {what}"),
+    "undo": ("Отменить последнее", "Undo the last"),
+    "log": ("Журнал игры", "Game log"),
+    "queued": ("в очереди, не проверено", "queued, not yet checked"),
+    "offline": ("Нет связи: события копятся на телефоне и уйдут, когда связь вернётся",
+                "Offline: events are kept on the phone and sent when the connection returns"),
+    "online": ("На связи", "Online"),
+    "sending": ("Отправка…", "Sending…"),
+    "refused": ("Отклонено", "Refused"),
+    "conflict": ("Протокол изменён в другом месте; состояние обновлено",
+                 "The protocol was changed elsewhere; the state is reloaded"),
+    "ended": ("Игра окончена", "The game is over"),
+    "to_protocol": ("Дальше: протокол (доп. баллы, подача)",
+                    "Next: the protocol (extras, submit)"),
+    "any_event": ("Событие (без связи)", "Event (offline)"),
+    "seat": ("Место", "Seat"),
+    "out": ("вне игры", "out"),
+    "not_editable": ("Протокол уже подан: вести игру нельзя",
+                     "The protocol is submitted: the game cannot be recorded"),
+}
+#: an event of the log as one line of the screen's journal
+EVENT_TEXT: dict[str, tuple[str, str]] = {
+    "deal": ("раздача ролей", "roles dealt"),
+    "shot": ("выстрел: место {target}", "shot: seat {target}"),
+    "miss": ("промах", "miss"),
+    "don_check": ("дон проверил место {target}", "the don checked seat {target}"),
+    "sheriff_check": ("шериф проверил место {target}", "the sheriff checked seat {target}"),
+    "best_move": ("лучший ход места {seat}: {seats}", "best move of seat {seat}: {seats}"),
+    "last_words": ("последнее слово места {seat}", "last words of seat {seat}"),
+    "speech": ("речь места {seat}", "speech of seat {seat}"),
+    "nominates": ("речь места {seat}, выставлен(а) {nominates}",
+                  "speech of seat {seat}, nominates {nominates}"),
+    "defence": ("оправдательная речь места {seat}", "seat {seat} speaks before the revote"),
+    "vote": ("голосование: {tally}", "vote: {tally}"),
+    "lift": ("за подъём: {count}", "for lifting: {count}"),
+    "foul": ("фол месту {seat}", "foul to seat {seat}"),
+    "disqualify": ("дисквалификация места {seat}", "seat {seat} disqualified"),
+    "team_loss": ("поражение команды места {seat}", "team loss for seat {seat}'s team"),
+}
+RESULT_TEXT: dict[str, tuple[str, str]] = {
+    "red": ("победа красных", "the red team wins"),
+    "black": ("победа чёрных", "the black team wins"),
+    "draw": ("ничья", "a draw"),
+}
+
+
+def _pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[0] if lang == "ru" else pair[1]
+
+
+def describe(event: dict[str, Any], lang: str) -> str:
+    """One event of the log as the journal shows it."""
+    kind = str(event.get("type"))
+    values = dict(event)
+    if kind == "shot" and event.get("target") is None:
+        kind = "miss"
+    if kind == "speech" and event.get("nominates") is not None:
+        kind = "nominates"
+    if kind == "best_move":
+        values["seats"] = ", ".join(str(s) for s in event.get("seats") or []) or "—"
+    if kind == "vote":
+        if isinstance(event.get("votes"), dict):
+            values["tally"] = ", ".join(f"{c}: {len(v)}" for c, v in event["votes"].items())
+        else:
+            values["tally"] = ", ".join(f"{c}: {n}" for c, n in (event.get("counts") or {}).items())
+    if kind == "lift":
+        voters = event.get("voters")
+        values["count"] = len(voters) if isinstance(voters, list) else event.get("count")
+    pair = EVENT_TEXT.get(kind)
+    if pair is None:
+        return kind
+    try:
+        return _pick(pair, lang).format(**values)
+    except (KeyError, IndexError):
+        return kind
+
+
+def state_of(live: LiveGame, lang: str) -> dict[str, Any]:
+    """What the screen draws: the stored log, the engine's next step, the seats."""
+    info = live.revision
+    out: dict[str, Any] = {
+        "game": info.game, "revision": info.number, "protocol_state": info.state,
+        "seq": live.seq, "dealt": live.dealt,
+        "roles": [s.role for s in sorted(live.game.seats, key=lambda s: s.seat)],
+        "players": [s.player for s in sorted(live.game.seats, key=lambda s: s.seat)],
+        "events": [{"id": i, "event": ev, "text": describe(ev, lang)}
+                   for i, ev in zip(live.ids, live.log, strict=True)],
+        "problems": [p.as_dict(lang) for p in live.problems],
+        "ended": False, "result": None, "step": None, "fouls": {},
+    }
+    if live.replayed is None:
+        return out
+    state = live.replayed.state
+    step = live.replayed.next_step()
+    profile = live.profile
+    seconds = 60
+    if step.step is Step.DEFENCE:
+        seconds = 30
+    elif step.seat is not None and step.seat in state.lost_speech and (
+            len(state.at_table) in profile.short_speech_table_sizes.value):
+        seconds = 30  # FIIM 7.7: three or four at the table, three fouls: 30 s
+    out["step"] = {
+        "text": step.text(lang), "phase": step.phase.label(lang), "kind": step.step.value,
+        "kinds": list(step.kinds), "seat": step.seat, "candidates": list(step.candidates),
+        "last_words": list(step.last_words), "at_table": list(step.at_table),
+        "seconds": seconds,
+        "notes": [note_text(n, lang) for n in step.notes],
+    }
+    out["fouls"] = {str(s): n for s, n in state.fouls.items()}
+    out["first_killed"] = state.first_killed
+    out["best_move_open"] = state.best_move_open
+    out["applied"] = [note_text(n, lang) for n in state.applied]
+    if live.ended:
+        out["ended"] = True
+        final = live.game.result or state.result
+        out["result"] = final
+        why = state.end_reason
+        text = _pick(RESULT_TEXT[final], lang) if final in RESULT_TEXT else ""
+        if why is not None:
+            text += f" ({translate_clause(why.clause, lang)})"
+        out["result_text"] = text
+    return out
+
+
+def _editor(svc: WebService, me: Principal, tid: int, code: str) -> str:
+    user = require_user(me)
+    if not svc.may_edit(tid, code, user):
+        raise HTTPException(status_code=403, detail="not allowed")
+    return user
+
+
+@pages.get("/t/{tid}/games/{code}/live", response_class=HTMLResponse)
+def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """The live screen of a table: its judge, or staff."""
+    _editor(svc, me, tid, code)
+    t, _players, _stages = svc.context(tid)
+    st = svc.status(tid, code)
+    live = load(svc, tid, code)
+    words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
+    boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
+            "state": state_of(live, me.lang),
+            "api": f"/api/t/{tid}/games/{code}/live",
+            "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
+            "protocol_url": f"/t/{tid}/games/{code}/edit"}
+    return render(request, "live.html", t=t, tid=tid, code=code, st=st,
+                  boot=json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
+                  lw=words)
+
+
+class OpIn(BaseModel):
+    """An operation of the screen: an event (docs/gamelog.md) or the undo of one."""
+
+    id: str = Field(min_length=1, max_length=100, description="made by the client, unique")
+    seq: int = Field(ge=1, description="1, 2, 3… per game, undos included")
+    event: dict[str, Any] | None = Field(None, description="an event of the game log")
+    undo: str | None = Field(None, description="the id of the last event, to take it back")
+
+
+class Batch(BaseModel):
+    base_revision: int = Field(description="the protocol revision the screen last saw")
+    events: list[OpIn] = Field(default_factory=list, max_length=500)
+
+
+@api.get("/t/{tid}/games/{code}/live")
+def live_state(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
+    """The game's log, the engine's next step and the seats (the table's judge, staff)."""
+    _editor(svc, me, tid, code)
+    return state_of(load(svc, tid, code), me.lang)
+
+
+@api.post("/t/{tid}/games/{code}/live")
+def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response:
+    """Apply queued operations in order, each once (by id), as one new draft revision.
+
+    409 `out_of_order` (with `expected`) or `conflict` (with the head revision); 422
+    `refused` with the engine's problems and the refused operation's id: nothing of the
+    batch is stored then."""
+    user = _editor(svc, me, tid, code)
+    for op in body.events:
+        if (op.event is None) == (op.undo is None):
+            raise HTTPException(status_code=422, detail="an operation is an event or an undo")
+    ops = [Op(id=o.id, seq=o.seq, event=o.event, undo=o.undo) for o in body.events]
+    try:
+        live, applied, duplicates = apply_ops(svc, tid, code, ops, actor=user,
+                                              base_revision=body.base_revision)
+    except OutOfOrder as e:
+        return JSONResponse({"error": "out_of_order", "message": e.message(me.lang),
+                             "expected": e.expected}, status_code=409)
+    except ConflictError as e:
+        return JSONResponse({"error": "conflict", "message": e.message(me.lang),
+                             "head": e.head}, status_code=409)
+    except LiveRefused as e:
+        return JSONResponse({"error": "refused", "refused": e.op.id,
+                             "problems": [p.as_dict(me.lang) for p in e.problems]},
+                            status_code=422)
+    out = state_of(live, me.lang)
+    out.update(applied=applied, duplicates=duplicates)
+    return JSONResponse(out)
+
+
+router = APIRouter()
+router.include_router(pages)
+router.include_router(api)
+
+__all__ = ["router", "describe", "state_of"]

@@ -1,0 +1,419 @@
+/* The judge's live screen (issue 5): draws the server's state, queues the judge's taps.
+ *
+ * No rules here. The server replays the game log through the engine and says what comes
+ * next (state.step), which special situation applies and which tap it refuses. This file
+ * only keeps the taps in localStorage (each with an id and a sequence number), sends them
+ * in order when it can, and shows what is still queued as "not yet checked".
+ */
+(function () {
+  'use strict';
+  var boot = JSON.parse(document.getElementById('live-boot').textContent);
+  var W = boot.words, ET = boot.event_text;
+  var root = document.getElementById('live');
+  var KEY = 'mafiatab-live:' + boot.tid + ':' + boot.code;
+  var csrf = '';
+  try { csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']; } catch (e) { /* none */ }
+
+  var server = boot.state;          // the last state the server replayed
+  var queue = readQueue();          // operations not yet confirmed by the server
+  var online = navigator.onLine;
+  var sending = false;
+  var notice = null;                // {text, err}
+  var ui = {nominee: null, open: false, after: [], votes: {}, counts: {}, mode: 'voters',
+            cands: [], lift: [], bm: [], kind: null, roles: null, menu: null, speaker: null};
+  var timer = {total: 60, left: 60, running: false, handle: null, key: ''};
+
+  function readQueue() {
+    try { return JSON.parse(localStorage.getItem(KEY) || '[]'); } catch (e) { return []; }
+  }
+  function saveQueue() { localStorage.setItem(KEY, JSON.stringify(queue)); }
+  function newId() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return Date.now().toString(36) + '-' + Math.random().toString(36).slice(2);
+  }
+  function fmt(s, v) { return s.replace(/\{(\w+)\}/g, function (_, k) { return v[k] == null ? '' : v[k]; }); }
+  function describe(ev) {
+    var k = ev.type, v = Object.assign({}, ev);
+    if (k === 'shot' && ev.target == null) { k = 'miss'; }
+    if (k === 'speech' && ev.nominates != null) { k = 'nominates'; }
+    if (k === 'best_move') { v.seats = (ev.seats || []).join(', '); }
+    if (k === 'vote') {
+      var t = ev.votes || ev.counts || {};
+      v.tally = Object.keys(t).map(function (c) { return c + ': ' + (Array.isArray(t[c]) ? t[c].length : t[c]); }).join(', ');
+    }
+    if (k === 'lift') { v.count = ev.voters ? ev.voters.length : ev.count; }
+    return ET[k] ? fmt(ET[k], v) : k;
+  }
+  function renumber() {
+    queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
+    saveQueue();
+  }
+
+  // --- the queue and the server -------------------------------------------------------
+  function enqueue(op) {
+    op.id = newId();
+    op.seq = server.seq + queue.length + 1;
+    queue.push(op);
+    saveQueue();
+    render();
+    flush();
+  }
+  function record(event) { enqueue({event: event}); }
+
+  function send(method, body) {
+    var opts = {method: method, headers: {'X-CSRF-Token': csrf, 'Accept': 'application/json'},
+                credentials: 'same-origin'};
+    if (body) { opts.headers['Content-Type'] = 'application/json'; opts.body = JSON.stringify(body); }
+    return fetch(boot.api, opts).then(function (r) {
+      return r.json().then(function (data) { return {status: r.status, data: data}; });
+    });
+  }
+  function refresh() {
+    return send('GET').then(function (r) {
+      if (r.status === 200) { server = r.data; renumber(); }
+      return r;
+    });
+  }
+  function flush(retries) {
+    if (retries === undefined) { retries = 3; }
+    if (sending || !queue.length) { render(); return; }
+    sending = true;
+    var batch = queue.slice();
+    render();
+    send('POST', {base_revision: server.revision, events: batch.map(function (op) {
+      var o = {id: op.id, seq: op.seq};
+      if (op.undo) { o.undo = op.undo; } else { o.event = op.event; }
+      return o;
+    })}).then(function (r) {
+      sending = false;
+      online = true;
+      var sent = {};
+      batch.forEach(function (op) { sent[op.id] = true; });
+      if (r.status === 200) {
+        queue = queue.filter(function (op) { return !sent[op.id]; });
+        server = r.data;
+        renumber();
+        if (notice && !notice.err) { notice = null; }
+      } else if (r.status === 422 && r.data.refused) {
+        queue = queue.filter(function (op) { return op.id !== r.data.refused; });
+        var refused = batch.filter(function (op) { return op.id === r.data.refused; })[0];
+        notice = {err: true, text: W.refused + (refused ? ' (' + label(refused) + ')' : '') + ': ' +
+                  (r.data.problems || []).map(function (p) { return p.message; }).join('; ')};
+        renumber();
+      } else if (r.status === 409) {
+        if (r.data.error === 'conflict') { notice = {err: true, text: W.conflict}; }
+        return refresh().then(function () { if (retries > 0) { flush(retries - 1); } else { render(); } });
+      } else {
+        notice = {err: true, text: (r.data && (r.data.message || r.data.error)) || String(r.status)};
+      }
+      render();
+      if (r.status !== 409 && queue.length && retries > 0) { flush(retries - 1); }
+    }).catch(function () {
+      sending = false;
+      online = false;
+      render();
+      setTimeout(function () { if (navigator.onLine) { flush(); } }, 3000);
+    });
+  }
+  window.addEventListener('online', function () { online = true; flush(); });
+  window.addEventListener('offline', function () { online = false; render(); });
+
+  // --- drawing -------------------------------------------------------------------------
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'on') { el.addEventListener('click', attrs.on); }
+      else if (k === 'text') { el.textContent = attrs.text; }
+      else if (attrs[k] !== false && attrs[k] != null) { el.setAttribute(k, attrs[k]); }
+    });
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c == null || c === false) { continue; }
+      if (Array.isArray(c)) { c.forEach(function (x) { if (x) { el.appendChild(x); } }); }
+      else { el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); }
+    }
+    return el;
+  }
+  function btn(text, on, cls, id) { return h('button', {type: 'button', 'class': cls || '', id: id, on: on, text: text}); }
+  function label(op) { return op.undo ? W.undo : describe(op.event); }
+  function atTable() { return (server.step && server.step.at_table.length) ? server.step.at_table : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; }
+  function chips(seats, chosen, onTap, prefix) {
+    return h('div', {'class': 'lv-chips'}, seats.map(function (s) {
+      return h('button', {type: 'button', 'class': 'lv-chip' + (chosen(s) ? ' on' : ''),
+                          id: prefix ? prefix + s : null, on: function () { onTap(s); }, text: String(s)});
+    }));
+  }
+  function section(title, id) {
+    var rest = Array.prototype.slice.call(arguments, 2);
+    return h.apply(null, ['section', {'class': 'lv-sec', id: id}, h('h2', {text: title})].concat(rest));
+  }
+
+  function timerBox(seconds, key) {
+    if (timer.key !== key) {
+      stopTimer();
+      timer = {total: seconds, left: seconds, running: false, handle: null, key: key};
+    }
+    return h('div', {'class': 'lv-timer'},
+      h('span', {id: 'lv-clock', 'class': clockClass(), text: clock()}),
+      btn(timer.running ? W.pause : W.start, function () {
+        if (timer.running) { stopTimer(); } else { startTimer(); ui.open = true; }
+        render();
+      }, 'sec', 'lv-start'),
+      btn(W.reset, function () { stopTimer(); timer.left = timer.total; render(); }, 'sec'));
+  }
+  function clock() { var s = Math.max(timer.left, 0); return Math.floor(s / 60) + ':' + ('0' + (s % 60)).slice(-2); }
+  function clockClass() { return 'lv-clock' + (timer.left <= 0 ? ' over' : timer.left <= 10 ? ' warn' : ''); }
+  function startTimer() {
+    timer.running = true;
+    timer.handle = setInterval(function () {
+      timer.left -= 1;
+      var el = document.getElementById('lv-clock');
+      if (el) { el.textContent = clock(); el.className = clockClass(); }
+      if (timer.left <= 0) { stopTimer(); if (navigator.vibrate) { navigator.vibrate(300); } }
+    }, 1000);
+  }
+  function stopTimer() { timer.running = false; if (timer.handle) { clearInterval(timer.handle); timer.handle = null; } }
+
+  function endSpeech(kind, seat) {
+    var ev = {type: kind, seat: seat};
+    if (kind === 'speech' && ui.nominee != null) { ev.nominates = ui.nominee; }
+    var after = ui.after;
+    ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
+    stopTimer(); timer.key = '';
+    queue.push({event: ev, id: newId(), seq: 0});
+    after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0}); });
+    queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
+    saveQueue(); render(); flush();
+  }
+
+  function speechSec(seat, seconds, offline) {
+    if (offline) {
+      seat = ui.speaker != null ? ui.speaker : guessSpeaker();
+    }
+    var parts = [];
+    if (offline) {
+      parts.push(chips(atTable(), function (s) { return s === seat; }, function (s) { ui.speaker = s; render(); }, 'lv-spk-'));
+    }
+    parts.push(timerBox(seconds, 'speech-' + seat + '-' + server.seq + '-' + queue.length));
+    parts.push(h('p', {'class': 'muted', text: ui.nominee != null ? fmt(W.nominated, {seat: ui.nominee}) : W.nominate}));
+    parts.push(chips(atTable(), function (s) { return s === ui.nominee; }, function (s) {
+      ui.nominee = ui.nominee === s ? null : s; ui.open = true; render();
+    }, 'lv-nom-'));
+    if (ui.after.length) {
+      parts.push(h('p', {'class': 'muted', text: ui.after.map(describe).join('; ')}));
+    }
+    parts.push(btn(W.end_speech, function () { endSpeech('speech', seat); }, 'lv-big', 'lv-end-speech'));
+    return section(fmt(W.speaks, {seat: seat}), 'lv-speech', parts);
+  }
+  function guessSpeaker() {
+    // offline only: the next seat at the table after the last speech queued (not a rule
+    // check; the server judges the order when the connection returns)
+    var seats = atTable(), last = null;
+    queue.forEach(function (op) { if (op.event && op.event.type === 'speech') { last = op.event.seat; } });
+    if (last == null) { return (server.step && server.step.seat) || seats[0]; }
+    var later = seats.filter(function (s) { return s > last; });
+    return later.length ? later[0] : seats[0];
+  }
+  function defenceSec(seat) {
+    return section(fmt(W.defence, {seat: seat}), 'lv-defence', timerBox(30, 'def-' + seat + '-' + server.seq),
+      btn(W.end_defence, function () { endSpeech('defence', seat); }, 'lv-big', 'lv-end-defence'));
+  }
+  function voteSec(cands, offline) {
+    if (offline) {
+      cands = ui.cands;
+    }
+    var parts = [];
+    if (offline) {
+      parts.push(chips(atTable(), function (s) { return cands.indexOf(s) >= 0; }, function (s) {
+        var i = ui.cands.indexOf(s); if (i >= 0) { ui.cands.splice(i, 1); } else { ui.cands.push(s); } render();
+      }, 'lv-cand-'));
+    }
+    parts.push(h('div', {'class': 'lv-row'},
+      btn(W.by_voters, function () { ui.mode = 'voters'; render(); }, ui.mode === 'voters' ? '' : 'sec'),
+      btn(W.by_counts, function () { ui.mode = 'counts'; render(); }, ui.mode === 'counts' ? '' : 'sec')));
+    var head = cands.slice(0, -1), last = cands[cands.length - 1];
+    head.forEach(function (c) {
+      if (ui.mode === 'voters') {
+        var mine = ui.votes[c] || [];
+        parts.push(h('div', {'class': 'lv-cand'}, h('b', {text: '→ ' + c + ': ' + mine.length}),
+          chips(atTable(), function (s) { return mine.indexOf(s) >= 0; }, function (s) {
+            Object.keys(ui.votes).forEach(function (k) { ui.votes[k] = ui.votes[k].filter(function (x) { return x !== s; }); });
+            if (mine.indexOf(s) < 0) { ui.votes[c] = (ui.votes[c] || []).concat([s]); }
+            render();
+          }, 'lv-v' + c + '-')));
+      } else {
+        var n = ui.counts[c] || 0;
+        parts.push(h('div', {'class': 'lv-cand lv-row'}, h('b', {text: '→ ' + c}),
+          btn('−', function () { ui.counts[c] = Math.max(0, n - 1); render(); }, 'sec lv-pm'),
+          h('span', {'class': 'lv-n', id: 'lv-count-' + c, text: String(n)}),
+          btn('+', function () { ui.counts[c] = n + 1; render(); }, 'sec lv-pm', 'lv-plus-' + c)));
+      }
+    });
+    if (last != null) { parts.push(h('p', {'class': 'muted', text: fmt(W.rest_last, {seat: last})})); }
+    parts.push(btn(W.record_vote, function () {
+      var ev = {type: 'vote'}, key = ui.mode === 'voters' ? 'votes' : 'counts', t = {};
+      cands.forEach(function (c) { t[String(c)] = ui.mode === 'voters' ? (ui.votes[c] || []) : (ui.counts[c] || 0); });
+      ev[key] = t;
+      ui.votes = {}; ui.counts = {}; ui.cands = [];
+      record(ev);
+    }, 'lv-big', 'lv-record-vote'));
+    return section(W.vote + (cands.length ? ': ' + cands.join(', ') : ''), 'lv-vote', parts);
+  }
+  function liftSec(cands) {
+    return section(W.lift + ': ' + cands.join(', '), 'lv-lift', h('p', {'class': 'muted', text: W.lift_for + ': ' + ui.lift.length}),
+      chips(atTable(), function (s) { return ui.lift.indexOf(s) >= 0; }, function (s) {
+        var i = ui.lift.indexOf(s); if (i >= 0) { ui.lift.splice(i, 1); } else { ui.lift.push(s); } render();
+      }, 'lv-lift-'),
+      btn(W.record, function () { var v = ui.lift; ui.lift = []; record({type: 'lift', voters: v}); }, 'lv-big', 'lv-record-lift'));
+  }
+  function shotSec() {
+    return section(W.shot, 'lv-shot',
+      chips(atTable(), function () { return false; }, function (s) { record({type: 'shot', target: s}); }, 'lv-shot-'),
+      btn(W.miss, function () { record({type: 'shot', target: null}); }, 'sec lv-big', 'lv-miss'));
+  }
+  function checkSec(kind) {
+    return section(W[kind], 'lv-' + kind,
+      chips([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], function () { return false; }, function (s) { record({type: kind, target: s}); }, 'lv-' + kind + '-'));
+  }
+  function bestMoveSec(seat) {
+    return section(fmt(W.best_move, {seat: seat}), 'lv-best-move',
+      chips([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter(function (s) { return s !== seat; }), function (s) { return ui.bm.indexOf(s) >= 0; }, function (s) {
+        var i = ui.bm.indexOf(s); if (i >= 0) { ui.bm.splice(i, 1); } else if (ui.bm.length < 3) { ui.bm.push(s); } render();
+      }, 'lv-bm-'),
+      btn(W.record, function () { var v = ui.bm; ui.bm = []; record({type: 'best_move', seat: seat, seats: v}); }, 'lv-big', 'lv-record-bm'));
+  }
+  function lastWordsSec(seats) {
+    return h('div', {'class': 'lv-sec', id: 'lv-last-words'}, seats.map(function (s) {
+      return btn(fmt(W.last_words, {seat: s}), function () { record({type: 'last_words', seat: s}); }, 'sec lv-big', 'lv-lw-' + s);
+    }));
+  }
+
+  function dealSec() {
+    if (!ui.roles) {
+      var ok = server.roles.filter(function (r) { return r; }).length === 10;
+      ui.roles = ok ? server.roles.slice() : server.roles.map(function () { return 'red'; });
+    }
+    var marks = boot.lang === 'ru' ? {red: 'К', sheriff: 'Ш', black: 'Ч', don: 'Д'} : {red: 'R', sheriff: 'S', black: 'B', don: 'D'};
+    var rows = ui.roles.map(function (role, i) {
+      return h('div', {'class': 'lv-row lv-deal'}, h('b', {'class': 'lv-seatno', text: String(i + 1)}),
+        h('span', {'class': 'lv-player', text: server.players[i] || ''}),
+        ['red', 'sheriff', 'black', 'don'].map(function (r) {
+          return btn(marks[r], function () { ui.roles[i] = r; render(); }, 'lv-role' + (role === r ? ' on' : ''), 'lv-role-' + (i + 1) + '-' + r);
+        }));
+    });
+    return section(W.deal, 'lv-deal', rows,
+      btn(W.deal_btn, function () { record({type: 'deal', roles: ui.roles.slice()}); }, 'lv-big', 'lv-deal-btn'));
+  }
+
+  function seatGrid() {
+    var pending = {};
+    queue.concat(ui.after.map(function (e) { return {event: e}; })).forEach(function (op) {
+      if (op.event && op.event.type === 'foul') { pending[op.event.seat] = (pending[op.event.seat] || 0) + 1; }
+    });
+    var at = atTable();
+    return section(W.fouls, 'lv-seats', h('div', {'class': 'lv-grid'}, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(function (s) {
+      var n = server.fouls[String(s)] || 0, p = pending[s] || 0;
+      var tile = h('div', {'class': 'lv-tile' + (at.indexOf(s) < 0 ? ' out' : ''), id: 'lv-seat-' + s},
+        h('b', {text: String(s)}),
+        h('span', {'class': 'lv-fouls', id: 'lv-fouls-' + s, text: n + (p ? '+' + p : '')}),
+        btn(W.foul, function () {
+          var ev = {type: 'foul', seat: s};
+          if (ui.open) { ui.after.push(ev); render(); } else { record(ev); }
+        }, 'lv-foul', 'lv-foul-' + s),
+        btn('⋯', function () { ui.menu = ui.menu === s ? null : s; render(); }, 'sec lv-more', 'lv-more-' + s));
+      if (ui.menu === s) {
+        tile.appendChild(h('div', {'class': 'lv-menu'},
+          btn(W.disqualify, function () {
+            if (confirm(fmt(W.sure, {seat: s, what: W.disqualify}))) { ui.menu = null; record({type: 'disqualify', seat: s}); }
+          }, 'lv-danger', 'lv-dq-' + s),
+          btn(W.team_loss, function () {
+            if (confirm(fmt(W.sure, {seat: s, what: W.team_loss}))) { ui.menu = null; record({type: 'team_loss', seat: s}); }
+          }, 'lv-danger', 'lv-tl-' + s)));
+      }
+      return tile;
+    })));
+  }
+
+  function journal() {
+    var items = server.events.slice(-12).map(function (e) { return h('li', {text: e.text}); });
+    queue.forEach(function (op) { items.push(h('li', {'class': 'lv-queued', text: label(op) + ' — ' + W.queued})); });
+    return section(W.log, 'lv-log', h('ol', {start: String(Math.max(1, server.events.length - 11))}, items.reverse()));
+  }
+
+  function offlineSec() {
+    var kinds = ['speech', 'vote', 'shot', 'don_check', 'sheriff_check', 'last_words', 'defence', 'lift'];
+    var kind = ui.kind || 'speech';
+    var sel = h('select', {id: 'lv-kind'}, kinds.map(function (k) {
+      return h('option', {value: k, selected: k === kind ? 'selected' : false, text: ET[k] ? ET[k].replace(/[:{].*$/, '').replace(/\s*места?\s*$/, '') : k});
+    }));
+    sel.addEventListener('change', function () { ui.kind = sel.value; render(); });
+    var body;
+    if (kind === 'speech') { body = speechSec(null, 60, true); }
+    else if (kind === 'vote') { body = voteSec([], true); }
+    else if (kind === 'shot') { body = shotSec(); }
+    else if (kind === 'don_check' || kind === 'sheriff_check') { body = checkSec(kind); }
+    else if (kind === 'last_words') { body = lastWordsSec(atTable()); }
+    else if (kind === 'defence') { body = defenceSec(ui.speaker || atTable()[0]); }
+    else { body = liftSec(ui.cands); }
+    return h('div', null, h('label', {'class': 'lv-row'}, W.any_event + ' ', sel), body);
+  }
+
+  function stepSecs(step) {
+    var out = [], k = step.kinds;
+    if (k.indexOf('don_check') >= 0) { out.push(checkSec('don_check')); }
+    if (k.indexOf('sheriff_check') >= 0) { out.push(checkSec('sheriff_check')); }
+    if ((k.indexOf('best_move') >= 0 || (server.ended && server.best_move_open)) && server.first_killed) {
+      out.push(bestMoveSec(server.first_killed));
+    }
+    if (k.indexOf('last_words') >= 0 && step.last_words.length) { out.push(lastWordsSec(step.last_words)); }
+    if (k.indexOf('defence') >= 0 && step.seat != null) { out.push(defenceSec(step.seat)); }
+    if (k.indexOf('vote') >= 0) { out.push(voteSec(step.candidates)); }
+    if (k.indexOf('lift') >= 0) { out.push(liftSec(step.candidates)); }
+    if (k.indexOf('shot') >= 0) { out.push(shotSec()); }
+    if (k.indexOf('speech') >= 0 && step.seat != null) { out.push(speechSec(step.seat, step.seconds)); }
+    return out;
+  }
+
+  function render() {
+    var offline = !online || (queue.length > 0 && !sending);
+    var status = h('div', {'class': 'lv-status ' + (online ? 'on' : 'off'), id: 'lv-status'},
+      online ? (sending ? W.sending : W.online) : W.offline,
+      queue.length ? ' · ' + queue.length + ' — ' + W.queued : '');
+    var parts = [status];
+    if (notice) { parts.push(h('p', {'class': notice.err ? 'flash err' : 'flash', id: 'lv-notice', text: notice.text})); }
+    var step = server.step;
+    var dealQueued = queue.some(function (op) { return op.event && op.event.type === 'deal'; });
+    if (!server.dealt && !dealQueued) {
+      parts.push(dealSec());
+    } else {
+      if (step) {
+        parts.push(h('div', {'class': 'lv-next', id: 'lv-next'}, h('b', {text: step.text}),
+          queue.length ? h('span', {'class': 'muted', text: ' (' + W.queued + ')'}) : null));
+        if (step.notes.length) {
+          parts.push(h('ul', {'class': 'lv-notes', id: 'lv-notes'}, step.notes.map(function (n) { return h('li', {text: n}); })));
+        }
+      }
+      if (server.ended && !queue.length) {
+        parts.push(section(W.ended, 'lv-ended', h('p', {'class': 'lv-result', id: 'lv-result', text: server.result_text || ''}),
+          h('a', {'class': 'lv-go', id: 'lv-to-protocol', href: boot.protocol_url, text: W.to_protocol})));
+      }
+      if (offline && (queue.length || !step)) { parts.push(offlineSec()); }
+      else if (step) { parts = parts.concat(stepSecs(step)); }
+      parts.push(seatGrid());
+    }
+    parts.push(h('div', {'class': 'lv-row'}, btn(W.undo, undo, 'sec lv-undo', 'lv-undo')));
+    parts.push(journal());
+    root.replaceChildren.apply(root, parts);
+  }
+
+  function undo() {
+    if (sending) { return; }
+    if (ui.after.length) { ui.after.pop(); render(); return; }
+    if (queue.length) { queue.pop(); saveQueue(); render(); return; }
+    var last = server.events[server.events.length - 1];
+    if (last) { enqueue({undo: last.id}); }
+  }
+
+  render();
+  if (queue.length) { renumber(); flush(); }
+}());
