@@ -50,7 +50,11 @@ ORGANIZER: Final = "organizer"
 HEAD_JUDGE: Final = "head_judge"
 JUDGE: Final = "judge"
 VIEWER: Final = "viewer"
-ROLES: Final = (ORGANIZER, HEAD_JUDGE, JUDGE, VIEWER)
+#: issue 7: a player who signs in to file and follow his protests and appeals, and the
+#: appeals commission that decides them with (or instead of) the head judge
+PLAYER: Final = "player"
+APPEALS_COMMISSION: Final = "appeals_commission"
+ROLES: Final = (ORGANIZER, HEAD_JUDGE, JUDGE, VIEWER, PLAYER, APPEALS_COMMISSION)
 
 #: explicit constraint names, so that later migrations can alter them on SQLite (batch mode)
 NAMING: Final = {
@@ -277,3 +281,122 @@ class AccessCode(Base):
     user_name: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(20))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+# --- protests and appeals (issue 7) ------------------------------------------------------
+#
+# A case keeps its filing as the core's record (`domain.appeals.Filing`, JSON as it is);
+# its thread and its decision are rows of their own, so that the head judge's list of
+# open cases and the audit read them without decoding every case. The schedule the
+# deadlines count rounds and days by (FSM 8.9.1-8.9.2) is entered per round; a game's end
+# (FIIM 8.9.1) is entered by its judge; a protocol's publication is its first confirmed
+# revision, which `protocol_revisions` already records.
+
+
+class PlayerUser(Base):
+    """The account a tournament's player signs in with (to file and follow his cases)."""
+
+    __tablename__ = "player_users"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "player_code"),
+        UniqueConstraint("tournament_id", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    #: the player's id in the tournament (`tournament_participants.code`)
+    player_code: Mapped[str] = mapped_column(String(100))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class RoundTime(Base):
+    """When a round starts and on which day of the tournament (the schedule)."""
+
+    __tablename__ = "round_times"
+
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AppealSettings(Base):
+    """A tournament's appeal settings: when the tables were closed (FSM 8.9.2)."""
+
+    __tablename__ = "appeal_settings"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    tables_closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameTime(Base):
+    """When a game ended (FIIM 8.9.1 counts the protest's 10 minutes from it)."""
+
+    __tablename__ = "game_times"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    ended_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class AppealCase(Base):
+    """A protest or an appeal: the filing as the core's record, and where it stands."""
+
+    __tablename__ = "appeal_cases"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    #: the case's number in the tournament (its id on the pages: "A3")
+    number: Mapped[int] = mapped_column(Integer)
+    game_code: Mapped[str] = mapped_column(String(100))
+    player_code: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(20))
+    subject: Mapped[str] = mapped_column(String(30))
+    status: Mapped[str] = mapped_column(String(20))
+    #: `domain.appeals.Filing` as JSON
+    filing: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clause: Mapped[str] = mapped_column(String(100))
+    filed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: the account that filed (the player, or staff on his behalf)
+    filed_by: Mapped[str] = mapped_column(String(200))
+
+
+class AppealMessage(Base):
+    """One message of a case's thread (FSM 8.9.3); rows are only added."""
+
+    __tablename__ = "appeal_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("appeal_cases.id", ondelete="CASCADE"), index=True)
+    #: the player's code for the player, the account name for the others
+    author: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(30))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    text: Mapped[str] = mapped_column(Text)
+
+
+class AppealDecision(Base):
+    """The decision on a case and what it did to the protocol (the revision it made)."""
+
+    __tablename__ = "appeal_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    case_id: Mapped[int] = mapped_column(
+        ForeignKey("appeal_cases.id", ondelete="CASCADE"), unique=True
+    )
+    #: `domain.appeals.Decision` as JSON
+    decision: Mapped[dict[str, Any]] = mapped_column(JSON)
+    outcome: Mapped[str] = mapped_column(String(20))
+    decided_by: Mapped[str] = mapped_column(String(200))
+    decided_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    #: the protocol revision the decision made (None: nothing changed)
+    revision: Mapped[int | None] = mapped_column(Integer)
+    #: `Effect.changes`: a line per thing that changed
+    changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: warnings shown with the decision (`Refusal.as_dict`)
+    warnings: Mapped[list[Any]] = mapped_column(JSON, default=list)
