@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, pages
+from mafiatab.web import api, live, pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -80,15 +80,18 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/api/t/{tid}/assign", STAFF, {"game": "nope", "judge": "x"}),
     ("POST", "/api/t/{tid}/lots", STAFF, {"seed": "s"}),
     ("GET", "/api/t/{tid}/audit", STAFF, None),
+    ("GET", "/t/{tid}/games/{code}/live", EDIT, None),
+    ("GET", "/api/t/{tid}/games/{code}/live", EDIT, None),
+    ("POST", "/api/t/{tid}/games/{code}/live", EDIT, {"base_revision": 1, "events": []}),
 ]
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
-OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return")
+OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
 PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routes = {(m, r.path) for router in (pages.router, api.router) for r in router.routes
+    routes = {(m, r.path) for router in (pages.router, api.router, live.router) for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
     assert routes - listed == set(), "routes without an access rule"
