@@ -91,7 +91,8 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routes = {(m, r.path) for router in (pages.router, api.router, live.router) for r in router.routes
+    routers = (pages.router, api.router, live.pages, live.api)
+    routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
     assert routes - listed == set(), "routes without an access rule"
