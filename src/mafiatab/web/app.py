@@ -136,8 +136,9 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
         return render(request, "error.html", status_code=e.status_code,
                       message=texts.word(key, p.lang))
 
-    from mafiatab.web import api, pages
+    from mafiatab.web import api, pages, seating_pages
 
+    app.include_router(seating_pages.router)  # issue 6: the seating page and its API
     app.include_router(pages.router)
     app.include_router(api.router)
     from mafiatab.web import live  # the judge's live screen (issue 5)

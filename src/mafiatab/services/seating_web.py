@@ -1,0 +1,375 @@
+"""Seating in the web app (issue 6, item 3): generate a stage's qualification seating for the
+registered players in the background, keep the proposal, publish it round by round.
+
+The generator is `mafiatab.seating`'s; this module only translates between the tournament
+(player ids, nicknames, clubs, stages, games in the database) and the generator's 0-based
+numbers, and runs it off the server's event loop.
+
+* **In memory.** A proposal lives in the `SeatingDesk` of the running app (one per
+  tournament: the newest generation), not in the database: it is a working draft of the
+  organizer, cheap to make again with the same seed, and the database keeps what matters —
+  the published rounds, as the games' first draft revisions (`WebService.enter_seating`).
+  A restart loses an unpublished proposal; its seed and parameters regenerate it exactly.
+* **One generation at a time.** The search is CPU-bound (numba without the GIL, two
+  threads); a second generation started meanwhile waits for the first, so that a hall's
+  server never runs two searches on its two cores at once.
+* **Publishing.** Round r of the proposal becomes, for every table, the game's seating
+  (first draft revision, roles and result blank), optionally with its judge. A round that
+  is already published may be published again (another seed, another judge) only while
+  none of its protocols has started: every table's newest revision must still be the
+  seating's own draft. Otherwise the organizer is told which tables have started.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from mafiatab.domain import protocol as model
+from mafiatab.services.web_support import WebService
+from mafiatab.storage.models import DRAFT
+
+if TYPE_CHECKING:
+    from mafiatab.seating.model import SeatingRequest
+
+log = logging.getLogger(__name__)
+
+#: the reason `enter_seating` gives the revision it writes; a head revision with another
+#: reason (or another state) means the judge has started the protocol
+SEATING_REASON: Final = "seating"
+#: the longest search the web app lets anyone start (seating.md: 5 minutes for N = 200)
+MAX_TIME_LIMIT: Final = 300.0
+WAITING, RUNNING, DONE, REFUSED, FAILED = "waiting", "running", "done", "refused", "failed"
+
+_GATE = threading.Lock()  # one search at a time per process (see the module's text)
+
+
+class SeatingRefused(Exception):
+    """A seating request or publication that cannot be done, with the reason in both
+    languages; `status` is the HTTP status the web layer answers with."""
+
+    def __init__(self, reason_ru: str, reason_en: str, status: int = 422) -> None:
+        super().__init__(reason_en)
+        self.reason_ru = reason_ru
+        self.reason_en = reason_en
+        self.status = status
+
+    def reason(self, lang: str) -> str:
+        return self.reason_en if lang == "en" else self.reason_ru
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingParams:
+    """What the organizer asked for, in the tournament's terms (player ids, 1-based
+    tables and rounds). `first_round` is the stage's round the proposal's round 1 becomes."""
+
+    stage: str
+    games: int
+    tables: int | None = None
+    seed: int = 0
+    separate_clubs: bool = True
+    pins: Mapping[str, int] = field(default_factory=dict)
+    availability: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    first_round: int = 1
+    time_limit: float | None = None
+    iterations: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"stage": self.stage, "games": self.games, "tables": self.tables,
+                "seed": self.seed, "separate_clubs": self.separate_clubs,
+                "pins": dict(self.pins),
+                "availability": {p: sorted(r) for p, r in self.availability.items()},
+                "first_round": self.first_round}
+
+
+@dataclass
+class SeatingJob:
+    """One generation: its inputs, its progress, and (when done) the proposal."""
+
+    number: int
+    tournament: int
+    params: SeatingParams
+    players: list[model.Player]  # the registered players when it started; index = number - 1
+    request: SeatingRequest
+    state: str = WAITING
+    progress: float = 0.0
+    info: str = ""
+    started: float = field(default_factory=time.monotonic)
+    seconds: float = 0.0
+    reason: tuple[str, str] | None = None
+    document: dict[str, Any] | None = None  # mafiatab.seating/1 (+ "participants")
+    method: str = ""
+    interrupted: bool = False
+    histogram: dict[int, int] = field(default_factory=dict)
+    published: dict[int, list[str]] = field(default_factory=dict)  # round -> game codes
+
+    @property
+    def busy(self) -> bool:
+        return self.state in (WAITING, RUNNING)
+
+    def reason_text(self, lang: str) -> str:
+        if self.reason is None:
+            return ""
+        return self.reason[1] if lang == "en" else self.reason[0]
+
+    def stage_round(self, rnd: int) -> int:
+        """The stage's round number that the proposal's round `rnd` (1-based) becomes."""
+        return self.params.first_round + rnd - 1
+
+    def rounds(self) -> list[list[list[model.Player]]]:
+        """rounds[r][t] = the players of table t + 1 in round r + 1, in seat order."""
+        if self.document is None:
+            return []
+        return [[[self.players[p - 1] for p in tb["seats"]] for tb in rnd["tables"]]
+                for rnd in self.document["rounds"]]
+
+    def status(self, lang: str) -> dict[str, Any]:
+        """What the status API answers (no grid: `document` has it)."""
+        out: dict[str, Any] = {
+            "job": self.number, "state": self.state, "progress": round(self.progress, 3),
+            "info": self.info, "seconds": round(self.seconds or time.monotonic() - self.started, 1),
+            "params": self.params.as_json(), "players": len(self.players),
+            "tables": self.request.tables, "rounds": self.request.rounds,
+            "published": sorted(self.published)}
+        if self.reason is not None:
+            out["reason"] = self.reason_text(lang)
+        if self.document is not None:
+            out["method"] = self.method
+            out["interrupted"] = self.interrupted
+            out["metrics"] = self.document["metrics"]
+            out["histogram"] = {str(k): v for k, v in self.histogram.items()}
+        return out
+
+
+# --- reading what the organizer typed ----------------------------------------------------
+
+
+def parse_rounds(text: str) -> frozenset[int]:
+    """'1-3,5' → {1, 2, 3, 5} (1-based, as organizers write them)."""
+    out: set[int] = set()
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < int(m.group(1)):
+            raise SeatingRefused(f"Не понял список туров «{text}» (пример: 1-3,5).",
+                                 f"Cannot read the round list '{text}' (e.g. 1-3,5).")
+        out.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    return frozenset(out)
+
+
+def find_player(players: Sequence[model.Player], ref: str) -> model.Player:
+    """A player by id, else by nickname (case-insensitive)."""
+    ref = ref.strip()
+    for p in players:
+        if p.id == ref:
+            return p
+    for p in players:
+        if p.nickname.casefold() == ref.casefold():
+            return p
+    raise SeatingRefused(f"Игрок «{ref}» не зарегистрирован в турнире.",
+                         f"Player '{ref}' is not registered in the tournament.")
+
+
+def parse_lines(text: str, players: Sequence[model.Player]) -> list[tuple[model.Player, str]]:
+    """Lines 'player: value' (player by id or nickname; ':' or '=' separates)."""
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"\s*(.+?)\s*[:=]\s*(.+?)\s*", line)
+        if not m:
+            raise SeatingRefused(f"Строка «{line}»: нужно «игрок: значение».",
+                                 f"Line '{line}': expected 'player: value'.")
+        out.append((find_player(players, m.group(1)), m.group(2)))
+    return out
+
+
+def parse_pins(text: str, players: Sequence[model.Player]) -> dict[str, int]:
+    pins: dict[str, int] = {}
+    for p, value in parse_lines(text, players):
+        if not value.isdigit() or int(value) < 1:
+            raise SeatingRefused(f"Закрепление игрока {p.nickname}: «{value}» — не номер стола.",
+                                 f"Pin of {p.nickname}: '{value}' is not a table number.")
+        pins[p.id] = int(value)
+    return pins
+
+
+def parse_availability(text: str, players: Sequence[model.Player]) -> dict[str, frozenset[int]]:
+    return {p.id: parse_rounds(value) for p, value in parse_lines(text, players)}
+
+
+# --- the desk -------------------------------------------------------------------------------
+
+
+class SeatingDesk:
+    """The running app's seating proposals (one per tournament) and their generations."""
+
+    def __init__(self, svc: WebService) -> None:
+        self.svc = svc
+        self._jobs: dict[int, SeatingJob] = {}
+        self._lock = threading.Lock()
+        self._counter = 0
+
+    def job(self, tournament: int) -> SeatingJob | None:
+        with self._lock:
+            return self._jobs.get(tournament)
+
+    def require_job(self, tournament: int) -> SeatingJob:
+        job = self.job(tournament)
+        if job is None:
+            raise SeatingRefused("Рассадка ещё не составлена.", "No seating has been generated yet.",
+                                 status=404)
+        return job
+
+    def build(self, tournament: int, params: SeatingParams) -> tuple[list[model.Player],
+                                                                      SeatingRequest]:
+        """The generator's request for the tournament's registered players; an impossible
+        request is refused here, before any search starts, with the generator's reason."""
+        from mafiatab.seating.model import InfeasibleRequest, build_request
+
+        _t, players, stages = self.svc.context(tournament)
+        if params.stage not in {s.id for s in stages}:
+            raise SeatingRefused(f"Стадии «{params.stage}» в турнире нет.",
+                                 f"The tournament has no stage '{params.stage}'.")
+        if params.first_round < 1:
+            raise SeatingRefused("Номер первого тура — с 1.", "The first round is 1 or more.")
+        index = {p.id: i for i, p in enumerate(players)}
+        clubs = ({index[p.id]: p.club for p in players if p.club}
+                 if params.separate_clubs else {})
+        try:
+            request = build_request(
+                len(players), params.games, params.tables, seed=params.seed, clubs=clubs,
+                pins={index[find_player(players, p).id]: t - 1 for p, t in params.pins.items()},
+                availability={index[find_player(players, p).id]: frozenset(r - 1 for r in rs)
+                              for p, rs in params.availability.items()})
+        except InfeasibleRequest as e:
+            raise SeatingRefused(e.reason_ru, e.reason_en) from None
+        return players, request
+
+    def start(self, tournament: int, params: SeatingParams) -> SeatingJob:
+        """Check the request and start its search in a thread; the newest job replaces
+        the tournament's proposal. Refused while the tournament's last search runs."""
+        players, request = self.build(tournament, params)
+        with self._lock:
+            old = self._jobs.get(tournament)
+            if old is not None and old.busy:
+                raise SeatingRefused("Рассадка уже составляется — дождитесь конца.",
+                                     "A seating is being generated already: wait for it.",
+                                     status=409)
+            self._counter += 1
+            job = SeatingJob(self._counter, tournament, params, players, request)
+            self._jobs[tournament] = job
+        threading.Thread(target=self._run, args=(job,), name=f"seating-{job.number}",
+                         daemon=True).start()
+        return job
+
+    @staticmethod
+    def _run(job: SeatingJob) -> None:
+        """The search, off the event loop; every outcome ends in the job's state."""
+        with _GATE:
+            job.state, job.started = RUNNING, time.monotonic()
+            try:
+                # numba and OR-Tools: loaded on the first generation, not at server start
+                from mafiatab.seating.generate import generate, to_json
+                from mafiatab.seating.model import InfeasibleRequest
+
+                def progress(frac: float, info: str) -> None:
+                    job.progress, job.info = frac, info
+
+                p = job.params
+                limit = min(MAX_TIME_LIMIT, p.time_limit or (55.0 if len(job.players) <= 100
+                                                             else 280.0))
+                try:
+                    result = generate(job.request, time_limit=limit, iterations=p.iterations,
+                                      progress=progress)
+                except InfeasibleRequest as e:
+                    job.reason, job.state = (e.reason_ru, e.reason_en), REFUSED
+                    return
+                doc = to_json(result)
+                doc["participants"] = [{"number": i + 1, "id": pl.id, "nickname": pl.nickname,
+                                        "club": pl.club} for i, pl in enumerate(job.players)]
+                job.document, job.method = doc, result.method
+                job.interrupted, job.histogram = result.interrupted, dict(result.metrics.histogram)
+                job.progress, job.state = 1.0, DONE
+            except Exception as e:  # a bug must not leave the page polling for ever
+                log.exception("seating generation failed")
+                job.reason = (f"Сбой генератора: {e}", f"The generator failed: {e}")
+                job.state = FAILED
+            finally:
+                job.seconds = time.monotonic() - job.started
+
+    def wait(self, tournament: int, timeout: float) -> SeatingJob:
+        """The job once it is no longer running (tests, scripts)."""
+        deadline = time.monotonic() + timeout
+        job = self.require_job(tournament)
+        while job.busy and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return job
+
+    # --- publishing ---
+    def publish(self, tournament: int, rnd: int, *, actor: str,
+                judges: Mapping[int, str] | None = None) -> list[str]:
+        """Enter every table of the proposal's round `rnd` (1-based) as its game's seating,
+        with the judges given per table (1-based). Returns the games' codes."""
+        job = self.require_job(tournament)
+        if job.state != DONE or job.document is None:
+            raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.",
+                                 status=409)
+        if not 1 <= rnd <= job.request.rounds:
+            raise SeatingRefused(f"В рассадке туры 1…{job.request.rounds}, тура {rnd} нет.",
+                                 f"The seating has rounds 1…{job.request.rounds}, not {rnd}.")
+        judges = {t: j.strip() for t, j in (judges or {}).items() if j and j.strip()}
+        stage, number = job.params.stage, job.stage_round(rnd)
+        tables = job.rounds()[rnd - 1]
+        existing = {g.table: g for g in self.svc.overview(tournament)
+                    if g.stage == stage and g.round == number}
+        started = []
+        for g in existing.values():
+            head = self.svc.head(tournament, g.code)
+            if head.state != DRAFT or head.reason != SEATING_REASON:
+                started.append(g)
+        if started:
+            which = ", ".join(f"{g.table} ({g.state}, rev. {g.revision}, {g.author})"
+                              for g in sorted(started, key=lambda x: x.table))
+            raise SeatingRefused(
+                f"Тур {number} стадии {stage} уже начат: протоколы столов {which} уже "
+                "заполняются или поданы. Пересадить игроков этого тура нельзя.",
+                f"Round {number} of stage {stage} has started: the protocols of tables {which} "
+                "are being filled in or were submitted. Its seating can no longer change.",
+                status=409)
+        extra = sorted(set(existing) - set(range(1, len(tables) + 1)))
+        if extra:
+            raise SeatingRefused(
+                f"В туре {number} уже есть столы {extra}, которых нет в этой рассадке.",
+                f"Round {number} already has tables {extra} that this seating lacks.",
+                status=409)
+        codes = []
+        for t, seated in enumerate(tables, start=1):
+            ids = [p.id for p in seated]
+            judge = judges.get(t)
+            old = existing.get(t)
+            if old is None:
+                codes.append(self.svc.enter_seating(tournament, stage, number, t, ids,
+                                                    actor=actor, judge=judge).game)
+                continue
+            game = model.Game(id=old.code, stage=stage, round=number, table=t,
+                              seats=[model.Seat(seat=i + 1, player=p, role="")
+                                     for i, p in enumerate(ids)],
+                              result="", judge=judge or old.judge)
+            self.svc.save_protocol(tournament, game, actor=actor, base_revision=old.revision,
+                                   reason=SEATING_REASON)
+            if judge:
+                self.svc.assign_judge(tournament, old.code, judge, actor=actor)
+            codes.append(old.code)
+        job.published[rnd] = codes
+        return codes
+
+
+__all__ = ["SeatingDesk", "SeatingJob", "SeatingParams", "SeatingRefused", "parse_availability",
+           "parse_pins", "parse_rounds"]

@@ -1,0 +1,360 @@
+"""Seating in the web app (issue 6, item 3): the organizer's / head judge's page that
+generates a stage's seating for the registered players, shows its metrics and grid,
+publishes it round by round, prints it; and the same under /api.
+
+Thin: every decision is `services.seating_web.SeatingDesk`'s (and the generator's). The
+desk lives on the app (`app.state.seating_desk`), made on first use, so that `create_app`
+needs one line for this router and nothing else. Routes are plain `def`: FastAPI runs them
+in its thread pool, and the search itself runs in a thread of its own, so the event loop
+is never blocked.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from mafiatab.services.seating_web import (
+    MAX_TIME_LIMIT,
+    SeatingDesk,
+    SeatingJob,
+    SeatingParams,
+    SeatingRefused,
+    parse_availability,
+    parse_pins,
+    parse_rounds,
+)
+from mafiatab.services.web_support import STAFF, WebService
+from mafiatab.storage.models import JUDGE
+from mafiatab.web.app import render
+from mafiatab.web.security import Principal, check_csrf, principal, require_role, service
+
+router = APIRouter(dependencies=[Depends(check_csrf)])
+
+Who = Annotated[Principal, Depends(principal)]
+Svc = Annotated[WebService, Depends(service)]
+
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    "seating": ("Рассадка", "Seating"),
+    "generate": ("Составить рассадку", "Generate the seating"),
+    "again": ("Ещё раз, другое зерно", "Again with another seed"),
+    "stage": ("Стадия", "Stage"),
+    "games": ("Игр у каждого игрока", "Games per player"),
+    "tables": ("Столов в туре (пусто: по числу игроков)", "Tables per round (empty: from players)"),
+    "seed": ("Зерно", "Seed"),
+    "first_round": ("Первый тур рассадки — тур стадии №", "Its round 1 is the stage's round"),
+    "time_limit": ("Предел времени, с", "Time limit, s"),
+    "clubs": ("Разводить одноклубников", "Keep club-mates apart"),
+    "pins": ("Закрепить за столом (игрок: стол)", "Pin to a table (player: table)"),
+    "pins_hint": ("по строке: id или ник: номер стола", "one a line: id or nickname: table"),
+    "availability": ("Доступность (игрок: туры)", "Availability (player: rounds)"),
+    "availability_hint": ("по строке: id или ник: 1-3,5", "one a line: id or nickname: 1-3,5"),
+    "registered": ("Зарегистрировано игроков: {n}", "Registered players: {n}"),
+    "waiting": ("Ждёт очереди (идёт другая рассадка)", "Waiting (another seating is running)"),
+    "running": ("Подбор столов…", "Choosing tables…"),
+    "done": ("Готово", "Done"),
+    "refused": ("Рассадку составить нельзя", "No seating is possible"),
+    "failed": ("Сбой", "Failed"),
+    "none_yet": ("Рассадка ещё не составлена.", "No seating has been generated yet."),
+    "metrics": ("Показатели", "Metrics"),
+    "method": ("Метод", "Method"),
+    "mu": ("Среднее число встреч пары μ", "Mean meetings of a pair μ"),
+    "max": ("Больше всего встреч пары (пар)", "Most meetings of a pair (pairs)"),
+    "min": ("Меньше всего встреч пары", "Fewest meetings of a pair"),
+    "never": ("Пар, не встретившихся ни разу", "Pairs that never meet"),
+    "sumsq": ("Σ m²", "Σ m²"),
+    "hist": ("Гистограмма встреч", "Histogram of meetings"),
+    "seat_off": ("Ячеек игрок–место вне нормы (S1)", "Player–seat cells off (S1)"),
+    "group_off": ("Ячеек игрок–пара мест/половина вне нормы (S2)",
+                  "Player–seat-pair/half cells off (S2)"),
+    "table_off": ("Ячеек игрок–стол вне нормы (T1)", "Player–table cells off (T1)"),
+    "hard": ("Нарушено жёстких ограничений", "Hard constraints broken"),
+    "interrupted": ("Остановлено по времени: показана лучшая найденная рассадка.",
+                    "Stopped by the time limit: the best seating found is shown."),
+    "seconds": ("{s} с", "{s} s"),
+    "round": ("Тур", "Round"),
+    "table": ("Стол", "Table"),
+    "publish": ("Опубликовать тур", "Publish round"),
+    "publish_hint": ("Столы тура станут протоколами (черновиками) с этой рассадкой; судьи "
+                     "увидят свои столы. Пока протоколы не начаты, тур можно опубликовать заново.",
+                     "The round's tables become protocols (drafts) with this seating; judges see "
+                     "their tables. Until a protocol starts, the round can be published again."),
+    "judge_of": ("Судья стола {t}", "Judge of table {t}"),
+    "published": ("опубликован", "published"),
+    "published_now": ("Тур {r} опубликован: {n} столов.", "Round {r} published: {n} tables."),
+    "print": ("Печать", "Print"),
+    "print_round": ("Печать тура", "Print the round"),
+    "print_all": ("Печать всей рассадки", "Print the whole seating"),
+    "download": ("Скачать JSON (mafiatab.seating/1)", "Download JSON (mafiatab.seating/1)"),
+    "seat": ("Место", "Seat"),
+    "player": ("Игрок", "Player"),
+    "stage_round": ("тур стадии {n}", "stage round {n}"),
+}
+
+
+def sw(key: str, lang: str, **params: object) -> str:
+    """A word of the seating pages (ru first, en second)."""
+    pair = WORDS.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang == "en" else pair[0]
+    return text.format(**params) if params else text
+
+
+_DESK_LOCK = threading.Lock()
+
+
+def desk(request: Request) -> SeatingDesk:
+    """The app's desk, made on first use (one per app, so one per database)."""
+    d = getattr(request.app.state, "seating_desk", None)
+    if d is None:
+        with _DESK_LOCK:
+            d = getattr(request.app.state, "seating_desk", None)
+            if d is None:
+                d = SeatingDesk(service(request))
+                request.app.state.seating_desk = d
+    assert isinstance(d, SeatingDesk)
+    return d
+
+
+Desk = Annotated[SeatingDesk, Depends(desk)]
+
+
+def _refusal(request: Request, me: Principal, e: SeatingRefused, api: bool) -> Response:
+    if api:
+        return JSONResponse({"error": "seating_refused", "message": e.reason(me.lang)},
+                            status_code=e.status)
+    return render(request, "error.html", status_code=e.status, message=e.reason(me.lang))
+
+
+def _int(value: str | None, default: int | None, name: str) -> int | None:
+    value = (value or "").strip()
+    if not value:
+        return default
+    if not value.lstrip("-").isdigit():
+        raise SeatingRefused(f"Поле «{name}»: «{value}» — не число.",
+                             f"Field '{name}': '{value}' is not a number.")
+    return int(value)
+
+
+def _default_stage(svc: WebService, tid: int) -> str:
+    _t, _p, stages = svc.context(tid)
+    if not stages:
+        raise HTTPException(status_code=404)
+    return next((s.id for s in stages if s.kind == "qualification"), stages[0].id)
+
+
+def _page_context(svc: WebService, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
+    t, players, stages = svc.context(tid)
+    job = d.job(tid)
+    return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
+            "judges": sorted({u for u, r in svc.staff(tid) if r == JUDGE}),
+            "default_stage": _default_stage(svc, tid), "s": lambda k, **kw: sw(k, me.lang, **kw),
+            "mu": _mu(job), "max_time": int(MAX_TIME_LIMIT)}
+
+
+def _mu(job: SeatingJob | None) -> str:
+    if job is None or job.document is None:
+        return ""
+    from mafiatab.seating.model import mean_meetings
+
+    return f"{mean_meetings(len(job.players), job.params.games):.3f}"
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/seating", response_class=HTMLResponse, include_in_schema=False)
+def seating_page(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
+                 published: int | None = None) -> Response:
+    require_role(me, tid, STAFF)
+    return render(request, "seating.html", published_now=published,
+                  **_page_context(svc, d, me, tid))
+
+
+@router.get("/t/{tid}/seating/status", response_class=HTMLResponse, include_in_schema=False)
+def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: Desk) -> Response:
+    """htmx: the status box, polled while the search runs (it stops polling when done)."""
+    require_role(me, tid, STAFF)
+    return render(request, "seating_status.html", published_now=None,
+                  **_page_context(svc, d, me, tid))
+
+
+def _params_from_form(f: dict[str, str], svc: WebService, tid: int) -> SeatingParams:
+    _t, players, _s = svc.context(tid)
+    games = _int(f.get("games"), None, "games")
+    if games is None:
+        raise SeatingRefused("Укажите число игр у каждого игрока.", "Give the games per player.")
+    limit = _int(f.get("time_limit"), None, "time_limit")
+    return SeatingParams(
+        stage=f.get("stage") or _default_stage(svc, tid), games=games,
+        tables=_int(f.get("tables"), None, "tables"), seed=_int(f.get("seed"), 0, "seed") or 0,
+        separate_clubs=f.get("separate_clubs") == "on",
+        pins=parse_pins(f.get("pins", ""), players),
+        availability=parse_availability(f.get("availability", ""), players),
+        first_round=_int(f.get("first_round"), 1, "first_round") or 1,
+        time_limit=float(limit) if limit else None)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+@router.post("/t/{tid}/seating/generate", include_in_schema=False)
+async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
+                                d: Desk) -> Response:
+    require_role(me, tid, STAFF)
+    f = await _form(request)
+    try:
+        old = d.job(tid)
+        if f.get("again") and old is not None:
+            p = old.params
+            params = SeatingParams(p.stage, p.games, p.tables, p.seed + 1, p.separate_clubs,
+                                   p.pins, p.availability, p.first_round, p.time_limit)
+        else:
+            params = _params_from_form(f, svc, tid)
+        d.start(tid, params)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=False)
+    return RedirectResponse(f"/t/{tid}/seating", status_code=303)
+
+
+@router.post("/t/{tid}/seating/publish", include_in_schema=False)
+async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
+                               d: Desk) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    try:
+        rnd = _int(f.get("round"), None, "round")
+        if rnd is None:
+            raise SeatingRefused("Укажите тур.", "Give the round.")
+        judges = {int(k.removeprefix("judge_")): v for k, v in f.items()
+                  if k.startswith("judge_") and k.removeprefix("judge_").isdigit()}
+        d.publish(tid, rnd, actor=user, judges=judges)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=False)
+    return RedirectResponse(f"/t/{tid}/seating?published={rnd}", status_code=303)
+
+
+@router.get("/t/{tid}/seating/print", response_class=HTMLResponse, include_in_schema=False)
+def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
+                  round: str | None = None) -> Response:
+    """A printable page (A4): one round's tables, or every round (`round` empty)."""
+    require_role(me, tid, STAFF)
+    try:
+        job = d.require_job(tid)
+        rounds = job.rounds()
+        if not rounds:
+            raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.", 409)
+        wanted = sorted(parse_rounds(round or "")) or list(range(1, len(rounds) + 1))
+        if any(r > len(rounds) for r in wanted):
+            raise SeatingRefused(f"В рассадке туры 1…{len(rounds)}.",
+                                 f"The seating has rounds 1…{len(rounds)}.", 404)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=False)
+    t, _p, _s = svc.context(tid)
+    return render(request, "seating_print.html", t=t, tid=tid, job=job, rounds=rounds,
+                  wanted=wanted, s=lambda k, **kw: sw(k, me.lang, **kw))
+
+
+@router.get("/t/{tid}/seating/download", include_in_schema=False)
+def seating_download(request: Request, tid: int, me: Who, d: Desk) -> Response:
+    """The proposal as a mafiatab.seating/1 file."""
+    require_role(me, tid, STAFF)
+    try:
+        doc = _document(d, tid)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=False)
+    return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="seating-{tid}.json"'})
+
+
+def _document(d: SeatingDesk, tid: int) -> dict[str, Any]:
+    job = d.require_job(tid)
+    if job.document is None:
+        raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.", 409)
+    return job.document
+
+
+# --- the API --------------------------------------------------------------------------------
+
+
+class GenerateBody(BaseModel):
+    stage: str | None = Field(None, description="the stage (default: the first qualification)")
+    games: int = Field(ge=1, description="games per player")
+    tables: int | None = Field(None, ge=1, description="tables per round (default: from N)")
+    seed: int = Field(0, ge=0)
+    separate_clubs: bool = Field(True, description="keep players of one club apart")
+    pins: dict[str, int] = Field(default_factory=dict, description="player id → table (1-based)")
+    availability: dict[str, str | list[int]] = Field(
+        default_factory=dict, description="player id → rounds, '1-3,5' or [1, 2, 3, 5]")
+    first_round: int = Field(1, ge=1, description="the stage's round the seating's round 1 is")
+    time_limit: float | None = Field(None, gt=0, le=MAX_TIME_LIMIT, description="seconds")
+    iterations: int | None = Field(None, ge=1, description="search moves per run (tests)")
+
+
+class PublishBody(BaseModel):
+    round: int = Field(ge=1, description="the seating's round (1-based)")
+    judges: dict[int, str] = Field(default_factory=dict, description="table → judge account")
+
+
+@router.post("/api/t/{tid}/seating/generate", status_code=202, tags=["api"])
+def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: Svc,
+                 d: Desk) -> Any:
+    """Start generating the seating (answers at once; poll `status`). 422 with the reason
+    when no seating is possible; 409 while another generation of this tournament runs."""
+    require_role(me, tid, STAFF)
+    try:
+        avail = {p: parse_rounds(v) if isinstance(v, str) else frozenset(v)
+                 for p, v in body.availability.items()}
+        params = SeatingParams(stage=body.stage or _default_stage(svc, tid), games=body.games,
+                               tables=body.tables, seed=body.seed,
+                               separate_clubs=body.separate_clubs, pins=body.pins,
+                               availability=avail, first_round=body.first_round,
+                               time_limit=body.time_limit, iterations=body.iterations)
+        job = d.start(tid, params)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=True)
+    return job.status(me.lang)
+
+
+@router.get("/api/t/{tid}/seating/status", tags=["api"])
+def api_status(request: Request, tid: int, me: Who, d: Desk) -> Any:
+    """State (waiting, running, done, refused, failed), progress, and when done the metrics."""
+    require_role(me, tid, STAFF)
+    try:
+        return d.require_job(tid).status(me.lang)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=True)
+
+
+@router.get("/api/t/{tid}/seating", tags=["api"])
+def api_get(request: Request, tid: int, me: Who, d: Desk) -> Any:
+    """The proposal: mafiatab.seating/1, plus `participants` (number → id, nickname, club)."""
+    require_role(me, tid, STAFF)
+    try:
+        return _document(d, tid)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=True)
+
+
+@router.post("/api/t/{tid}/seating/publish", tags=["api"])
+def api_publish(request: Request, tid: int, body: PublishBody, me: Who, d: Desk) -> Any:
+    """Enter every table of a round as its game's seating (409 when its protocols started)."""
+    user = require_role(me, tid, STAFF)
+    try:
+        job = d.require_job(tid)
+        games = d.publish(tid, body.round, actor=user, judges=body.judges)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=True)
+    return {"round": body.round, "stage": job.params.stage,
+            "stage_round": job.stage_round(body.round), "games": games}
+
+
+__all__ = ["router", "sw"]
