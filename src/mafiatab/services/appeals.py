@@ -1,0 +1,728 @@
+"""Protests and appeals in a stored tournament (issue 7): the use cases around the core's
+rules in `domain.appeals`, each one transaction.
+
+The core answers "may this be filed now?" and "what does this decision do?" from the
+moment, the schedule, the game's times and the tournament's earlier cases; this module
+reads those from the database, passes them in, and writes what the core decided:
+
+* filing: refused with every reason and its clause (`domain.appeals.Refused`), else a new
+  case numbered in the tournament ("A1", "A2", ...);
+* the thread: the player who filed, the game's judge, the head judge and the appeals
+  commission write; everyone of them (and the organizer) reads;
+* the decision (head judge or appeals commission, as the profile says): a changed
+  protocol becomes a new *confirmed* revision, authored by the decider, its reason naming
+  the case, its `changes` the diff (the storage's trace) while the decision keeps the
+  core's lines (`Effect.changes`); the protocol is validated like any other first. A replay
+  (FSM 8.10) takes the game out of the standings (its confirmed revision is set to 0, a
+  new draft holds the seating) until the replayed game's protocol is confirmed;
+* every step, refused filings included, goes to the audit log.
+
+Where the times come from:
+
+* the schedule: `round_times` as the organizer entered it; a round with games but not in
+  it counts from its actual start (its first protocol revision, written at seating), on
+  the day of its calendar date. The stored schedule should hold the last round: without
+  it the latest started round is taken as the last (FSM 8.9.2), which `schedule_warnings`
+  says;
+* a game's end: as its judge entered it, else the first submitted (or imported) revision:
+  a judge submits right after the game;
+* a protocol's publication: its first confirmed revision.
+
+`AppealService` extends `WebService` (judges' tables, publication switches, accounts), so
+the web app can hand it the same engine; it adds no state besides the chart cache.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final
+
+import msgspec
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import appeals as ap
+from mafiatab.domain import protocol as model
+from mafiatab.rules.profile import RuleProfile
+from mafiatab.services.tournament_file import profile_for
+from mafiatab.services.tournaments import (
+    NotFound,
+    PermissionDenied,
+    _Stale,
+    decode_game,
+    diff_dicts,
+    encode_game,
+)
+from mafiatab.services.web_support import STAFF, WebService, _digest
+from mafiatab.storage import models as db
+from mafiatab.storage.models import (
+    APPEALS_COMMISSION,
+    CONFIRMED,
+    DRAFT,
+    HEAD_JUDGE,
+    JUDGE,
+    ORGANIZER,
+    PLAYER,
+    SUBMITTED,
+)
+
+#: who decides (FIIM 8.9.2, FSM 8.8.3): the account's role -> the core's role
+DECIDERS: Final = {HEAD_JUDGE: ap.Role.HEAD_JUDGE, APPEALS_COMMISSION: ap.Role.APPEALS_COMMISSION}
+#: who reads every case of the tournament
+READ_ALL: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION})
+#: who may give a player a sign-in or enter the schedule
+MANAGE: Final = STAFF
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    """SQLite gives back naive datetimes, and people type them: both are UTC here."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def case_id(number: int) -> str:
+    return f"A{number}"
+
+
+def case_number(ref: str) -> int:
+    """"A3" or "3" -> 3; anything else is no case."""
+    text = ref[1:] if ref[:1] in ("A", "a") else ref
+    if not text.isdigit():
+        raise NotFound("no_game", game=ref)
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseView:
+    """A case as the pages and the API show it, with what its decision did."""
+
+    number: int
+    case: ap.Case
+    #: the protocol revision the decision made (None: none)
+    revision: int | None
+    changes: list[str]
+    warnings: list[dict[str, Any]]
+    #: when the decision is due (FSM 8.9.2: before the last round), if the rules say
+    decide_by: dt.datetime | None
+
+    @property
+    def id(self) -> str:
+        return self.case.id
+
+
+_FILING = msgspec.json.Decoder(ap.Filing)
+_DECISION = msgspec.json.Decoder(ap.Decision)
+
+
+def _to_json(record: msgspec.Struct) -> dict[str, Any]:
+    """A core record as a JSON column value (Decimal points as strings: exact)."""
+    out: dict[str, Any] = msgspec.to_builtins(record)
+    return out
+
+
+def _from_json(value: dict[str, Any], decoder: msgspec.json.Decoder[Any]) -> Any:
+    return decoder.decode(msgspec.json.encode(value))
+
+
+class AppealService(WebService):
+    """The storage and web services plus protests, appeals, the schedule and game times."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], dt.datetime] = _utcnow) -> None:
+        super().__init__(engine)
+        self.clock = clock
+        self._charts: dict[tuple[Any, ...], bytes] = {}
+        self._charts_lock = threading.Lock()
+
+    def _now(self, now: dt.datetime | None) -> dt.datetime:
+        return _aware(now) if now is not None else self.clock()
+
+    # --- players' accounts ------------------------------------------------------------
+    def _require_any(self, s: Session, t: db.Tournament, actor: str, allowed: frozenset[str],
+                     action: str = "manage") -> set[str]:
+        roles = self._roles(s, t.id, actor)
+        if not roles & allowed:
+            raise PermissionDenied("not_allowed", user=actor, action=action, tournament=t.name,
+                                   roles=sorted(allowed))
+        return roles
+
+    def _participant(self, s: Session, tid: int, code: str) -> None:
+        found = s.scalar(select(db.Participant.id).where(db.Participant.tournament_id == tid,
+                                                         db.Participant.code == code))
+        if found is None:
+            raise NotFound("no_game", game=code)
+
+    def link_player(self, tournament: int, player: str, user: str, *, actor: str,
+                    password: str | None = None) -> None:
+        """Link a tournament's player to an account (made when missing; the player role
+        granted), optionally with a password. Staff only; a new link replaces the old."""
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            self._require_any(s, t, actor, MANAGE)
+            self._link(s, t.id, player, user)
+            if password:
+                self.set_password_in(s, user, password)
+            self._audit(s, actor, t.id, "link_player", {"player": player, "user": user})
+
+    @staticmethod
+    def set_password_in(s: Session, user: str, password: str) -> None:
+        from mafiatab.services.web_support import _HASHER
+
+        u = s.scalar(select(db.User).where(db.User.name == user))
+        assert u is not None
+        u.password_hash = _HASHER.hash(password)
+
+    def _link(self, s: Session, tid: int, player: str, user: str) -> db.User:
+        self._participant(s, tid, player)
+        u = self._grant(s, tid, user, PLAYER)
+        s.flush()
+        for row in s.scalars(select(db.PlayerUser).where(
+                db.PlayerUser.tournament_id == tid,
+                (db.PlayerUser.player_code == player) | (db.PlayerUser.user_id == u.id))):
+            s.delete(row)
+        s.flush()
+        s.add(db.PlayerUser(tournament_id=tid, player_code=player, user_id=u.id))
+        return u
+
+    def player_code(self, tournament: int, player: str, *, actor: str,
+                    user: str | None = None) -> tuple[str, str]:
+        """A sign-in code for a player (shown once): (account, code). The account is
+        `user` or "<tournament>-<player>"; it is linked to the player."""
+        name = user or f"{tournament}-{player}"
+        code = "-".join(secrets.token_hex(2).upper() for _ in range(3))
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            self._require_any(s, t, actor, MANAGE)
+            self._link(s, t.id, player, name)
+            s.add(db.AccessCode(tournament_id=t.id, digest=_digest(code), user_name=name,
+                                role=PLAYER))
+            self._audit(s, actor, t.id, "create_code", {"user": name, "role": PLAYER,
+                                                        "player": player})
+        return name, code
+
+    @staticmethod
+    def _players_of(s: Session, tid: int, user: str) -> set[str]:
+        return set(s.scalars(
+            select(db.PlayerUser.player_code).join(db.User, db.User.id == db.PlayerUser.user_id)
+            .where(db.PlayerUser.tournament_id == tid, db.User.name == user)))
+
+    def players_of(self, tournament: int, user: str) -> set[str]:
+        """The player codes the account signs in as (one, or none)."""
+        with self._read() as s:
+            return self._players_of(s, tournament, user)
+
+    def linked_players(self, tournament: int) -> dict[str, str]:
+        """player code -> account name."""
+        with self._read() as s:
+            rows = s.execute(select(db.PlayerUser.player_code, db.User.name)
+                             .join(db.User, db.User.id == db.PlayerUser.user_id)
+                             .where(db.PlayerUser.tournament_id == tournament))
+            return {p: u for p, u in rows}
+
+    # --- the schedule and the games' times -------------------------------------------------
+    def set_schedule(self, tournament: int, schedule: ap.Schedule, *, actor: str) -> None:
+        """Store the rounds' days and start times (rounds not listed keep theirs) and when
+        the tables were closed. Staff only."""
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            self._require_any(s, t, actor, MANAGE)
+            stages = {code: sid for code, sid in s.execute(
+                select(db.Stage.code, db.Stage.id).where(db.Stage.tournament_id == t.id))}
+            for r in schedule.rounds:
+                if r.stage not in stages:
+                    raise NotFound("no_game", game=f"{r.stage}/{r.round}")
+                rid = self._numbered(s, db.Round, "stage_id", stages[r.stage], r.round)
+                row = s.get(db.RoundTime, rid)
+                if row is None:
+                    s.add(db.RoundTime(round_id=rid, day=r.day, starts_at=_aware(r.starts)))
+                else:
+                    row.day, row.starts_at = r.day, _aware(r.starts)
+            settings = s.get(db.AppealSettings, t.id)
+            if settings is None:
+                settings = db.AppealSettings(tournament_id=t.id)
+                s.add(settings)
+            closed = schedule.tables_closed_at
+            settings.tables_closed_at = _aware(closed) if closed is not None else None
+            self._audit(s, actor, t.id, "set_schedule", {
+                "rounds": [[r.stage, r.round, r.day, _aware(r.starts).isoformat()]
+                           for r in schedule.rounds],
+                "tables_closed_at": closed.isoformat() if closed else None})
+
+    def _schedule(self, s: Session, tid: int) -> tuple[ap.Schedule, bool]:
+        """The schedule (stored, and actual starts for rounds missing from it), and
+        whether anything was stored."""
+        stored = s.execute(
+            select(db.Stage.code, db.Round.number, db.RoundTime.day, db.RoundTime.starts_at)
+            .join(db.Round, db.Round.id == db.RoundTime.round_id)
+            .join(db.Stage, db.Stage.id == db.Round.stage_id)
+            .where(db.Stage.tournament_id == tid)).all()
+        rounds = [ap.RoundTime(stage=st, round=n, day=d, starts=_aware(at))
+                  for st, n, d, at in stored]
+        known = {(r.stage, r.round) for r in rounds}
+        actual = s.execute(
+            select(db.Stage.code, db.Round.number, func.min(db.ProtocolRevision.created_at))
+            .join(db.Round, db.Round.stage_id == db.Stage.id)
+            .join(db.GameTable, db.GameTable.round_id == db.Round.id)
+            .join(db.Game, db.Game.table_id == db.GameTable.id)
+            .join(db.ProtocolRevision, db.ProtocolRevision.game_id == db.Game.id)
+            .where(db.Stage.tournament_id == tid)
+            .group_by(db.Stage.code, db.Round.number)).all()
+        days = {r.starts.date(): r.day for r in rounds}
+        derived = sorted((_aware(at), st, n) for st, n, at in actual
+                         if (st, n) not in known and at is not None)
+        for at, st, n in derived:
+            day = days.get(at.date())
+            if day is None:
+                day = 1 + sum(1 for d in days if d < at.date())
+                days[at.date()] = day
+            rounds.append(ap.RoundTime(stage=st, round=n, day=day, starts=at))
+        settings = s.get(db.AppealSettings, tid)
+        closed = settings.tables_closed_at if settings is not None else None
+        return (ap.Schedule(rounds=rounds,
+                            tables_closed_at=_aware(closed) if closed is not None else None),
+                bool(stored))
+
+    def schedule(self, tournament: int) -> ap.Schedule:
+        with self._read() as s:
+            self._tournament(s, tournament)
+            return self._schedule(s, tournament)[0]
+
+    def schedule_warnings(self, tournament: int) -> list[str]:
+        """Codes of what the head judge should know about the schedule."""
+        with self._read() as s:
+            t = self._tournament(s, tournament)
+            _sched, stored = self._schedule(s, t.id)
+        return [] if stored else ["schedule_missing"]
+
+    def set_game_end(self, tournament: int, game: str, ended: dt.datetime, *,
+                     actor: str) -> None:
+        """When the game ended (its judge or staff): FIIM 8.9.1 counts from it."""
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            row = self._game(s, t.id, game)
+            roles = self._roles(s, t.id, actor)
+            if not roles & STAFF and not (JUDGE in roles and self._judges(s, t.id, row) & {actor}):
+                raise PermissionDenied("not_allowed", user=actor, action="manage",
+                                       tournament=t.name, roles=sorted(STAFF | {JUDGE}))
+            times = s.get(db.GameTime, row.id)
+            if times is None:
+                s.add(db.GameTime(game_id=row.id, ended_at=_aware(ended)))
+            else:
+                times.ended_at = _aware(ended)
+            self._audit(s, actor, t.id, "game_end", {"game": game, "ended": _aware(ended).isoformat()})
+
+    def _times(self, s: Session, row: db.Game) -> ap.GameTimes:
+        stored = s.get(db.GameTime, row.id)
+        ended = stored.ended_at if stored is not None else None
+        rev = db.ProtocolRevision
+        if ended is None:
+            ended = s.scalar(select(func.min(rev.created_at)).where(
+                rev.game_id == row.id, rev.state.in_((SUBMITTED, CONFIRMED))))
+        published = s.scalar(select(func.min(rev.created_at)).where(
+            rev.game_id == row.id, rev.state == CONFIRMED))
+        return ap.GameTimes(ended=_aware(ended) if ended is not None else None,
+                            published=_aware(published) if published is not None else None)
+
+    def game_times(self, tournament: int, game: str) -> ap.GameTimes:
+        with self._read() as s:
+            return self._times(s, self._game(s, tournament, game))
+
+    # --- reading cases ---------------------------------------------------------------------
+    def _profile(self, t: db.Tournament) -> RuleProfile:
+        probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
+                                 rule_options=dict(t.rule_options))
+        return profile_for(probe)[0]
+
+    @staticmethod
+    def _judges(s: Session, tid: int, row: db.Game) -> set[str]:
+        """The game's judge: the table's assignment, and the judge its protocol names."""
+        out = set(s.scalars(select(db.Assignment.user_name).where(
+            db.Assignment.tournament_id == tid, db.Assignment.game_code == row.code)))
+        head = s.scalar(select(db.ProtocolRevision.protocol).where(
+            db.ProtocolRevision.game_id == row.id,
+            db.ProtocolRevision.number == (row.confirmed_revision or row.head_revision)))
+        if head is not None:
+            judge = decode_game(head).judge
+            if judge:
+                out.add(judge)
+        return out
+
+    def _load_case(self, s: Session, row: db.AppealCase) -> ap.Case:
+        messages = [ap.Message(author=m.author, role=ap.Role(m.role), at=_aware(m.at), text=m.text)
+                    for m in s.scalars(select(db.AppealMessage)
+                                       .where(db.AppealMessage.case_id == row.id)
+                                       .order_by(db.AppealMessage.id))]
+        dec = s.scalar(select(db.AppealDecision).where(db.AppealDecision.case_id == row.id))
+        decision = _from_json(dec.decision, _DECISION) if dec is not None else None
+        return ap.Case(id=case_id(row.number), filing=_from_json(row.filing, _FILING),
+                       filed_at=_aware(row.filed_at), status=ap.Status(row.status),
+                       messages=messages, decision=decision, clause=row.clause)
+
+    def _view(self, s: Session, row: db.AppealCase, schedule: ap.Schedule,
+              profile: RuleProfile) -> CaseView:
+        dec = s.scalar(select(db.AppealDecision).where(db.AppealDecision.case_id == row.id))
+        decide_by = None
+        if row.kind == ap.Kind.APPEAL.value and profile.appeal_closed_before_last_round.value:
+            decide_by = schedule.last_round_start()
+        return CaseView(number=row.number, case=self._load_case(s, row),
+                        revision=dec.revision if dec is not None else None,
+                        changes=list(dec.changes) if dec is not None else [],
+                        warnings=list(dec.warnings) if dec is not None else [],
+                        decide_by=decide_by)
+
+    def _earlier(self, s: Session, tid: int) -> list[ap.Case]:
+        rows = s.scalars(select(db.AppealCase).where(db.AppealCase.tournament_id == tid)
+                         .order_by(db.AppealCase.number))
+        return [self._load_case(s, r) for r in rows]
+
+    def _case_row(self, s: Session, tid: int, ref: str | int) -> db.AppealCase:
+        number = ref if isinstance(ref, int) else case_number(ref)
+        row = s.scalar(select(db.AppealCase).where(db.AppealCase.tournament_id == tid,
+                                                   db.AppealCase.number == number))
+        if row is None:
+            raise NotFound("no_game", game=case_id(number))
+        return row
+
+    def _may_read(self, s: Session, tid: int, row: db.AppealCase, actor: str) -> bool:
+        if self._roles(s, tid, actor) & READ_ALL:
+            return True
+        if row.player_code in self._players_of(s, tid, actor):
+            return True
+        return actor in self._judges(s, tid, self._game(s, tid, row.game_code))
+
+    def cases(self, tournament: int, *, actor: str, open_only: bool = False) -> list[CaseView]:
+        """The cases the account may read: all for the head judge, the commission and the
+        organizer; a judge's games' cases; a player's own. Open ones first."""
+        with self._read() as s:
+            t = self._tournament(s, tournament)
+            schedule, _ = self._schedule(s, t.id)
+            profile = self._profile(t)
+            query = select(db.AppealCase).where(db.AppealCase.tournament_id == t.id)
+            if open_only:
+                query = query.where(db.AppealCase.status == ap.Status.OPEN.value)
+            rows = [r for r in s.scalars(query.order_by(db.AppealCase.number))
+                    if self._may_read(s, t.id, r, actor)]
+            views = [self._view(s, r, schedule, profile) for r in rows]
+        views.sort(key=lambda v: (v.case.status is not ap.Status.OPEN, v.number))
+        return views
+
+    def case(self, tournament: int, ref: str | int, *, actor: str) -> CaseView:
+        with self._read() as s:
+            t = self._tournament(s, tournament)
+            row = self._case_row(s, t.id, ref)
+            if not self._may_read(s, t.id, row, actor):
+                raise PermissionDenied("not_allowed", user=actor, action="read",
+                                       tournament=t.name, roles=sorted(READ_ALL | {PLAYER, JUDGE}))
+            schedule, _ = self._schedule(s, t.id)
+            return self._view(s, row, schedule, self._profile(t))
+
+    def filing_deadline(self, tournament: int, game: str, kind: ap.Kind
+                        ) -> tuple[ap.Deadline | None, list[ap.Refusal]]:
+        """The earliest deadline of a filing on the game, and why it cannot be known."""
+        with self._read() as s:
+            t = self._tournament(s, tournament)
+            row = self._game(s, t.id, game)
+            g = self._filed_game(s, row)
+            schedule, _ = self._schedule(s, t.id)
+            found, missing = ap.deadlines(kind, g, self._profile(t), schedule, self._times(s, row))
+        return (found[0] if found else None), missing
+
+    # --- filing, the thread, withdrawing ---------------------------------------------------
+    def _filed_game(self, s: Session, row: db.Game) -> model.Game:
+        """What a case is about: the published (confirmed) protocol, else the newest (a
+        protest may come before the protocol is confirmed: FIIM 8.9.1's ten minutes)."""
+        number = row.confirmed_revision or row.head_revision
+        return decode_game(self._revision(s, row.id, number).protocol)
+
+    def file(self, tournament: int, filing: ap.Filing, *, actor: str,
+             now: dt.datetime | None = None) -> CaseView:
+        """File a protest or an appeal. The player files his own (`filing.player` is his
+        code); staff may file for a player. Refused with every reason and clause."""
+        moment = self._now(now)
+        for attempt in range(3):
+            try:
+                return self._file(tournament, filing, actor, moment)
+            except IntegrityError:  # two filings took the same number at once
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _file(self, tournament: int, filing: ap.Filing, actor: str,
+              moment: dt.datetime) -> CaseView:
+        refused: ap.Refused | None = None
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            roles = self._roles(s, t.id, actor)
+            if filing.player not in self._players_of(s, t.id, actor) and not roles & STAFF:
+                raise PermissionDenied("not_allowed", user=actor, action="file",
+                                       tournament=t.name, roles=[PLAYER])
+            row = self._game(s, t.id, filing.game)
+            g = self._filed_game(s, row)
+            schedule, _ = self._schedule(s, t.id)
+            earlier = self._earlier(s, t.id)
+            number = (s.scalar(select(func.max(db.AppealCase.number))
+                               .where(db.AppealCase.tournament_id == t.id)) or 0) + 1
+            try:
+                case = ap.file_case(filing, g, self._profile(t), schedule, self._times(s, row),
+                                    earlier, moment, case_id(number))
+            except ap.Refused as e:
+                refused = e
+                self._audit(s, actor, t.id, "appeal_refused", {
+                    "filing": _to_json(filing),
+                    "refusals": [r.as_dict("en") for r in e.refusals]})
+            else:
+                crow = db.AppealCase(
+                    tournament_id=t.id, number=number, game_code=filing.game,
+                    player_code=filing.player, kind=filing.kind.value,
+                    subject=filing.subject.value, status=case.status.value,
+                    filing=_to_json(filing), clause=case.clause, filed_at=moment, filed_by=actor)
+                s.add(crow)
+                s.flush()
+                self._audit(s, actor, t.id, "appeal_file", {
+                    "case": case.id, "game": filing.game, "player": filing.player,
+                    "kind": filing.kind.value, "subject": filing.subject.value,
+                    "clause": case.clause})
+                return self._view(s, crow, schedule, self._profile(t))
+        assert refused is not None
+        raise refused  # after the audit entry is committed
+
+    def _thread_role(self, s: Session, tid: int, row: db.AppealCase, actor: str
+                     ) -> tuple[ap.Role, str] | None:
+        """How the account writes in this case's thread: (role, author) or None."""
+        if row.player_code in self._players_of(s, tid, actor):
+            return ap.Role.PLAYER, row.player_code
+        roles = self._roles(s, tid, actor)
+        for account_role, role in DECIDERS.items():
+            if account_role in roles:
+                return role, actor
+        if actor in self._judges(s, tid, self._game(s, tid, row.game_code)):
+            return ap.Role.JUDGE, actor
+        return None
+
+    def may_write(self, tournament: int, ref: str | int, actor: str) -> bool:
+        with self._read() as s:
+            row = self._case_row(s, tournament, ref)
+            return self._thread_role(s, tournament, row, actor) is not None
+
+    def may_decide(self, tournament: int, actor: str) -> bool:
+        return bool(self.roles_of(tournament, actor) & set(DECIDERS))
+
+    def add_message(self, tournament: int, ref: str | int, text: str, *, actor: str,
+                    now: dt.datetime | None = None) -> CaseView:
+        """One more message in the case's thread (FSM 8.9.3)."""
+        moment = self._now(now)
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            row = self._case_row(s, t.id, ref)
+            who = self._thread_role(s, t.id, row, actor)
+            if who is None:
+                raise PermissionDenied("not_allowed", user=actor, action="write",
+                                       tournament=t.name, roles=[PLAYER, JUDGE, HEAD_JUDGE])
+            role, author = who
+            message = ap.Message(author=author, role=role, at=moment, text=text.strip())
+            ap.add_message(self._load_case(s, row), message)  # raises Refused
+            s.add(db.AppealMessage(case_id=row.id, author=author, role=role.value, at=moment,
+                                   text=message.text))
+            self._audit(s, actor, t.id, "appeal_message",
+                        {"case": case_id(row.number), "role": role.value})
+            s.flush()
+            schedule, _ = self._schedule(s, t.id)
+            return self._view(s, row, schedule, self._profile(t))
+
+    def withdraw(self, tournament: int, ref: str | int, *, actor: str,
+                 now: dt.datetime | None = None) -> CaseView:
+        """The player takes his case back (it still counts in FSM 8.9.6's limits)."""
+        moment = self._now(now)
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            row = self._case_row(s, t.id, ref)
+            if row.player_code not in self._players_of(s, t.id, actor):
+                raise PermissionDenied("not_allowed", user=actor, action="withdraw",
+                                       tournament=t.name, roles=[PLAYER])
+            case = ap.withdraw(self._load_case(s, row), moment)
+            note = case.messages[-1]
+            s.add(db.AppealMessage(case_id=row.id, author=note.author, role=note.role.value,
+                                   at=moment, text=note.text))
+            row.status = case.status.value
+            self._audit(s, actor, t.id, "appeal_withdraw", {"case": case.id})
+            s.flush()
+            schedule, _ = self._schedule(s, t.id)
+            return self._view(s, row, schedule, self._profile(t))
+
+    # --- deciding -------------------------------------------------------------------------
+    def decide(self, tournament: int, ref: str | int, *, actor: str, outcome: ap.Outcome,
+               reason: str, change: ap.Change | None = None, committee_agreed: bool = False,
+               non_game_advantage: bool = False, now: dt.datetime | None = None
+               ) -> tuple[CaseView, ap.Effect]:
+        """Decide a case (head judge or appeals commission). A changed protocol becomes a
+        new confirmed revision; a replay takes the game out of the standings. Refused
+        with every reason (`Refused`), or as any protocol (`ProtocolRefused`)."""
+        moment = self._now(now)
+        try:
+            return self._decide(tournament, ref, actor, outcome, reason, change,
+                                committee_agreed, non_game_advantage, moment)
+        except _Stale as stale:  # a judge saved the game in the same instant: say so
+            code = self.case(tournament, ref, actor=actor).case.filing.game
+            raise self._conflict(tournament, code, 0, actor, None, "decide") from stale
+
+    def _decide(self, tournament: int, ref: str | int, actor: str, outcome: ap.Outcome,
+                reason: str, change: ap.Change | None, committee_agreed: bool,
+                non_game_advantage: bool, moment: dt.datetime) -> tuple[CaseView, ap.Effect]:
+        with self._write() as s:
+            t, players, stages = self._context(s, tournament)
+            roles = self._roles(s, t.id, actor)
+            mine = [role for account_role, role in DECIDERS.items() if account_role in roles]
+            if not mine:
+                raise PermissionDenied("not_allowed", user=actor, action="decide",
+                                       tournament=t.name, roles=sorted(DECIDERS))
+            row = self._case_row(s, t.id, ref)
+            case = self._load_case(s, row)
+            grow = self._game(s, t.id, row.game_code)
+            game = self._filed_game(s, grow)
+            profile = self._profile(t)
+            schedule, _ = self._schedule(s, t.id)
+            decision = ap.Decision(by=actor, role=mine[0], at=moment, outcome=outcome,
+                                   reason=reason.strip(), change=change,
+                                   committee_agreed=committee_agreed,
+                                   non_game_advantage=non_game_advantage)
+            closed, effect = ap.decide(case, decision, game, profile, schedule)
+            label = f"{case.id} ({case.clause})"
+            revision: int | None = None
+            if effect.replay:
+                revision = self._replay(s, grow, game, actor, f"{label}: {decision.reason}")
+            elif effect.game is not None and effect.changes:
+                self._check_rules(t, effect.game, players, stages)
+                revision = self._corrected(s, grow, game, effect.game, actor,
+                                           f"{label}: {decision.reason}")
+            warnings = [w.as_dict("en") for w in effect.warnings]
+            s.add(db.AppealDecision(case_id=row.id, decision=_to_json(decision),
+                                    outcome=outcome.value, decided_by=actor, decided_at=moment,
+                                    revision=revision, changes=list(effect.changes),
+                                    warnings=warnings))
+            row.status = closed.status.value
+            self._audit(s, actor, t.id, "appeal_decide", {
+                "case": case.id, "game": row.game_code, "outcome": outcome.value,
+                "revision": revision, "changes": list(effect.changes),
+                "replay": effect.replay, "warnings": [w["code"] for w in warnings]})
+            s.flush()
+            return self._view(s, row, schedule, profile), effect
+
+    def _corrected(self, s: Session, row: db.Game, old: model.Game, new: model.Game,
+                   actor: str, reason: str) -> int:
+        """The decided protocol as a new confirmed revision on top of the newest."""
+        author = self._user(s, actor)
+        base = row.head_revision
+        number = self._advance(s, row, base, confirmed=True)
+        text = encode_game(new)
+        s.add(db.ProtocolRevision(game_id=row.id, number=number, state=CONFIRMED,
+                                  protocol=text, author_id=author.id, reason=reason,
+                                  changes=diff_dicts(_dict(encode_game(old)), _dict(text))))
+        return number
+
+    def _replay(self, s: Session, row: db.Game, old: model.Game, actor: str, reason: str) -> int:
+        """FSM 8.10: the game is out of the standings until its replay is confirmed; its
+        seating stays as a new draft (roles, result and scores blank) for the judge."""
+        author = self._user(s, actor)
+        base = row.head_revision
+        result = s.execute(update(db.Game).where(db.Game.id == row.id,
+                                                 db.Game.head_revision == base)
+                           .values(head_revision=base + 1, confirmed_revision=0)
+                           .execution_options(synchronize_session=False))
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise _Stale()
+        seating = model.Game(id=old.id, stage=old.stage, round=old.round, table=old.table,
+                             date=old.date, judge=old.judge,
+                             seats=[model.Seat(seat=x.seat, player=x.player, role="")
+                                    for x in old.seats], result="")
+        text = encode_game(seating)
+        s.add(db.ProtocolRevision(game_id=row.id, number=base + 1, state=DRAFT, protocol=text,
+                                  author_id=author.id, reason=f"replay: {reason}",
+                                  changes=diff_dicts(_dict(encode_game(old)), _dict(text))))
+        return base + 1
+
+    # --- charts, cached per tournament version -------------------------------------------
+    def chart(self, tournament: int, name: str, lang: str, player: str | None = None) -> bytes:
+        """An SVG chart of the confirmed games: "places" (one player's line when
+        `player` is given), "roles" or "seats". Drawn once per change of the tournament
+        (the service's stamp) and language."""
+        key = (tournament, name, player, lang, self.stamp(tournament))
+        with self._charts_lock:
+            hit = self._charts.get(key)
+        if hit is not None:
+            return hit
+        from mafiatab.domain.progress import places_by_round, win_rates
+        from mafiatab.formats import charts
+
+        t = self.tournament(tournament)
+        profile, _ = profile_for(t)
+        if name == "places":
+            progress = places_by_round(t, profile)
+            if player is not None:
+                progress.places = {player: progress.places.get(player, [])} \
+                    if player in progress.places else {}
+                title = f"{t.name}: {progress.names.get(player, player)}"
+            else:
+                title = t.name
+            data = charts.places_chart(progress, title, lang, "svg")
+        elif name == "roles":
+            data = charts.roles_chart(win_rates(t)[0], t.name, lang, "svg")
+        elif name == "seats":
+            data = charts.seats_chart(win_rates(t)[1], t.name, lang, "svg")
+        else:
+            raise NotFound("no_game", game=name)
+        with self._charts_lock:
+            if len(self._charts) > 64:
+                self._charts.clear()
+            self._charts[key] = data
+        return data
+
+
+def _dict(text: str) -> dict[str, Any]:
+    """A stored protocol's JSON with its points as Decimal (the JSON column keeps them
+    exact), for the revision's diff."""
+    out: dict[str, Any] = json.loads(text, parse_float=Decimal)
+    return out
+
+
+def filing_of(data: dict[str, Any]) -> ap.Filing:
+    """A filing from JSON (the API, the form); raises `msgspec.ValidationError`."""
+    out: ap.Filing = msgspec.convert(data, ap.Filing, strict=False)
+    return out
+
+
+def change_of(data: dict[str, Any] | None) -> ap.Change | None:
+    if not data:
+        return None
+    out: ap.Change = msgspec.convert(data, ap.Change, strict=False)
+    return out
+
+
+def schedule_of(data: dict[str, Any]) -> ap.Schedule:
+    out: ap.Schedule = msgspec.convert(data, ap.Schedule, strict=False)
+    return out
+
+
+def refusals_json(refusals: Sequence[ap.Refusal], lang: str) -> list[dict[str, Any]]:
+    return [r.as_dict(lang) for r in refusals]
+
+
+__all__ = [
+    "AppealService",
+    "CaseView",
+    "DECIDERS",
+    "case_id",
+    "case_number",
+    "change_of",
+    "filing_of",
+    "refusals_json",
+    "schedule_of",
+]
