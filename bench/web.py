@@ -95,7 +95,7 @@ async def timed(stats: Stats, kind: str, call: object) -> httpx.Response | None:
     except httpx.HTTPError:
         stats.add(kind, time.perf_counter() - t0, False)
         return None
-    stats.add(kind, time.perf_counter() - t0, r.status_code < 400)
+    stats.add(kind, time.perf_counter() - t0, r.status_code < 400)  # 304: not modified
     return r
 
 
@@ -130,10 +130,17 @@ async def viewer(c: httpx.AsyncClient, tid: int, polls: int, interval: float, st
                  deadline: float) -> None:
     """One phone: a poll every `interval` seconds (the page's htmx trigger)."""
     await asyncio.sleep(random.uniform(0, interval))
-    for _ in range(polls):
+    etag: str | None = None
+    for n in range(polls):
         if time.monotonic() > deadline:
             return
-        await timed(stats, "viewer: standings", c.get(f"/t/{tid}/standings"))
+        # the first poll opens the phone's connection; later ones reuse it and send the
+        # ETag of the table they show, as a browser does
+        kind = "viewer: first poll" if n == 0 else "viewer: standings"
+        headers = {"If-None-Match": etag} if etag else {}
+        r = await timed(stats, kind, c.get(f"/t/{tid}/standings", headers=headers))
+        if r is not None and r.status_code == 200:
+            etag = r.headers.get("etag")
         await asyncio.sleep(interval)
 
 

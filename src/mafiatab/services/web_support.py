@@ -25,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -73,6 +75,8 @@ JUDGE_EDITABLE: Final = (DRAFT, RETURNED)
 SHEET: Final = "sheet"
 
 MIN_PASSWORD: Final = 6
+#: how long a tournament's stamp read from the database serves the public polls (seconds)
+STAMP_MAX_AGE: Final = 1.0
 #: audit actions that change nothing the public sees (standings read confirmed revisions)
 PRIVATE_ACTIONS: Final = ("save", "submit", "conflict", "sign_in_code", "set_password",
                           "create_code", "grant_role", "assign_judge")
@@ -123,6 +127,7 @@ class WebService(TournamentService):
         super().__init__(engine)
         self._cache: dict[tuple[int, tuple[str, ...] | None], tuple[tuple[int, int], Standings]] = {}
         self._cache_lock = threading.Lock()
+        self._stamps: dict[int, tuple[float, tuple[int, int]]] = {}
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web
@@ -369,6 +374,41 @@ class WebService(TournamentService):
         profile, problems = profile_for(probe)
         return problems + validate_game(game, profile, {p.id for p in players},
                                         {st.id for st in stages})
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """Every write through this process makes the next read of the stamps go to the
+        database, so a confirmation shows on the next poll, not a second later."""
+        with super()._write() as s:
+            yield s
+        with self._cache_lock:
+            self._stamps.clear()
+
+    def recent_stamp(self, tournament: int) -> tuple[int, int] | None:
+        """The stamp read from the database less than `STAMP_MAX_AGE` seconds ago, without
+        touching the database (None: read it with `fresh_stamp`). Hundreds of phones poll
+        the standings; writes by other processes (the CLI, a second server) show within
+        that second."""
+        with self._cache_lock:
+            hit = self._stamps.get(tournament)
+        if hit is not None and time.monotonic() - hit[0] < STAMP_MAX_AGE:
+            return hit[1]
+        return None
+
+    def last_stamp(self, tournament: int) -> tuple[int, int] | None:
+        """The stamp last read from the database, however old (None: never read)."""
+        with self._cache_lock:
+            hit = self._stamps.get(tournament)
+        return None if hit is None else hit[1]
+
+    def fresh_stamp(self, tournament: int) -> tuple[int, int]:
+        """`recent_stamp`, or the database's stamp, remembered for `STAMP_MAX_AGE`."""
+        stamp = self.recent_stamp(tournament)
+        if stamp is None:
+            stamp = self.stamp(tournament)
+            with self._cache_lock:
+                self._stamps[tournament] = (time.monotonic(), stamp)
+        return stamp
 
     def stamp(self, tournament: int) -> tuple[int, int]:
         """Changes whenever what the public sees of the tournament may change: its newest

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -85,6 +86,10 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     app.state.service = svc
     app.state.fragments = {}
     app.state.render_lock = threading.Lock()
+    # the public standings poll's own threads: a stamp re-read or a render after a change
+    # never waits behind the judges' requests in the shared thread pool
+    app.state.public_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="public")
+    app.state.refreshing = set()
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
                        session_cookie="mafiatab_session", same_site="lax",
                        https_only=secure_cookies, max_age=14 * 24 * 3600)
