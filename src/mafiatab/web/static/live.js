@@ -252,7 +252,8 @@
     if (last != null) { parts.push(h('p', {'class': 'muted', text: fmt(W.rest_last, {seat: last})})); }
     parts.push(btn(W.record_vote, function () {
       var ev = {type: 'vote'}, key = ui.mode === 'voters' ? 'votes' : 'counts', t = {};
-      cands.forEach(function (c) { t[String(c)] = ui.mode === 'voters' ? (ui.votes[c] || []) : (ui.counts[c] || 0); });
+      // only the hands raised for all but the last candidate: the rest count for the last
+      head.forEach(function (c) { t[String(c)] = ui.mode === 'voters' ? (ui.votes[c] || []) : (ui.counts[c] || 0); });
       ev[key] = t;
       ui.votes = {}; ui.counts = {}; ui.cands = [];
       record(ev);
@@ -337,7 +338,8 @@
   function journal() {
     var items = server.events.slice(-12).map(function (e) { return h('li', {text: e.text}); });
     queue.forEach(function (op) { items.push(h('li', {'class': 'lv-queued', text: label(op) + ' — ' + W.queued})); });
-    return section(W.log, 'lv-log', h('ol', {start: String(Math.max(1, server.events.length - 11))}, items.reverse()));
+    var total = server.events.length + queue.length;
+    return section(W.log, 'lv-log', h('ol', {reversed: 'reversed', start: String(total)}, items.reverse()));
   }
 
   function offlineSec() {
@@ -387,7 +389,9 @@
       parts.push(dealSec());
     } else {
       if (step) {
-        parts.push(h('div', {'class': 'lv-next', id: 'lv-next'}, h('b', {text: step.text}),
+        // the engine's line ends with its notes; they are listed below, each with its clause
+        var line = step.notes.length ? step.text.split(' — ')[0] : step.text;
+        parts.push(h('div', {'class': 'lv-next', id: 'lv-next'}, h('b', {text: line}),
           queue.length ? h('span', {'class': 'muted', text: ' (' + W.queued + ')'}) : null));
         if (step.notes.length) {
           parts.push(h('ul', {'class': 'lv-notes', id: 'lv-notes'}, step.notes.map(function (n) { return h('li', {text: n}); })));
