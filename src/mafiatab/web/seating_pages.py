@@ -258,9 +258,10 @@ def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
                                  f"The seating has rounds 1…{len(rounds)}.", 404)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
-    t, _p, _s = svc.context(tid)
+    t, _p, stages = svc.context(tid)
+    stage = next((x.name for x in stages if x.id == job.params.stage), job.params.stage)
     return render(request, "seating_print.html", t=t, tid=tid, job=job, rounds=rounds,
-                  wanted=wanted, s=lambda k, **kw: sw(k, me.lang, **kw))
+                  wanted=wanted, stage=stage, s=lambda k, **kw: sw(k, me.lang, **kw))
 
 
 @router.get("/t/{tid}/seating/download", include_in_schema=False)
