@@ -11,7 +11,6 @@ import random
 
 from mafiatab.domain.points import decimal_of
 from mafiatab.domain.protocol import (
-    BLACK_ROLES,
     ROLE_COUNTS,
     TEAM_OF,
     VERSION_SITUATIONS,
@@ -184,7 +183,3 @@ def sample_tournament(rules: str = "fsm", players: int = 20, rounds: int = 10,
             games.append(sample_game(rng, p, f"f{rnd}", "final", rnd, 1, order))
     return Tournament(name=name or f"Sample {rules} {players}x{rounds}", rules=rules,
                       players=people, stages=stages, games=games)
-
-
-def is_black(role: str) -> bool:
-    return role in BLACK_ROLES

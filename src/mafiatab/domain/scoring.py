@@ -18,10 +18,8 @@ from typing import Any
 from mafiatab.domain.points import h
 from mafiatab.domain.protocol import (
     BLACK_ROLES,
-    DON,
     DRAW,
     RED_ROLES,
-    SHERIFF,
     ZERO_TAGS,
     Game,
     PuProtocol,
@@ -298,13 +296,3 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
                 seat_parts = gs.parts[seat] = []
             _seat_parts(sc, seat, roles[seat], game, roles, p, seat_parts)
     return gs
-
-
-def score_seats(game: Game, p: RuleProfile, pays_ci: bool = True) -> list[SeatResult]:
-    """Every seat's points in one validated game (for reading and testing)."""
-    return score_game(game, p, pays_ci).seat_results()
-
-
-def wins_as_don_or_sheriff(res: SeatResult) -> bool:
-    """Tie-breaker 3 (FIIM 8.8.3, FSM 8.7.4)."""
-    return res.won and res.role in (DON, SHERIFF)

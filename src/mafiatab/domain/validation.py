@@ -15,7 +15,6 @@ from typing import Any
 from mafiatab.domain.points import Points, hundredths_of
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
-    BLACK_ROLES,
     DRAW,
     ENTRY_TAGS,
     PENALTY_KINDS,
@@ -420,7 +419,3 @@ def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
             problems.append(Problem("lot_duplicate", field="lots", params={"value": pid}))
         seen.add(pid)
     return problems
-
-
-def is_black(role: str) -> bool:
-    return role in BLACK_ROLES
