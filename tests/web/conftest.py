@@ -16,7 +16,7 @@ from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ROLES = ("anon", "viewer", "judge1", "judge2", "headjudge", "organizer")
+ROLES = ("anon", "viewer", "judge1", "judge2", "headjudge", "organizer", "player1")
 
 
 @dataclass
@@ -24,6 +24,8 @@ class World:
     demo: Demo
     sample: Tournament
     db: Path
+    #: an open appeal of player1 on a round-1 game of judge1 (issue 7)
+    case: str = ""
 
     def open_game(self, table: int) -> Game:
         """The sample's protocol of the seated (still open) game at `table`."""
@@ -35,7 +37,11 @@ class World:
 def make_world(folder: Path) -> World:
     sample = sample_tournament("fsm", 20, 3, seed=2026, final_round=True, name="Web test cup")
     demo = build_demo(folder / "web.sqlite", sample)
-    return World(demo, sample, folder / "web.sqlite")
+    world = World(demo, sample, folder / "web.sqlite")
+    from tests.web.appeal_world import add_appeal_case
+
+    world.case = add_appeal_case(world)
+    return world
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, live, pages
+from mafiatab.web import api, appeals, live, pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -24,6 +24,11 @@ STAFF = frozenset({"headjudge", "organizer"})
 EDIT = STAFF | {"judge1"}  # judge1 is the judge of the open table 1; judge2 is not
 JUDGES = STAFF | {"judge1", "judge2"}
 ORG = frozenset({"organizer"})
+# issue 7: player1 filed the open case on judge1's round-1 game
+INVOLVED = JUDGES | {"player1"}
+FILERS = STAFF | {"player1"}
+THREAD = STAFF | {"judge1", "player1"}
+WRITERS = frozenset({"headjudge", "judge1", "player1"})
 
 # (method, path, allowed roles, form or json body)
 OPEN = "{open}"
@@ -83,6 +88,35 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("GET", "/t/{tid}/games/{code}/live", EDIT, None),
     ("GET", "/api/t/{tid}/games/{code}/live", EDIT, None),
     ("POST", "/api/t/{tid}/games/{code}/live", EDIT, {"base_revision": 1, "events": []}),
+    ("GET", "/t/{tid}/appeals", INVOLVED, None),
+    ("GET", "/t/{tid}/games/{code}/appeal", FILERS, None),
+    ("POST", "/t/{tid}/games/{code}/appeal", FILERS, {}),
+    ("GET", "/t/{tid}/appeals/{case}", THREAD, None),
+    ("POST", "/t/{tid}/appeals/{case}/messages", WRITERS, {"text": ""}),
+    ("POST", "/t/{tid}/appeals/{case}/withdraw", frozenset({"player1"}), {}),
+    ("POST", "/t/{tid}/appeals/{case}/decision", frozenset({"headjudge"}), {}),
+    ("POST", "/t/{tid}/appeals-schedule", STAFF, {"schedule": ""}),
+    ("POST", "/t/{tid}/appeals-players", STAFF, {"player": ""}),
+    ("POST", "/t/{tid}/games/{code}/ended", EDIT, {"ended": ""}),
+    ("GET", "/t/{tid}/charts/roles.svg", ALL, None),
+    ("GET", "/t/{tid}/charts/seats.svg", ALL, None),
+    ("GET", "/t/{tid}/players/{pid}/places.svg", ALL, None),
+    ("GET", "/t/{tid}/export/standings.xlsx", ALL, None),
+    ("GET", "/t/{tid}/export/standings.csv", ALL, None),
+    ("GET", "/t/{tid}/export/standings.pdf", ALL, None),
+    ("GET", "/t/{tid}/games/{code}/protocol.pdf", ALL, None),
+    ("GET", "/t/{tid}/export/blank.pdf", JUDGES, None),
+    ("GET", "/api/t/{tid}/appeals", INVOLVED, None),
+    ("POST", "/api/t/{tid}/games/{code}/appeals", FILERS, {"kind": "appeal", "subject": "other"}),
+    ("GET", "/api/t/{tid}/games/{code}/deadline", SIGNED, None),
+    ("GET", "/api/t/{tid}/appeals/{case}", THREAD, None),
+    ("POST", "/api/t/{tid}/appeals/{case}/messages", WRITERS, {"text": ""}),
+    ("POST", "/api/t/{tid}/appeals/{case}/withdraw", frozenset({"player1"}), {}),
+    ("POST", "/api/t/{tid}/appeals/{case}/decision", frozenset({"headjudge"}), {"outcome": "bogus"}),
+    ("GET", "/api/t/{tid}/schedule", INVOLVED, None),
+    ("PUT", "/api/t/{tid}/schedule", STAFF, {"rounds": "bad"}),
+    ("PUT", "/api/t/{tid}/games/{code}/ended", EDIT, {"ended": "bad"}),
+    ("POST", "/api/t/{tid}/player-access", STAFF, {"player": ""}),
 ]
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
 OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live")
@@ -91,7 +125,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routers = (pages.router, api.router, live.pages, live.api)
+    routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
@@ -103,7 +137,8 @@ def _url(path: str, world: World) -> str:
     d = world.demo
     confirmed = next(g.id for g in world.sample.games if g.stage == "qual" and g.round == 1)
     code = d.open_games[0] if path.rsplit("/", 1)[-1] in OPEN_GAME_ROUTES else confirmed
-    return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en")
+    return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en",
+                       case=world.case)
 
 
 def _refused(r: Any) -> bool:

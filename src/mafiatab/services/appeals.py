@@ -513,6 +513,11 @@ class AppealService(WebService):
             row = self._case_row(s, tournament, ref)
             return self._thread_role(s, tournament, row, actor) is not None
 
+    def may_set_end(self, tournament: int, game: str, actor: str) -> bool:
+        """Whether the account is the game's judge (staff may anyway)."""
+        with self._read() as s:
+            return actor in self._judges(s, tournament, self._game(s, tournament, game))
+
     def may_decide(self, tournament: int, actor: str) -> bool:
         return bool(self.roles_of(tournament, actor) & set(DECIDERS))
 

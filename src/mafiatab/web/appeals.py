@@ -1,0 +1,656 @@
+"""Protests and appeals on the web (issue 7), with the charts and the downloads.
+
+Pages: a player files from the game's page (`/t/{tid}/games/{code}/appeal`); each case
+has a thread page for the player who filed, the game's judge and the head judge (with the
+decision form for the head judge or the appeals commission); `/t/{tid}/appeals` lists the
+cases the asker may read, open ones first with their deadlines, and for staff the
+schedule, the players' sign-ins and the downloads. The JSON API under `/api` does the
+same. Charts are SVG from `formats.charts`, drawn once per tournament change; the
+standings as XLSX/CSV/PDF and the protocols as PDF (blank for a round, filled for a game)
+are for staff, and public only where the tournament publishes its standings (and extras).
+
+The rules are the core's (`domain.appeals`), the transactions the service's
+(`services.appeals`); each route here checks who asks, calls, renders.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Final
+
+import msgspec
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
+
+from mafiatab.domain import appeals as ap
+from mafiatab.services.appeals import (
+    AppealService,
+    CaseView,
+    change_of,
+    filing_of,
+    refusals_json,
+    schedule_of,
+)
+from mafiatab.services.web_support import STAFF
+from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
+from mafiatab.web.app import render
+from mafiatab.web.security import Principal, check_csrf, principal, require_role, require_user
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["appeals"])
+
+#: who sees the list of cases (each sees the cases he may read)
+INVOLVED: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION, JUDGE, PLAYER})
+
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    "appeals": ("Протесты и апелляции", "Protests and appeals"),
+    "file": ("Подать протест или апелляцию", "File a protest or an appeal"),
+    "protest": ("Протест на результат", "Protest on the result"),
+    "appeal": ("Апелляция на свой балл", "Appeal of one's score"),
+    "subject": ("Что оспаривается", "What is disputed"),
+    "positive_extra": ("доп. балл", "extra point"),
+    "penalty": ("штраф", "penalty"),
+    "other": ("другое", "other"),
+    "result": ("результат", "result"),
+    "awarded": ("Присуждено", "Awarded"),
+    "claimed": ("Прошу", "Asked for"),
+    "text": ("Суть", "What happened"),
+    "send": ("Отправить", "Send"),
+    "until": ("Подать можно до {at} ({clause})", "May be filed until {at} ({clause})"),
+    "no_deadline": ("Срок правилами не ограничен", "The rules set no deadline"),
+    "decide_by": ("решить до", "decide by"),
+    "thread": ("Обсуждение", "Thread"),
+    "decision": ("Решение", "Decision"),
+    "outcome_rejected": ("отклонить", "reject"),
+    "outcome_accepted": ("удовлетворить", "accept"),
+    "outcome_replay": ("переиграть (ФСМ 8.10)", "replay (FSM 8.10)"),
+    "new_result": ("Новый результат", "New result"),
+    "seat_extra": ("Место и новый доп. балл", "Seat and its new extra"),
+    "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
+    "non_game": ("Внеигровое преимущество", "Non-game advantage"),
+    "withdraw": ("Отозвать", "Withdraw"),
+    "status_open": ("открыто", "open"),
+    "status_decided": ("решено", "decided"),
+    "status_withdrawn": ("отозвано", "withdrawn"),
+    "no_cases": ("Дел нет", "No cases"),
+    "schedule": ("Расписание (для сроков)", "Schedule (for the deadlines)"),
+    "schedule_hint": ("По строке: стадия тур день 2026-03-07T12:00",
+                      "One a line: stage round day 2026-03-07T12:00"),
+    "tables_closed": ("Таблицы закрыты в (ISO, пусто — нет)", "Tables closed at (ISO, empty: not)"),
+    "schedule_missing": ("Расписание не введено: сроки считаются от фактических стартов туров, "
+                         "последним считается последний начавшийся тур",
+                         "No schedule entered: deadlines count the rounds' actual starts, and the "
+                         "latest started round is taken as the last"),
+    "player_access": ("Вход для игрока", "A player's sign-in"),
+    "player_code": ("Код для игрока {player} ({user}): {code} — покажите его один раз",
+                    "Code for player {player} ({user}): {code} — shown once"),
+    "downloads": ("Выгрузки", "Downloads"),
+    "blank": ("Пустые бланки тура", "Blank protocols of a round"),
+    "filled": ("Протокол (PDF)", "Protocol (PDF)"),
+    "charts": ("Графики", "Charts"),
+    "game_end": ("Игра окончена в", "The game ended at"),
+    "revision_made": ("Протокол: ревизия {n}", "Protocol: revision {n}"),
+    "warnings": ("Предупреждения", "Warnings"),
+    "refused": ("Отказано", "Refused"),
+    "player": ("Игрок", "Player"),
+    "filed": ("подано", "filed"),
+}
+
+
+def aw(key: str, lang: str, **params: object) -> str:
+    pair = WORDS.get(key)
+    text = key if pair is None else pair[0 if lang == "ru" else 1]
+    return text.format(**params) if params else text
+
+
+Who = Annotated[Principal, Depends(principal)]
+
+
+def appeals_service(request: Request) -> AppealService:
+    svc: AppealService = request.app.state.appeals
+    return svc
+
+
+Svc = Annotated[AppealService, Depends(appeals_service)]
+
+
+def install(app: FastAPI) -> None:
+    """Register the routes, the service and the refusal handler (one line in app.py)."""
+    app.state.appeals = AppealService(app.state.service.engine)
+    app.include_router(router)
+    app.include_router(api)
+
+    @app.exception_handler(ap.Refused)
+    async def refused(request: Request, e: ap.Refused) -> Response:
+        lang = principal(request).lang
+        if request.url.path.startswith("/api"):
+            return JSONResponse({"error": "refused", "refusals": refusals_json(e.refusals, lang)},
+                                status_code=422)
+        return render(request, "error.html", status_code=422,
+                      message="; ".join(r.message(lang) for r in e.refusals if not r.warning))
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+def _involved(me: Principal, tid: int) -> str:
+    return require_role(me, tid, INVOLVED)
+
+
+def _when(value: str) -> dt.datetime:
+    try:
+        moment = dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise HTTPException(status_code=400, detail=f"time {value!r}: ISO, e.g. 2026-03-07T12:30") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def _public(svc: AppealService, me: Principal, tid: int, *, extras: bool = True) -> None:
+    """Downloads and charts: staff always; others where standings (and, for what shows
+    extras, the extras) are published."""
+    if me.is_staff(tid):
+        return
+    vis = svc.visibility(tid)
+    if vis.standings_hidden or (extras and vis.extras_hidden):
+        raise HTTPException(status_code=403)
+
+
+# --- JSON of a case ------------------------------------------------------------------------
+
+
+def case_json(v: CaseView, lang: str) -> dict[str, Any]:
+    c = v.case
+    out: dict[str, Any] = msgspec.to_builtins(c)
+    out.update(number=v.number, revision=v.revision, changes=v.changes, warnings=v.warnings,
+               decide_by=v.decide_by.isoformat() if v.decide_by else None)
+    return out
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+def _list_context(svc: AppealService, me: Principal, tid: int, user: str) -> dict[str, Any]:
+    t, players, stages = svc.context(tid)
+    staff = me.is_staff(tid)
+    rounds = sorted({(g.stage, g.round) for g in svc.overview(tid)})
+    return {"t": t, "tid": tid, "cases": svc.cases(tid, actor=user), "staff": staff,
+            "names": {p.id: p.nickname for p in players}, "players": players,
+            "schedule": svc.schedule(tid) if staff else None,
+            "schedule_warnings": svc.schedule_warnings(tid) if staff else [],
+            "linked": svc.linked_players(tid) if staff else {}, "rounds": rounds,
+            "mine": svc.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
+            "code_made": None}
+
+
+@router.get("/t/{tid}/appeals", response_class=HTMLResponse)
+def appeals_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = _involved(me, tid)
+    return render(request, "appeals.html", **_list_context(svc, me, tid, user))
+
+
+def _filer(svc: AppealService, me: Principal, tid: int) -> tuple[str, set[str]]:
+    """The account and the players it files for; only a player (or staff) files."""
+    user = require_user(me)
+    mine = svc.players_of(tid, user)
+    if not mine and not me.is_staff(tid):
+        raise HTTPException(status_code=403)
+    return user, mine
+
+
+def _new_context(svc: AppealService, me: Principal, tid: int, code: str, mine: set[str],
+                 refusals: list[ap.Refusal] | None = None,
+                 values: dict[str, str] | None = None) -> dict[str, Any]:
+    t, players, _stages = svc.context(tid)
+    deadlines = {}
+    for kind in ap.Kind:
+        found, missing = svc.filing_deadline(tid, code, kind)
+        deadlines[kind.value] = (found, missing)
+    return {"t": t, "tid": tid, "code": code, "mine": sorted(mine),
+            "players": players, "staff": me.is_staff(tid), "fsm": t.rules == "fsm",
+            "deadlines": deadlines, "refusals": refusals or [], "v": values or {},
+            "aw": lambda k, **kw: aw(k, me.lang, **kw)}
+
+
+@router.get("/t/{tid}/games/{code}/appeal", response_class=HTMLResponse)
+def new_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    _user, mine = _filer(svc, me, tid)
+    svc.status(tid, code)
+    return render(request, "appeal_new.html", **_new_context(svc, me, tid, code, mine))
+
+
+def _decimal(value: str | None) -> str | None:
+    value = (value or "").strip().replace(",", ".")
+    return value or None
+
+
+@router.post("/t/{tid}/games/{code}/appeal")
+async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    user, mine = _filer(svc, me, tid)
+    f = await _form(request)
+    player = f.get("player") or (sorted(mine)[0] if len(mine) == 1 else "")
+    if not player:
+        raise HTTPException(status_code=400, detail="player")
+    kind = f.get("kind", "appeal")
+    data: dict[str, Any] = {"kind": kind, "player": player, "game": code,
+                            "subject": "result" if kind == "protest" else f.get("subject", "other"),
+                            "awarded": _decimal(f.get("awarded")),
+                            "claimed": _decimal(f.get("claimed")), "text": f.get("text", "")}
+    try:
+        filing = filing_of(data)
+    except msgspec.ValidationError as e:
+        raise HTTPException(status_code=400, detail=str(e)) from None
+    try:
+        view = svc.file(tid, filing, actor=user)
+    except ap.Refused as e:
+        return render(request, "appeal_new.html", status_code=422,
+                      **_new_context(svc, me, tid, code, mine, e.refusals, f))
+    return _see(f"/t/{tid}/appeals/{view.id}")
+
+
+def _thread_context(svc: AppealService, me: Principal, tid: int, view: CaseView, user: str,
+                    refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
+    t, players, _stages = svc.context(tid)
+    return {"t": t, "tid": tid, "v": view, "c": view.case,
+            "names": {p.id: p.nickname for p in players},
+            "may_write": svc.may_write(tid, view.number, user),
+            "may_decide": svc.may_decide(tid, user),
+            "mine": view.case.filing.player in svc.players_of(tid, user),
+            "refusals": refusals or [], "aw": lambda k, **kw: aw(k, me.lang, **kw)}
+
+
+@router.get("/t/{tid}/appeals/{case}", response_class=HTMLResponse)
+def thread_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    view = svc.case(tid, case, actor=user)
+    return render(request, "appeal.html", **_thread_context(svc, me, tid, view, user))
+
+
+@router.post("/t/{tid}/appeals/{case}/messages")
+async def message_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    if not svc.may_write(tid, case, user):
+        raise HTTPException(status_code=403)
+    text = (await _form(request)).get("text", "").strip()
+    if not text:
+        raise HTTPException(status_code=400, detail="text")
+    view = svc.add_message(tid, case, text, actor=user)
+    return _see(f"/t/{tid}/appeals/{view.id}")
+
+
+@router.post("/t/{tid}/appeals/{case}/withdraw")
+async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    view = svc.case(tid, case, actor=user)
+    if view.case.filing.player not in svc.players_of(tid, user):
+        raise HTTPException(status_code=403)
+    if (await _form(request)).get("confirm") != "yes":
+        raise HTTPException(status_code=400, detail="confirm")
+    svc.withdraw(tid, case, actor=user)
+    return _see(f"/t/{tid}/appeals/{view.id}")
+
+
+def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
+    """The decision form's change: a new result, and one seat's new extra (the seat's
+    other scores kept)."""
+    change: dict[str, Any] = {}
+    if f.get("result"):
+        change["result"] = f["result"]
+    if f.get("seat") and f.get("extra") is not None and f.get("extra", "").strip():
+        change["scores"] = {f["seat"]: {"extra": _decimal(f.get("extra"))}}
+    return change or None
+
+
+def _keep_other_scores(svc: AppealService, tid: int, code: str, change: dict[str, Any] | None
+                       ) -> dict[str, Any] | None:
+    """A seat's new extra on top of what the protocol already has for the seat."""
+    if not change or "scores" not in change:
+        return change
+    info = svc.confirmed(tid, code)
+    if info is None:
+        return change
+    old = info.protocol.get("scores", {})
+    for seat, sc in change["scores"].items():
+        change["scores"][seat] = {**old.get(str(seat), {}), **sc}
+    return change
+
+
+def _decide(svc: AppealService, tid: int, case: str, user: str, data: dict[str, Any]
+            ) -> tuple[CaseView, ap.Effect]:
+    try:
+        outcome = ap.Outcome(data.get("outcome", ""))
+        view = svc.case(tid, case, actor=user)
+        change = change_of(_keep_other_scores(svc, tid, view.case.filing.game, data.get("change")))
+    except (ValueError, msgspec.ValidationError) as e:
+        raise HTTPException(status_code=400, detail=str(e)) from None
+    return svc.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
+                      change=change, committee_agreed=bool(data.get("committee_agreed")),
+                      non_game_advantage=bool(data.get("non_game_advantage")))
+
+
+@router.post("/t/{tid}/appeals/{case}/decision")
+async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    if not svc.may_decide(tid, user):
+        raise HTTPException(status_code=403)
+    f = await _form(request)
+    data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
+            "change": _change_from_form(f), "committee_agreed": f.get("committee_agreed") == "on",
+            "non_game_advantage": f.get("non_game_advantage") == "on"}
+    try:
+        view, _effect = _decide(svc, tid, case, user, data)
+    except ap.Refused as e:
+        view = svc.case(tid, case, actor=user)
+        return render(request, "appeal.html", status_code=422,
+                      **_thread_context(svc, me, tid, view, user, e.refusals))
+    return _see(f"/t/{tid}/appeals/{view.id}")
+
+
+def _schedule_from_text(text: str, closed: str) -> ap.Schedule:
+    rounds = []
+    for line in text.splitlines():
+        x = line.split()
+        if not x:
+            continue
+        if len(x) != 4 or not (x[1].isdigit() and x[2].isdigit()):
+            raise HTTPException(status_code=400, detail=f"schedule line: {line}")
+        rounds.append(ap.RoundTime(stage=x[0], round=int(x[1]), day=int(x[2]), starts=_when(x[3])))
+    return ap.Schedule(rounds=rounds, tables_closed_at=_when(closed) if closed.strip() else None)
+
+
+@router.post("/t/{tid}/appeals-schedule")
+async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    if not f.get("schedule", "").strip():
+        raise HTTPException(status_code=400, detail="schedule")
+    svc.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", "")),
+                     actor=user)
+    return _see(f"/t/{tid}/appeals")
+
+
+@router.post("/t/{tid}/appeals-players")
+async def player_access_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    player = f.get("player", "").strip()
+    if not player:
+        raise HTTPException(status_code=400, detail="player")
+    account, code = svc.player_code(tid, player, actor=user, user=f.get("user", "").strip() or None)
+    ctx = _list_context(svc, me, tid, user)
+    ctx["code_made"] = (player, account, code)
+    return render(request, "appeals.html", **ctx)
+
+
+@router.post("/t/{tid}/games/{code}/ended")
+async def ended_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.may_set_end(tid, code, user)):
+        raise HTTPException(status_code=403)
+    value = (await _form(request)).get("ended", "").strip()
+    if not value:
+        raise HTTPException(status_code=400, detail="ended")
+    svc.set_game_end(tid, code, _when(value), actor=user)
+    return _see(f"/t/{tid}/games/{code}")
+
+
+# --- charts and downloads -----------------------------------------------------------------
+
+
+def _svg(data: bytes) -> Response:
+    return Response(data, media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=30"})
+
+
+@router.get("/t/{tid}/charts/roles.svg")
+def roles_svg(tid: int, me: Who, svc: Svc) -> Response:
+    _public(svc, me, tid, extras=False)
+    return _svg(svc.chart(tid, "roles", me.lang))
+
+
+@router.get("/t/{tid}/charts/seats.svg")
+def seats_svg(tid: int, me: Who, svc: Svc) -> Response:
+    _public(svc, me, tid, extras=False)
+    return _svg(svc.chart(tid, "seats", me.lang))
+
+
+@router.get("/t/{tid}/players/{pid}/places.svg")
+def places_svg(tid: int, pid: str, me: Who, svc: Svc) -> Response:
+    _public(svc, me, tid)  # places follow the totals, extras included
+    return _svg(svc.chart(tid, "places", me.lang, pid))
+
+
+def _file(data: bytes, media: str, name: str) -> Response:
+    return Response(data, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/t/{tid}/export/standings.xlsx")
+def standings_xlsx(tid: int, me: Who, svc: Svc) -> Response:
+    from mafiatab.formats.xlsx import workbook_bytes
+    from mafiatab.services.tournament_file import profile_for
+
+    _public(svc, me, tid)
+    t = svc.tournament(tid)
+    profile, _ = profile_for(t)
+    data = workbook_bytes(svc.cached_standings(tid), t, profile, me.lang, None)
+    return _file(data, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                 f"standings-{tid}.xlsx")
+
+
+@router.get("/t/{tid}/export/standings.csv")
+def standings_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
+    from mafiatab.formats.csv_export import standings_csv as to_csv
+
+    _public(svc, me, tid)
+    return _file(to_csv(svc.cached_standings(tid), me.lang, comma), "text/csv; charset=utf-8",
+                 f"standings-{tid}.csv")
+
+
+@router.get("/t/{tid}/export/standings.pdf")
+def standings_pdf(tid: int, me: Who, svc: Svc) -> Response:
+    from mafiatab.formats.pdf import standings_pdf as to_pdf
+    from mafiatab.services.tournament_file import profile_for
+
+    _public(svc, me, tid)
+    profile, _ = profile_for(svc.tournament(tid))
+    return _file(to_pdf(svc.cached_standings(tid), profile.title, me.lang), "application/pdf",
+                 f"standings-{tid}.pdf")
+
+
+@router.get("/t/{tid}/games/{code}/protocol.pdf")
+def protocol_pdf(tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """The filled protocol (FIIM section 9): the confirmed one (staff: the newest)."""
+    from mafiatab.formats.pdf import protocols_pdf, sheet_of_game
+    from mafiatab.services.tournament_file import profile_for
+
+    _public(svc, me, tid)
+    info = svc.head(tid, code) if me.is_staff(tid) else svc.confirmed(tid, code)
+    if info is None:
+        raise HTTPException(status_code=404)
+    t = svc.tournament(tid)
+    profile, _ = profile_for(t)
+    data = protocols_pdf([sheet_of_game(t, profile, info.game_struct(), me.lang)], me.lang)
+    return _file(data, "application/pdf", f"protocol-{code}.pdf")
+
+
+@router.get("/t/{tid}/export/blank.pdf")
+def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
+              round: int | None = None, tables: int | None = None) -> Response:
+    """Blank protocols (to fill by hand) for a round's tables; default: the newest round."""
+    from mafiatab.formats.pdf import blank_sheets, protocols_pdf
+    from mafiatab.services.tournament_file import profile_for
+
+    require_role(me, tid, STAFF | {JUDGE})
+    games = svc.overview(tid)
+    _t, _players, stages = svc.context(tid)
+    if stage is None or round is None:
+        if games:
+            stage, round = games[-1].stage, games[-1].round
+        else:
+            stage, round = (stages[0].id if stages else "qual"), 1
+    count = tables or max((g.table for g in games if g.stage == stage and g.round == round),
+                          default=1)
+    t = svc.tournament(tid)
+    profile, _ = profile_for(t)
+    data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang), me.lang)
+    return _file(data, "application/pdf", f"blank-{stage}-{round}.pdf")
+
+
+# --- the JSON API -------------------------------------------------------------------------------
+
+
+class FilingBody(BaseModel):
+    kind: str = Field(description="protest | appeal")
+    player: str | None = Field(None, description="the player's id (default: the asker's)")
+    subject: str = Field("result", description="result | positive_extra | penalty | other")
+    awarded: str | None = None
+    claimed: str | None = None
+    text: str = ""
+
+
+class Text(BaseModel):
+    text: str
+
+
+class DecisionBody(BaseModel):
+    outcome: str = Field(description="rejected | accepted | replay")
+    reason: str = ""
+    change: dict[str, Any] | None = Field(
+        None, description="result, first_killed, best_move, scores {seat: SeatScores}")
+    committee_agreed: bool = False
+    non_game_advantage: bool = False
+
+
+class Ended(BaseModel):
+    ended: str = Field(description="ISO time; UTC when no offset is given")
+
+
+class PlayerAccess(BaseModel):
+    player: str
+    user: str | None = None
+
+
+@api.get("/t/{tid}/appeals")
+def api_cases(tid: int, me: Who, svc: Svc, open: bool = False) -> list[dict[str, Any]]:
+    """The cases the asker may read, open ones first."""
+    user = _involved(me, tid)
+    return [case_json(v, me.lang) for v in svc.cases(tid, actor=user, open_only=open)]
+
+
+@api.post("/t/{tid}/games/{code}/appeals", status_code=201)
+def api_file(tid: int, code: str, body: FilingBody, me: Who, svc: Svc) -> dict[str, Any]:
+    """File a protest or an appeal; 422 with every refusal and its clause."""
+    user, mine = _filer(svc, me, tid)
+    player = body.player or (sorted(mine)[0] if len(mine) == 1 else None)
+    if player is None:
+        raise HTTPException(status_code=400, detail="player")
+    try:
+        filing = filing_of({**body.model_dump(), "player": player, "game": code})
+    except msgspec.ValidationError as e:
+        raise HTTPException(status_code=400, detail=str(e)) from None
+    return case_json(svc.file(tid, filing, actor=user), me.lang)
+
+
+@api.get("/t/{tid}/games/{code}/deadline")
+def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -> dict[str, Any]:
+    """Until when a filing on the game is possible, and why that cannot be known yet."""
+    require_user(me)
+    try:
+        k = ap.Kind(kind)
+    except ValueError:
+        raise HTTPException(status_code=400, detail="kind") from None
+    found, missing = svc.filing_deadline(tid, code, k)
+    return {"deadline": found.at.isoformat() if found else None,
+            "clause": found.clause if found else None,
+            "missing": refusals_json(missing, me.lang)}
+
+
+@api.get("/t/{tid}/appeals/{case}")
+def api_case(tid: int, case: str, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    return case_json(svc.case(tid, case, actor=user), me.lang)
+
+
+@api.post("/t/{tid}/appeals/{case}/messages")
+def api_message(tid: int, case: str, body: Text, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    if not svc.may_write(tid, case, user):
+        raise HTTPException(status_code=403)
+    if not body.text.strip():
+        raise HTTPException(status_code=400, detail="text")
+    return case_json(svc.add_message(tid, case, body.text, actor=user), me.lang)
+
+
+class Withdraw(BaseModel):
+    confirm: bool = Field(False, description="true: the player takes the case back")
+
+
+@api.post("/t/{tid}/appeals/{case}/withdraw")
+def api_withdraw(tid: int, case: str, body: Withdraw, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    view = svc.case(tid, case, actor=user)
+    if view.case.filing.player not in svc.players_of(tid, user):
+        raise HTTPException(status_code=403)
+    if not body.confirm:
+        raise HTTPException(status_code=400, detail="confirm")
+    return case_json(svc.withdraw(tid, case, actor=user), me.lang)
+
+
+@api.post("/t/{tid}/appeals/{case}/decision")
+def api_decide(tid: int, case: str, body: DecisionBody, me: Who, svc: Svc) -> dict[str, Any]:
+    """Decide (head judge or appeals commission): 422 with every refusal; the answer has
+    the protocol revision made, what changed and the warnings."""
+    user = require_user(me)
+    if not svc.may_decide(tid, user):
+        raise HTTPException(status_code=403)
+    view, effect = _decide(svc, tid, case, user, body.model_dump())
+    return {**case_json(view, me.lang), "replay": effect.replay}
+
+
+@api.get("/t/{tid}/schedule")
+def api_schedule(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    _involved(me, tid)
+    out: dict[str, Any] = msgspec.to_builtins(svc.schedule(tid))
+    out["warnings"] = svc.schedule_warnings(tid)
+    return out
+
+
+@api.put("/t/{tid}/schedule")
+def api_set_schedule(tid: int, body: dict[str, Any], me: Who, svc: Svc) -> dict[str, Any]:
+    """`{"rounds": [{stage, round, day, starts}], "tables_closed_at": ISO | null}`."""
+    user = require_role(me, tid, STAFF)
+    try:
+        schedule = schedule_of(body)
+    except msgspec.ValidationError as e:
+        raise HTTPException(status_code=400, detail=str(e)) from None
+    svc.set_schedule(tid, schedule, actor=user)
+    return {"ok": True}
+
+
+@api.put("/t/{tid}/games/{code}/ended")
+def api_ended(tid: int, code: str, body: Ended, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.may_set_end(tid, code, user)):
+        raise HTTPException(status_code=403)
+    svc.set_game_end(tid, code, _when(body.ended), actor=user)
+    return {"ok": True}
+
+
+@api.post("/t/{tid}/player-access")
+def api_player_access(tid: int, body: PlayerAccess, me: Who, svc: Svc) -> dict[str, Any]:
+    """A sign-in code for a player (returned once), linked to his account."""
+    user = require_role(me, tid, STAFF)
+    if not body.player.strip():
+        raise HTTPException(status_code=400, detail="player")
+    account, code = svc.player_code(tid, body.player, actor=user, user=body.user)
+    return {"user": account, "code": code}
+
+
+__all__ = ["api", "install", "router"]
