@@ -161,3 +161,14 @@ def test_pages_charts_and_downloads(world: World, client_for: Callable[[str], Te
         assert hj.get(f"/t/{tid}/export/standings.xlsx").status_code == 200
     finally:
         hj.post(f"/api/t/{tid}/options", headers=_w(hj), json={})
+
+
+def test_a_players_code_on_the_sign_in_page_opens_his_appeals(
+        world: World, client_for: Callable[[str], TestClient]) -> None:
+    tid = world.demo.tournament
+    org = client_for("organizer")
+    code = org.post(f"/api/t/{tid}/player-access", headers=_w(org),
+                    json={"player": world.sample.players[-2].id}).json()["code"]
+    c = client_for("anon")
+    r = c.post("/login/code", data={"code": code, "csrf": csrf_of(c)}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/appeals"

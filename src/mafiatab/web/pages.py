@@ -26,7 +26,7 @@ from mafiatab.services.web_support import (
     GameStatus,
     WebService,
 )
-from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, JUDGE, ORGANIZER, ROLES
+from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, ROLES
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.security import (
@@ -106,7 +106,8 @@ async def login_code(request: Request, me: Who, svc: Svc) -> Response:
         return render(request, "login.html", status_code=401, next="/", error="bad_code")
     user, tid = found
     sign_in(request, user)
-    return _see(f"/t/{tid}/judge")
+    # a player's code (issue 7) opens his protests and appeals, a judge's his tables
+    return _see(f"/t/{tid}/appeals" if svc.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
 
 
 @router.post("/logout")
