@@ -30,7 +30,7 @@ INSTANCES = [
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="", help="N/R[,N/R...]: only these instances")
     args = ap.parse_args()
     header = (
         f"{'N/R':>7} {'seed':>4} {'max':>3} {'#max':>5} {'min':>3} {'#0':>5} {'Σm²':>6} "
@@ -38,7 +38,7 @@ def main() -> None:
     )
     summary = []
     for n, r, t, target in INSTANCES:
-        if args.only and args.only != f"{n}/{r}":
+        if args.only and f"{n}/{r}" not in args.only.split(","):
             continue
         req0 = build_request(n, r, t)
         mu = mean_meetings(n, r)
@@ -71,17 +71,24 @@ def main() -> None:
             "Σm²": statistics.median(m.sum_sq for m, _ in rows),
             "S1": max(m.seat_cells_off for m, _ in rows),
             "S2": max(m.seat_group_cells_off for m, _ in rows),
+            "T1": statistics.median(m.table_cells_off for m, _ in rows),
+            "hard": max(m.hard_violations for m, _ in rows),
+            "min": statistics.median(m.min_meetings for m, _ in rows),
             "time": statistics.median(tk for _, tk in rows),
             "tmax": max(tk for _, tk in rows),
         }
         print(f"   median: {med}")
         summary.append((f"{n}/{r}", med, target))
-    print("\n| N/R | max | pairs at max | never | Σm² | S1/S2 (worst) | time median / max | target |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "\n| N/R | max | pairs at max | min | never | Σm² | S1/S2 (worst) | T1 | hard (worst) "
+        "| time median / max | target |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, med, target in summary:
         print(
-            f"| {name} | {med['max']} | {med['#max']} | {med['#0']} | {med['Σm²']} | "
-            f"{med['S1']}/{med['S2']} | {med['time']:.1f} s / {med['tmax']:.1f} s | {target} |"
+            f"| {name} | {med['max']} | {med['#max']} | {med['min']} | {med['#0']} | {med['Σm²']} | "
+            f"{med['S1']}/{med['S2']} | {med['T1']} | {med['hard']} | "
+            f"{med['time']:.1f} s / {med['tmax']:.1f} s | {target} |"
         )
 
 

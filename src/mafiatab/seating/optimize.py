@@ -2,12 +2,21 @@
 
 Simulated annealing over swaps of two players between tables of one round, and, when some
 players sit out, trades of a game for a bye mirrored in a second round (so every player
-keeps exactly R games). The cost of a pair that met m times is f(m) = m² plus a steep
-penalty above a cap c (the best max we hope for) plus a small one for m = 0, plus a huge one
-for club-mates at a table: minimising it approximates the lexicographic order
-(max meetings, pairs at max, Σm², pairs never meeting) while keeping the landscape smooth
-enough for annealing. Two independent runs use the two cores; the better one is kept.
+keeps exactly R games).
 
+What "better" means depends on the instance (`objective_for`): pairs meeting far more often
+than the mean μ = 9R/(N−1) are outliers and count first, level by level from the top; then,
+where μ < 2, the pairs that never meet; then Σm² (the variance). The search runs in phases:
+
+1. annealing on a smooth cost f(m) = m² plus a steep penalty above the cap (the highest level
+   that is not an outlier) and a small one for m = 0: the landscape stays smooth enough to
+   cross the plateaus of m²;
+2. a descent on the exact lexicographic cost (weights so large that no move can trade a
+   higher key for a lower one), accepting sideways moves so it wanders along plateaus;
+3. restarts from the best seating found: a short reheat at a lower temperature, then the
+   descent again.
+
+Two independent runs use the two cores; the better one (by the lexicographic key) is kept.
 Everything is driven by iteration counts, never by the clock, so a seed always gives the same
 seating; the time limit only cuts a run short (and then the result depends on the machine).
 """
@@ -27,15 +36,26 @@ from mafiatab.seating._kernel import anneal
 from mafiatab.seating.model import TABLE_SIZE, SeatingRequest, mean_meetings
 
 HARD = 1_000_000
-# Tuned on the instances of seating.md: weight 2 per pair one level above the cap (8× more a
-# level higher) balances "few pairs at max" against Σm²; a start temperature of 5 lets early
-# moves cross the many plateaus of m².
-CAP_WEIGHT = 2
-SPARSE_CAP_WEIGHT = 8  # when μ < 1.5 the max dominates the targets: push harder above the cap
+# Annealing cost, tuned on the instances of seating.md: weight 8 per pair one level above the
+# cap (8× more a level higher) keeps outliers rare without freezing the search; a start
+# temperature of 5 lets early moves cross the many plateaus of m².
+CAP_WEIGHT = 8
 CAP_BASE = 8
 ZERO_WEIGHT = 1
+ZERO_FIRST_WEIGHT = 4  # where never-meeting pairs rank before Σm², push them harder
 TEMP_START = 5.0
 TEMP_END = 0.05
+# Restarts reheat the best seating to this temperature: enough to leave its basin, too little
+# to forget it.
+REHEAT_START = 1.0
+DESCENT_TEMP = 1e-9  # exp(-1/1e-9) == 0: only moves that do not worsen the key are taken
+# A level counts as an outlier when it lies at least this far above μ: at 30/10 (μ = 3.10)
+# pairs at 5 are outliers (the target counts them), at 40/10 (μ = 2.31) pairs at 4 are the bulk
+# that the bound on Σm² forces, and Σm² decides.
+OUTLIER_GAP = 1.75
+SPARSE_MU = 1.5  # below it the max is the whole target: the cap is ⌈μ⌉
+ZERO_FIRST_MU = 2.0  # below it a pair that never meets is the unfairness organizers notice
+MOVE_PAIRS = 36  # pairs whose count changes in one move (two players × 18 partners)
 Progress = Callable[[float, str], None]
 IntArray = NDArray[np.int32]
 
@@ -61,11 +81,67 @@ def meeting_matrix(request: SeatingRequest, tables: list[list[list[int]]]) -> In
 
 
 def pair_key(meet: IntArray) -> tuple[int, int, int, int]:
-    """The lexicographic quality: (max m, pairs at max, Σm², pairs never meeting)."""
+    """The quality reported to people: (max m, pairs at max, Σm², pairs never meeting)."""
     iu = np.triu_indices(meet.shape[0], 1)
     m = meet[iu]
     mx = int(m.max())
     return mx, int((m == mx).sum()), int((m.astype(np.int64) ** 2).sum()), int((m == 0).sum())
+
+
+@dataclass(frozen=True)
+class Objective:
+    """The lexicographic order of one instance: pairs above `cap`, level by level from the top;
+    then pairs never meeting if `zero_first`; then Σm²; then pairs never meeting."""
+
+    cap: int
+    zero_first: bool
+    top: int  # the most games a pair can share (R): every key has the same length
+
+
+def objective_for(request: SeatingRequest) -> Objective:
+    """Per instance, from μ: one fixed weight cannot serve both 30/10 (few pairs at 5 matter)
+    and 40/10 (pairs at 4 are unavoidable in bulk, Σm² matters); the distance to μ tells them
+    apart."""
+    mu = mean_meetings(request.players, request.games)
+    if mu < SPARSE_MU:
+        return Objective(cap=max(1, math.ceil(mu - 1e-9)), zero_first=True, top=request.games)
+    return Objective(
+        cap=math.floor(mu + OUTLIER_GAP), zero_first=mu < ZERO_FIRST_MU, top=request.games
+    )
+
+
+def lex_key(meet: IntArray, objective: Objective) -> tuple[int, ...]:
+    """The order the descent minimises, as a tuple (smaller is better)."""
+    iu = np.triu_indices(meet.shape[0], 1)
+    m = meet[iu]
+    hist = np.bincount(m, minlength=objective.top + 1)
+    above = tuple(int(hist[k]) for k in range(objective.top, objective.cap, -1))
+    zeros = int(hist[0])
+    sq = int((m.astype(np.int64) ** 2).sum())
+    return (*above, zeros if objective.zero_first else 0, sq, zeros)
+
+
+def lex_table(request: SeatingRequest, objective: Objective) -> tuple[NDArray[np.int64], int]:
+    """f(m) and the club weight such that the sign of any one move's cost change is the sign
+    of its change of `lex_key` (one move changes at most MOVE_PAIRS pairs by one): each term's
+    weight exceeds the largest change all lower terms can make together. Levels more than
+    about four above the cap share one weight (the annealing never leaves pairs there)."""
+    size = request.games + 3
+    d = MOVE_PAIRS
+    sq_span = d * (2 * size + 1)
+    w_zero = sq_span + 1 if objective.zero_first else 0
+    lower = sq_span + d * w_zero
+    top = 2**36
+    f = np.zeros(size, dtype=np.int64)
+    w = lower + 1
+    for m in range(size):
+        f[m] = m * m
+        if m > objective.cap:
+            f[m] += w
+            w = min(top, (d + 1) * w + lower)
+    f[0] += w_zero
+    hard = d * top * 2 + 1
+    return f, hard
 
 
 def cost_table(
@@ -203,7 +279,12 @@ class _Run:
 
 
 def _make_run(
-    request: SeatingRequest, mem: IntArray, byes: IntArray, f: NDArray[np.int64], seed: int
+    request: SeatingRequest,
+    mem: IntArray,
+    byes: IntArray,
+    f: NDArray[np.int64],
+    hard: int,
+    state: NDArray[np.uint64],
 ) -> _Run:
     g, n = request.rounds, request.players
     tab = np.full((g, n), -1, dtype=np.int32)
@@ -215,11 +296,10 @@ def _make_run(
                 slot[r, mem[r, t, k]] = k
         for k in range(byes.shape[1]):
             slot[r, byes[r, k]] = k
-    tables = [[list(map(int, tb)) for tb in rnd] for rnd in mem]
+    tables = _as_lists(mem)
     meet = meeting_matrix(request, tables)
     iu = np.triu_indices(n, 1)
-    cost0 = int(f[meet[iu]].sum()) + HARD * _club_pairs(request, tables)
-    state = np.array([(seed * 0x9E3779B97F4A7C15 + 1) % 2**64 or 1], dtype=np.uint64)
+    cost0 = int(f[meet[iu]].sum()) + hard * _club_pairs(request, tables)
     return _Run(
         mem=mem.copy(),
         byes=byes.copy(),
@@ -231,6 +311,14 @@ def _make_run(
         best_mem=mem.copy(),
         best_byes=byes.copy(),
     )
+
+
+def _seed_state(seed: int) -> NDArray[np.uint64]:
+    return np.array([(seed * 0x9E3779B97F4A7C15 + 1) % 2**64 or 1], dtype=np.uint64)
+
+
+def _as_lists(mem: IntArray) -> list[list[list[int]]]:
+    return [[list(map(int, tb)) for tb in rnd] for rnd in mem]
 
 
 def _club_pairs(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
@@ -245,9 +333,54 @@ def _club_pairs(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
 
 
 def default_iterations(request: SeatingRequest) -> int:
-    """Moves per run: enough for the targets of seating.md, well inside the time limits."""
+    """Moves of the first annealing per run: enough for the targets of seating.md; the
+    descents and restarts add RESTART_SHARE times as many (see `plan`)."""
     games = request.rounds * request.tables
     return int(min(60_000_000, max(5_000_000, 1_000_000 * games)))
+
+
+RESTARTS = 1
+REHEAT_SHARE = 0.5  # moves of a reheat, as a share of the first annealing
+DESCENT_SHARE = 0.1  # moves of a descent, as a share of the first annealing
+RESTART_SHARE = DESCENT_SHARE + RESTARTS * (REHEAT_SHARE + DESCENT_SHARE)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One stage of the search: a cost table, its club weight, a temperature range, a number of
+    moves per run, and whether every run first restarts from the best seating of all runs."""
+
+    f: NDArray[np.int64]
+    hard: int
+    temp0: float
+    temp1: float
+    iters: int
+    restart: bool
+
+
+def plan(
+    request: SeatingRequest, objective: Objective, total: int, temp0: float = TEMP_START
+) -> list[Phase]:
+    """Anneal, descend exactly, then RESTARTS × (reheat the best, descend): see the module."""
+    zero = ZERO_FIRST_WEIGHT if objective.zero_first and objective.cap > 1 else ZERO_WEIGHT
+    smooth = cost_table(request, objective.cap, CAP_WEIGHT, CAP_BASE, zero)
+    lex, lex_hard = lex_table(request, objective)
+    descent = max(1, int(total * DESCENT_SHARE))
+    phases = [
+        Phase(smooth, HARD, temp0, TEMP_END, total, False),
+        Phase(lex, lex_hard, DESCENT_TEMP, DESCENT_TEMP, descent, True),
+    ]
+    for _ in range(RESTARTS):
+        phases.append(
+            Phase(smooth, HARD, min(temp0, REHEAT_START), TEMP_END, int(total * REHEAT_SHARE), True)
+        )
+        phases.append(Phase(lex, lex_hard, DESCENT_TEMP, DESCENT_TEMP, descent, True))
+    return phases
+
+
+def _key(request: SeatingRequest, objective: Objective, mem: IntArray) -> tuple[int, ...]:
+    tables = _as_lists(mem)
+    return (_club_pairs(request, tables), *lex_key(meeting_matrix(request, tables), objective))
 
 
 def compose(
@@ -259,17 +392,15 @@ def compose(
     start: list[list[list[int]]] | None = None,
     runs: int = 2,
 ) -> Composition:
-    """Search table compositions; `start` (from a construction) replaces the random start."""
+    """Search table compositions; `start` (from a construction) replaces the random start.
+
+    `iterations` is the first annealing's length per run; the whole search makes
+    (1 + RESTART_SHARE) times as many moves per run."""
     rng = np.random.default_rng(request.seed)
     total = iterations if iterations is not None else default_iterations(request)
-    mu = mean_meetings(request.players, request.games)
-    cap = max(1, math.ceil(mu - 1e-9))
-    weight = CAP_WEIGHT if mu >= 1.5 else SPARSE_CAP_WEIGHT
-    f = cost_table(request, cap, weight, CAP_BASE, ZERO_WEIGHT)
-    up = np.zeros_like(f)
-    down = np.zeros_like(f)
-    up[:-1] = f[1:] - f[:-1]
-    down[1:] = f[:-1] - f[1:]
+    objective = objective_for(request)
+    # A construction is already good: anneal it gently instead of melting it.
+    phases = plan(request, objective, total, TEMP_START if start is None else 0.3)
     club = _club_ids(request)
     pin = np.full(request.players, -1, dtype=np.int32)
     for p, t in request.pins.items():
@@ -279,6 +410,7 @@ def compose(
         avail[:, p] = False
         avail[sorted(rounds), p] = True
 
+    first = phases[0]
     run_list: list[_Run] = []
     for i in range(runs):
         if start is not None and i == 0:
@@ -288,59 +420,89 @@ def compose(
                 byes[r] = np.setdiff1d(np.arange(request.players), mem[r].ravel())
         else:
             mem, byes = random_start(request, rng)
-        run_list.append(_make_run(request, mem, byes, f, request.seed * 1000 + i))
-
-    temp0, temp1 = TEMP_START, TEMP_END
-    if start is not None:
-        temp0 = 0.3
-    chunks = max(20, min(400, total // 500_000))
-    per = max(1, total // chunks)
-    t_start = time.monotonic()
-    interrupted = False
-
-    def work(run: _Run, c: int) -> None:
-        lo = temp0 * (temp1 / temp0) ** (c / chunks)
-        hi = temp0 * (temp1 / temp0) ** ((c + 1) / chunks)
-        anneal(
-            run.mem, run.byes, run.tab, run.slot, run.meet, club, pin, avail, up, down,
-            HARD, per, lo, hi, run.state, run.cost, run.best_mem, run.best_byes,
+        run_list.append(
+            _make_run(request, mem, byes, first.f, first.hard, _seed_state(request.seed * 1000 + i))
         )
 
-    with ThreadPoolExecutor(max_workers=max(1, runs)) as pool:
-        for c in range(chunks):
-            futures = [pool.submit(work, run, c) for run in run_list]
-            try:
-                for fut in futures:
-                    fut.result()
-            except KeyboardInterrupt:
-                for fut in futures:
-                    fut.result()
-                interrupted = True
-            best = min(run_list, key=lambda x: int(x.cost[1]))
-            if progress is not None:
-                progress((c + 1) / chunks, _describe(request, best))
-            if interrupted or time.monotonic() - t_start > time_limit:
-                interrupted = interrupted or c + 1 < chunks
-                break
-            if _is_perfect(request, best):
-                break
+    grand = sum(ph.iters for ph in phases)
+    done = 0
+    t_start = time.monotonic()
+    interrupted = False
+    stop = False
 
-    best = min(run_list, key=lambda x: int(x.cost[1]))
-    tables = [[sorted(int(p) for p in tb) for tb in rnd] for rnd in best.best_mem]
+    # The best seating by the lexicographic key over all runs and phases: a reheat minimises
+    # the smooth cost, which may prefer a seating the key ranks lower, so it is kept apart.
+    champion = (_key(request, objective, run_list[0].best_mem), run_list[0].best_mem.copy(),
+                run_list[0].best_byes.copy())
+    # `champion` is updated at the end of every phase (and at a stop).
+
+    def update_champion() -> None:
+        nonlocal champion
+        for run in run_list:  # ties go to the lower index: no dependence on thread timing
+            key = _key(request, objective, run.best_mem)
+            if key < champion[0]:
+                champion = (key, run.best_mem.copy(), run.best_byes.copy())
+
+    for phase in phases:
+        if phase.restart:
+            run_list = [
+                _make_run(request, champion[1], champion[2], phase.f, phase.hard, run.state)
+                for run in run_list
+            ]
+        up = np.zeros_like(phase.f)
+        down = np.zeros_like(phase.f)
+        up[:-1] = phase.f[1:] - phase.f[:-1]
+        down[1:] = phase.f[:-1] - phase.f[1:]
+        chunks = max(1, min(400, phase.iters // 500_000))
+        per = max(1, phase.iters // chunks)
+
+        def work(run: _Run, c: int, ph: Phase = phase, up: NDArray[np.int64] = up,
+                 down: NDArray[np.int64] = down, chunks: int = chunks, per: int = per) -> None:
+            ratio = ph.temp1 / ph.temp0
+            lo = ph.temp0 * ratio ** (c / chunks)
+            hi = ph.temp0 * ratio ** ((c + 1) / chunks)
+            anneal(
+                run.mem, run.byes, run.tab, run.slot, run.meet, club, pin, avail, up, down,
+                ph.hard, per, lo, hi, run.state, run.cost, run.best_mem, run.best_byes,
+            )
+
+        with ThreadPoolExecutor(max_workers=max(1, runs)) as pool:
+            for c in range(chunks):
+                futures = [pool.submit(work, run, c) for run in run_list]
+                try:
+                    for fut in futures:
+                        fut.result()
+                except KeyboardInterrupt:
+                    for fut in futures:
+                        fut.result()
+                    interrupted = True
+                done += per
+                # Mid-phase the champion is left alone: a hot annealing passes by seatings the
+                # key likes (no outlier yet) that are poor starts for what follows.
+                leader = min(run_list, key=lambda run: _key(request, objective, run.best_mem))
+                if progress is not None:
+                    progress(min(1.0, done / grand), _describe(request, leader.best_mem))
+                if interrupted or time.monotonic() - t_start > time_limit:
+                    interrupted = interrupted or done < grand
+                    stop = True
+                    break
+                if _is_perfect(request, leader.best_mem):
+                    stop = True
+                    break
+        update_champion()
+        if stop:
+            break
+
+    tables = [[sorted(int(p) for p in tb) for tb in rnd] for rnd in champion[1]]
     return Composition(tables=tables, interrupted=interrupted)
 
 
-def _best_meet(request: SeatingRequest, run: _Run) -> IntArray:
-    tables = [[list(map(int, tb)) for tb in rnd] for rnd in run.best_mem]
-    return meeting_matrix(request, tables)
-
-
-def _is_perfect(request: SeatingRequest, run: _Run) -> bool:
+def _is_perfect(request: SeatingRequest, mem: IntArray) -> bool:
     """No pair twice and no club clash: nothing left to improve."""
-    meet = _best_meet(request, run)
-    return int(meet.max()) <= 1 and int(run.cost[1]) < HARD
+    meet = meeting_matrix(request, _as_lists(mem))
+    return int(meet.max()) <= 1 and _club_pairs(request, _as_lists(mem)) == 0
 
 
-def _describe(request: SeatingRequest, run: _Run) -> str:
-    mx, at, sq, never = pair_key(_best_meet(request, run))
+def _describe(request: SeatingRequest, mem: IntArray) -> str:
+    mx, at, sq, never = pair_key(meeting_matrix(request, _as_lists(mem)))
     return f"max {mx}×{at}  Σm² {sq}  0×{never}"

@@ -6,9 +6,12 @@ is bipartite, so such an equitable colouring exists; CP-SAT finds it as a feasib
 (a permutation per game plus per-player cardinalities), so S1 = S2 = 0.
 
 Table numbers: tables of a round may be renumbered freely (meetings do not change), so the
-player–table counts T1 are balanced the same way, except that pinned players keep their
-table; that part is an optimisation (minimise the cells off) because pins can make T1 = 0
-impossible.
+player–table counts T1 are balanced first by an exact CP-SAT model (a permutation of table
+numbers per round, every unpinned player's count of every number within [⌊R/T⌋, ⌈R/T⌉]; pinned
+players keep their table). Unlike the seats, T1 = 0 is often impossible once the tables are
+chosen for fair meetings: with 2 tables and 2 rounds a player of table A who meets players of
+both tables of round 2 already breaks it, and CP-SAT proves the model infeasible within a second
+for the searched instances of seating.md (30/10 … 60/12). Then a greedy descent minimises T1.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ def _bounds(total: int, parts: int) -> tuple[int, int]:
 
 def _solver(seed: int, limit: float) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
-    # One worker: CP-SAT is then deterministic, and these models are easy.
+    # Interleaved search: several subsolvers, yet deterministic for a seed.
     solver.parameters.num_workers = WORKERS
     solver.parameters.random_seed = seed % (2**31)
     solver.parameters.max_time_in_seconds = limit
@@ -39,16 +42,74 @@ def _solver(seed: int, limit: float) -> cp_model.CpSolver:
 
 
 def relabel_tables(
+    request: SeatingRequest, tables: list[list[list[int]]], effort: float = 2.0
+) -> list[list[list[int]]]:
+    """Renumber the tables of each round so that every unpinned player sits at every table
+    number ⌊R/T⌋ or ⌈R/T⌉ times (T1 = 0) where that is possible, keeping pinned tables.
+
+    CP-SAT is bounded by deterministic time (`effort`, about half as many seconds here), so a
+    seed always gives the same numbering; when it proves T1 = 0 impossible or finds nothing
+    in time, the greedy descent does its best.
+    """
+    if request.tables == 1:
+        return tables
+    exact = _relabel_exact(request, tables, effort)
+    if exact is not None:
+        return exact
+    return _relabel_greedy(request, tables)
+
+
+def _relabel_exact(
+    request: SeatingRequest, tables: list[list[list[int]]], effort: float
+) -> list[list[list[int]]] | None:
+    """y[r, t, l]: table t of round r gets number l; every unpinned player's count of every
+    number within [⌊R/T⌋, ⌈R/T⌉]. None if infeasible or not solved within `effort`."""
+    t_n, g = request.tables, len(tables)
+    lo, hi = _bounds(request.games, t_n)
+    model = cp_model.CpModel()
+    y = {
+        (r, t, lab): model.new_bool_var("")
+        for r in range(g)
+        for t in range(t_n)
+        for lab in range(t_n)
+    }
+    at: dict[int, list[tuple[int, int]]] = {}
+    for r, rnd in enumerate(tables):
+        for t, table in enumerate(rnd):
+            model.add_exactly_one(y[r, t, lab] for lab in range(t_n))
+            pinned = {request.pins[p] for p in table if p in request.pins}
+            for lab in pinned:
+                model.add(y[r, t, lab] == 1)  # two different pins at one table: infeasible
+            for p in table:
+                at.setdefault(p, []).append((r, t))
+        for lab in range(t_n):
+            model.add_exactly_one(y[r, t, lab] for t in range(t_n))
+    for p, games in at.items():
+        if p in request.pins:
+            continue
+        for lab in range(t_n):
+            model.add_linear_constraint(sum(y[r, t, lab] for r, t in games), lo, hi)
+    solver = _solver(request.seed, 10 * effort)
+    solver.parameters.max_deterministic_time = effort
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    out: list[list[list[int]]] = []
+    for r, rnd in enumerate(tables):
+        new: list[list[int]] = [[] for _ in range(t_n)]
+        for t, table in enumerate(rnd):
+            lab = next(lab for lab in range(t_n) if solver.value(y[r, t, lab]))
+            new[lab] = list(table)
+        out.append(new)
+    return out
+
+
+def _relabel_greedy(
     request: SeatingRequest, tables: list[list[list[int]]], sweeps: int = 200
 ) -> list[list[list[int]]]:
-    """Renumber the tables of each round to balance player-table counts, keeping pins.
-
-    A deterministic descent over swaps of two table numbers within a round, with random
-    kicks; T1 is reported, not promised (pins can make T1 = 0 impossible).
-    """
+    """A deterministic descent over swaps of two table numbers within a round, with random
+    kicks; T1 is reported, not promised (pins can make T1 = 0 impossible)."""
     t_n, n = request.tables, request.players
-    if t_n == 1:
-        return tables
     rng = np.random.default_rng(request.seed)
     lo, hi = _bounds(request.games, t_n)
     g = len(tables)
