@@ -73,6 +73,8 @@ def test_fsm_8_3_6_no_best_move_after_two_left_by_the_day_1_vote(fsm: Script) ->
     fsm.add(type="lift", voters=[1, 2, 4, 6, 7, 8])
     assert derive_facts(fsm.state).day1_vote_left == 2
     fsm.night(1)
+    # the next step does not offer a best move the rule forbids (found by hypothesis)
+    assert "best_move" not in fsm.state.next_step().kinds
     problem = fsm.refused(type="best_move", seat=1, seats=[3])
     assert problem.code == "bm_not_allowed" and problem.clause == "FSM 8.3.6"
     assert derive_facts(fsm.state).best_move_allowed is False

@@ -247,7 +247,9 @@ class GameReplay:
             return
         if self.phase.number == self.p.first_killed_night.value:
             self.first_killed = target
-            self.best_move_open = True
+            # FSM 8.3.6: no best move after two or more left by the first day's vote
+            limit = self.p.no_best_move_day1_leavers.value
+            self.best_move_open = limit is None or self.day1_vote_left < limit
         self._leave(target, "killed", i)
         self.last_words_due = [target]
         self._check_end(i, by_vote_or_shot=True)
@@ -321,12 +323,12 @@ class GameReplay:
     def _best_move(self, ev: BestMove, i: int) -> None:
         p = self.p
         clause = p.best_move_max_numbers.clause
-        if not self.best_move_open or ev.seat != self.first_killed:
-            raise IllegalEvent("log_best_move_not_due", clause, ev.seat)
         limit = p.no_best_move_day1_leavers.value
-        if limit is not None and self.day1_vote_left >= limit:
+        if ev.seat == self.first_killed and limit is not None and self.day1_vote_left >= limit:
             raise IllegalEvent("bm_not_allowed", p.no_best_move_day1_leavers.clause, ev.seat,
                                count=self.day1_vote_left)
+        if not self.best_move_open or ev.seat != self.first_killed:
+            raise IllegalEvent("log_best_move_not_due", clause, ev.seat)
         if len(ev.seats) > p.best_move_max_numbers.value:
             raise IllegalEvent("bm_too_many", clause, ev.seat, max=p.best_move_max_numbers.value)
         seen: set[int] = set()
