@@ -362,7 +362,10 @@ def plan(
     request: SeatingRequest, objective: Objective, total: int, temp0: float = TEMP_START
 ) -> list[Phase]:
     """Anneal, descend exactly, then RESTARTS × (reheat the best, descend): see the module."""
-    zero = ZERO_FIRST_WEIGHT if objective.zero_first and objective.cap > 1 else ZERO_WEIGHT
+    # Sparse instances (μ < SPARSE_MU) keep the small weight: there, with m ≤ 2, fewer
+    # never-meeting pairs means more pairs at 2, and a push on zeros brings back pairs at 3.
+    sparse = mean_meetings(request.players, request.games) < SPARSE_MU
+    zero = ZERO_FIRST_WEIGHT if objective.zero_first and not sparse else ZERO_WEIGHT
     smooth = cost_table(request, objective.cap, CAP_WEIGHT, CAP_BASE, zero)
     lex, lex_hard = lex_table(request, objective)
     descent = max(1, int(total * DESCENT_SHARE))
