@@ -154,3 +154,15 @@ def test_hard_constraints_are_never_broken(case: dict) -> None:
             for p in table:
                 assert case["pins"].get(p, tb) == tb, "pinned player elsewhere"
                 assert p not in avail or i in avail[p], "player seated in a round he cannot come"
+
+
+def test_pins_are_kept_when_a_construction_seeds_the_search() -> None:
+    """20 players use the Hadamard construction; a pin renumbers its tables, it is not
+    refused (a regression: the search never moves a pinned player, so a start that broke
+    the pin could not be repaired and the request was refused as impossible)."""
+    for pins in ({2: 0}, {2: 1, 7: 0}):
+        result = generate(build_request(20, 4, pins=pins), time_limit=10, iterations=200_000)
+        assert result.metrics.hard_violations == 0
+        for rnd in result.seating.rounds:
+            for player, table in pins.items():
+                assert player in rnd[table]

@@ -50,6 +50,10 @@ def generate(
         start, method = affine_seating(n, r, rng), "affine"
     elif hadamard_applies(n, r, t):
         start, method = hadamard_seating(r, rng), "hadamard"
+    if start is not None and request.pins:
+        start = _honour_pins(request, start)
+        if start is None:
+            method = "search"
     interrupted = False
     if start is not None and not _constrained(request):
         tables = start
@@ -81,6 +85,32 @@ def generate(
         method=method,
         interrupted=interrupted,
     )
+
+
+def _honour_pins(request: SeatingRequest,
+                 start: list[list[list[int]]]) -> list[list[list[int]]] | None:
+    """A construction's tables renumbered, round by round, so that pinned players sit at
+    their tables (a table's number is only a label). The search never moves a pinned player,
+    so a start that breaks a pin could not be repaired. None when the pins of some round
+    cannot all be kept by renumbering (two pins at one table, or two tables wanting one
+    number): then the search starts from scratch."""
+    out: list[list[list[int]]] = []
+    for rnd in start:
+        wanted: dict[int, int] = {}  # table index -> number
+        for t, table in enumerate(rnd):
+            labels = {request.pins[p] for p in table if p in request.pins}
+            if len(labels) > 1:
+                return None
+            if labels:
+                wanted[t] = labels.pop()
+        if len(set(wanted.values())) != len(wanted):
+            return None
+        free = iter(sorted(set(range(len(rnd))) - set(wanted.values())))
+        new: list[list[int]] = [[] for _ in rnd]
+        for t, table in enumerate(rnd):
+            new[wanted[t] if t in wanted else next(free)] = list(table)
+        out.append(new)
+    return out
 
 
 def to_json(result: Result) -> dict[str, object]:
