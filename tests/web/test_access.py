@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages
+from mafiatab.web import api, appeals, live, pages, seating_pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -29,6 +29,21 @@ INVOLVED = JUDGES | {"player1"}
 FILERS = STAFF | {"player1"}
 THREAD = STAFF | {"judge1", "player1"}
 WRITERS = frozenset({"headjudge", "judge1", "player1"})
+
+# issue 6: the seating (bodies refused for their content -- no seating yet, an impossible
+# request, a round that does not exist -- so that no search runs)
+SEATING_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
+    ("GET", "/t/{tid}/seating", STAFF, None),
+    ("GET", "/t/{tid}/seating/status", STAFF, None),
+    ("POST", "/t/{tid}/seating/generate", STAFF, {"games": "1", "tables": "7"}),
+    ("POST", "/t/{tid}/seating/publish", STAFF, {"round": "99"}),
+    ("GET", "/t/{tid}/seating/print", STAFF, None),
+    ("GET", "/t/{tid}/seating/download", STAFF, None),
+    ("POST", "/api/t/{tid}/seating/generate", STAFF, {"games": 1, "tables": 7}),
+    ("GET", "/api/t/{tid}/seating/status", STAFF, None),
+    ("GET", "/api/t/{tid}/seating", STAFF, None),
+    ("POST", "/api/t/{tid}/seating/publish", STAFF, {"round": 99}),
+]
 
 # (method, path, allowed roles, form or json body)
 OPEN = "{open}"
@@ -118,6 +133,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/games/{code}/ended", EDIT, {"ended": "bad"}),
     ("POST", "/api/t/{tid}/player-access", STAFF, {"player": ""}),
 ]
+ROUTES += SEATING_ROUTES
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
 OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
@@ -125,7 +141,8 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api)
+    routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
+               seating_pages.router)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

@@ -12,62 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import seating_pages
-from tests.web.conftest import ROLES, World, csrf_of
+from tests.web.conftest import World, csrf_of
 
 STAFF = frozenset({"headjudge", "organizer"})
 QUICK = {"iterations": 50_000, "time_limit": 20}
 
-# (method, path, allowed roles, body): the bodies are refused for their content (no
-# seating yet, an impossible request, a round that does not exist), never run a search
-ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
-    ("GET", "/t/{tid}/seating", STAFF, None),
-    ("GET", "/t/{tid}/seating/status", STAFF, None),
-    ("POST", "/t/{tid}/seating/generate", STAFF, {"games": "1", "tables": "7"}),
-    ("POST", "/t/{tid}/seating/publish", STAFF, {"round": "99"}),
-    ("GET", "/t/{tid}/seating/print", STAFF, None),
-    ("GET", "/t/{tid}/seating/download", STAFF, None),
-    ("POST", "/api/t/{tid}/seating/generate", STAFF, {"games": 1, "tables": 7}),
-    ("GET", "/api/t/{tid}/seating/status", STAFF, None),
-    ("GET", "/api/t/{tid}/seating", STAFF, None),
-    ("POST", "/api/t/{tid}/seating/publish", STAFF, {"round": 99}),
-]
-
-
-def test_every_seating_route_listed() -> None:
-    routes = {(m, r.path) for r in seating_pages.router.routes if isinstance(r, APIRoute)
-              for m in r.methods}
-    assert routes == {(m, p) for m, p, _, _ in ROUTES}
-
-
-def _refused(r: Any) -> bool:
-    if r.status_code in (401, 403):
-        return True
-    return r.status_code == 303 and r.headers.get("location", "").startswith("/login")
-
-
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize(("method", "path", "allowed", "body"), ROUTES,
-                         ids=[f"{m} {p}" for m, p, _, _ in ROUTES])
-def test_access(world: World, client_for: Callable[[str], TestClient], role: str, method: str,
-                path: str, allowed: frozenset[str], body: dict[str, Any] | None) -> None:
-    c = client_for(role)
-    url = path.format(tid=world.demo.tournament)
-    headers = {"X-CSRF-Token": csrf_of(c)}
-    if body is None:
-        r = c.request(method, url, headers=headers, follow_redirects=False)
-    elif path.startswith("/api"):
-        r = c.request(method, url, json=body, headers=headers, follow_redirects=False)
-    else:
-        r = c.request(method, url, data=body, headers=headers, follow_redirects=False)
-    assert r.status_code < 500, r.text
-    if role in allowed:
-        assert not _refused(r), f"{role} refused: {r.status_code} {r.text[:200]}"
-    else:
-        assert _refused(r), f"{role} let in: {r.status_code} {r.text[:200]}"
+# who may call the seating routes: see tests/web/test_access.py (SEATING_ROUTES)
 
 
 # --- the flow ------------------------------------------------------------------------------
