@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -187,3 +188,38 @@ def test_free_form_numbers_are_equal_on_both_read_paths() -> None:
     assert fast.games[0].log == fast_known.games[0].log == [{"kind": "shot", "night": 1, "at": 12.5}]
     assert fast.other == {"sponsor": [1.5, {"y": 2.25}]}
     assert fast.games[0].other == {"note": {"x": 0.1}}
+
+
+@pytest.mark.parametrize("rules", ["fsm", "fiim2018"])
+def test_the_quick_look_at_a_plain_extra_agrees_with_the_full_check(rules: str) -> None:
+    """validation's shortcut for the commonest seat (an extra alone) finds what the full
+    check of the seat finds: every value of both scales and around them, on winners and
+    losers, on a draw, on the first killed, with and without approval."""
+    from mafiatab.domain import validation
+    from mafiatab.domain.points import decimal_of
+    from mafiatab.domain.protocol import Game, SeatScores
+    from tests.helpers import game
+
+    values = [-150, -120, -100, -60, -50, -40, -30, -20, 0, 10, 20, 25, 30, 40, 41, 50, 59, 60,
+              70, 71, 80, 100, 120, 150, 200]
+    p = get_profile(rules)
+    players, stages = {f"p{i}" for i in range(1, 11)}, {"qual"}
+    original = validation._GameChecker.plain_extra
+    checked = 0
+    for result in ("red", "black", "draw"):
+        for approved in (False, True):
+            for value in values:
+                g = msgspec.convert(game(result=result, first_killed=4), type=Game)
+                g.scores = {seat: SeatScores(extra=decimal_of(value), approved=approved)
+                            for seat in (1, 4, 6)}  # a red, the first killed, the don
+                quick = validation.validate_game(g, p, players, stages)
+                try:
+                    validation._GameChecker.plain_extra = (  # type: ignore[method-assign]
+                        lambda self, seat, sc, roles: None)
+                    full = validation.validate_game(g, p, players, stages)
+                finally:
+                    validation._GameChecker.plain_extra = original  # type: ignore[method-assign]
+                assert [(x.code, x.seat) for x in quick] == [(x.code, x.seat) for x in full], (
+                    result, approved, value)
+                checked += 1
+    assert checked == 3 * 2 * len(values)

@@ -156,6 +156,9 @@ class _GameChecker:
 
     def seat_scores(self, seat: int, sc: SeatScores, roles: dict[int, str]) -> int:
         """Checks one seat; returns the positive extra that counts toward the game's limit."""
+        plain = self.plain_extra(seat, sc, roles)
+        if plain is not None:
+            return plain
         g, p = self.game, self.p
         role = roles.get(seat)
         team = TEAM_OF.get(role or "", None)
@@ -280,11 +283,31 @@ class _GameChecker:
                 self.problems.append(Problem("same_as_will_alone", g.id, seat, "same_as_will",
                                              p.same_as_will_larger_counts.clause, {},
                                              warning=True))
-            if p.limit_counts_will_and_protocol.value:
+            if (will is not None or proto is not None) and p.limit_counts_will_and_protocol.value:
                 counted += _will_protocol_positive(will, proto, sc.same_as_will, p)
             if sc.pu_protocol is not None:
                 self.pu_protocol(seat, sc, is_fk)
         return counted
+
+    def plain_extra(self, seat: int, sc: SeatScores, roles: dict[int, str]) -> int | None:
+        """The most common seat in a protocol, in one glance: a judge's extra alone, on the
+        scale and needing no approval, of a player who is not the first killed, in a game
+        that was not a draw. Its positive part, or None to check the seat in full."""
+        g, p = self.game, self.p
+        extra = sc.extra
+        if (extra is None or sc.penalties or sc.pu_extra is not None or sc.will is not None
+                or sc.protocol is not None or sc.pu_protocol is not None or sc.same_as_will
+                or seat == g.first_killed or g.result == DRAW):
+            return None
+        h = hundredths_of(extra)
+        if h is None:
+            return None
+        if p.extra_limits.value is ExtraLimits.BY_SCALE:
+            ok = h == 0 or h in p.extra_positive_scale.value or h in p.extra_negative_scale.value
+        else:
+            won = TEAM_OF.get(roles.get(seat, ""), None) == g.result
+            ok = h <= 0 or (h < p.extra_approval_from.value if won else h <= p.extra_max_loser.value)
+        return max(h, 0) if ok else None
 
     def words(self, seat: int, sc: SeatScores) -> None:
         """The fixed words of format 1 in a seat's scores: penalty kinds, colours, tags."""
@@ -380,7 +403,8 @@ def validate_game(game: Game, profile: RuleProfile, players: AbstractSet[str],
     checker.first_killed_and_best_move()
     counted: dict[int, int] = {}
     for seat, sc in game.scores.items():
-        checker.words(seat, sc)
+        if sc.penalties or sc.pu_protocol is not None:
+            checker.words(seat, sc)
         counted[seat] = checker.seat_scores(seat, sc, roles)
     checker.limits(counted)
     return checker.problems
