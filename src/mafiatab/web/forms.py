@@ -23,6 +23,9 @@ SEATS: Final = tuple(range(1, 11))
 DAYS: Final = (1, 2, 3, 4, 5)
 PU_ENTRIES: Final = (1, 2, 3)
 BEST_MOVE_SLOTS: Final = (1, 2, 3)
+#: penalties per seat on the form: field names `pen_kind_4`, `pen2_kind_4`, `pen3_kind_4`
+#: (a player may carry several: FSM 8.5.1 "penalties for different actions add up")
+PENALTY_SLOTS: Final = ("pen", "pen2", "pen3")
 #: game-level slots beside which problems are shown; anything else goes to "general"
 GAME_SLOTS: Final = ("result", "first_killed", "best_move", "seats", "scores", "pu",
                      "day1_vote_left", "broken_table", "general")
@@ -95,14 +98,17 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
             same_as_will=form.get(f"same_{i}") == "on",
             approved=form.get(f"approved_{i}") == "on",
         )
-        kind = _text(form, f"pen_kind_{i}")
-        if kind:
-            pts = _points(form, f"pen_points_{i}", i, "penalties.points", problems, code)
-            note = _text(form, f"pen_note_{i}") or None
-            critical = form.get(f"pen_critical_{i}") == "on" if kind == "disqualification" else None
-            rule = _text(form, f"pen_rule_{i}") or None
-            sc.penalties = [model.Penalty(kind=kind, critical=critical, points=pts,
-                                          rule=rule, note=note)]
+        for slot in PENALTY_SLOTS:
+            kind = _text(form, f"{slot}_kind_{i}")
+            if not kind:
+                continue
+            pts = _points(form, f"{slot}_points_{i}", i, "penalties.points", problems, code)
+            note = _text(form, f"{slot}_note_{i}") or None
+            critical = (form.get(f"{slot}_critical_{i}") == "on"
+                        if kind == "disqualification" else None)
+            rule = _text(form, f"{slot}_rule_{i}") or None
+            sc.penalties.append(model.Penalty(kind=kind, critical=critical, points=pts,
+                                              rule=rule, note=note))
         if fk == i:
             sc.pu_extra = _points(form, "pu_extra", i, "pu_extra", problems, code)
             entries = []
@@ -180,13 +186,12 @@ def form_from_game(g: model.Game) -> dict[str, str]:
         v[f"protocol_{seat}"] = _num(sc.protocol)
         v[f"same_{seat}"] = "on" if sc.same_as_will else ""
         v[f"approved_{seat}"] = "on" if sc.approved else ""
-        if sc.penalties:
-            p = sc.penalties[0]
-            v[f"pen_kind_{seat}"] = p.kind
-            v[f"pen_points_{seat}"] = _num(p.points)
-            v[f"pen_note_{seat}"] = p.note or ""
-            v[f"pen_rule_{seat}"] = p.rule or ""
-            v[f"pen_critical_{seat}"] = "on" if p.critical else ""
+        for slot, p in zip(PENALTY_SLOTS, sc.penalties, strict=False):
+            v[f"{slot}_kind_{seat}"] = p.kind
+            v[f"{slot}_points_{seat}"] = _num(p.points)
+            v[f"{slot}_note_{seat}"] = p.note or ""
+            v[f"{slot}_rule_{seat}"] = p.rule or ""
+            v[f"{slot}_critical_{seat}"] = "on" if p.critical else ""
         if seat == g.first_killed:
             v["pu_extra"] = _num(sc.pu_extra)
             if sc.pu_protocol is not None:

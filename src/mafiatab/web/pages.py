@@ -301,7 +301,7 @@ def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
             "staff": me.is_staff(tid), "fsm": t.rules == "fsm", "message": message,
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
-            "penalty_kinds": model.PENALTY_KINDS}
+            "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS}
 
 
 @router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
