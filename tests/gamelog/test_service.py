@@ -111,3 +111,18 @@ def test_fiim_7_11_rule_option_switches_7_6_on() -> None:
                                                        rule_options={"fiim_7_6": "on"}))
     assert problems == []
     assert (off.four_players_tie_no_vote.value, on.four_players_tie_no_vote.value) == (False, True)
+
+
+def test_the_rules_of_the_course_of_a_game_read_in_russian() -> None:
+    """Every rule the log cites without a number reads in Russian, not half in English."""
+    import re
+
+    from mafiatab.domain.problems import COURSE_OF_THE_GAME_RU, translate_clause
+
+    src = Path(__file__).parents[2] / "src" / "mafiatab" / "domain"
+    cited = set()
+    for path in src.glob("gamelog*.py"):
+        cited |= set(re.findall(r'_basic\("([^"]*)"\)', path.read_text(encoding="utf-8")))
+    assert cited and cited <= set(COURSE_OF_THE_GAME_RU)
+    assert translate_clause("FSM, course of the game: one shot a night", "ru") == (
+        "ФСМ, ход игры: один выстрел за ночь")

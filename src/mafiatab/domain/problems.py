@@ -381,10 +381,36 @@ class Problem:
         }
 
 
+#: the rules of the course of a game that the seeds do not number (the game log cites them
+#: as "FIIM, course of the game: ..."), in Russian
+COURSE_OF_THE_GAME_RU: dict[str, str] = {
+    "a tie": "равенство голосов",
+    "fouls": "фолы",
+    "night 0, the agreement": "нулевая ночь, договорка",
+    "nominations": "выставление кандидатур",
+    "one nominee": "одна кандидатура",
+    "one shot a night": "один выстрел за ночь",
+    "one speech a day": "одна речь в день",
+    "order of speeches": "порядок речей",
+    "roles are dealt first": "сначала раздача ролей",
+    "the day's speeches": "речи дня",
+    "the don's and the sheriff's checks": "проверки дона и шерифа",
+    "the end of the game": "окончание игры",
+    "the end": "окончание игры",
+    "the shot": "выстрел",
+    "the vote on lifting": "голосование за подъём",
+    "the vote": "голосование",
+}
+_COURSE = ", course of the game: "
+
+
 def translate_clause(clause: str, lang: str) -> str:
     """Only the reference (`FSM 8.4.3`), federation names in the reader's language."""
     ref = clause.split(" (", 1)[0]
     if lang == "ru":
+        if _COURSE in ref:
+            federation, what = ref.split(_COURSE, 1)
+            ref = f"{federation}, ход игры: {COURSE_OF_THE_GAME_RU.get(what, what)}"
         ref = ref.replace("FIIM", "ФИИМ").replace("FSM", "ФСМ")
     return ref
 
