@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 
 from mafiatab.domain import appeals as ap
+from mafiatab.rules import PROFILES
 from mafiatab.services.appeals import (
     AppealService,
     CaseView,
@@ -213,7 +214,8 @@ def _new_context(svc: AppealService, me: Principal, tid: int, code: str, mine: s
         found, missing = svc.filing_deadline(tid, code, kind)
         deadlines[kind.value] = (found, missing)
     return {"t": t, "tid": tid, "code": code, "mine": sorted(mine),
-            "players": players, "staff": me.is_staff(tid), "fsm": t.rules == "fsm",
+            "players": players, "staff": me.is_staff(tid),
+            "score_appeals": PROFILES[t.rules].score_appeals.value,
             "deadlines": deadlines, "refusals": refusals or [], "v": values or {},
             "aw": lambda k, **kw: aw(k, me.lang, **kw)}
 

@@ -298,7 +298,9 @@ def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
     st = svc.status(tid, code)
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
             "players": players, "slots": forms.slots(problems), "problems": problems,
-            "staff": me.is_staff(tid), "fsm": t.rules == "fsm", "message": message,
+            "staff": me.is_staff(tid), "message": message,
+            # the profile says which fields exist (FSM 8.3.9), never the federation's name
+            "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
             "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS}
