@@ -136,7 +136,8 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     problem.wait_for(timeout=10_000)
     assert "8.4" in problem.inner_text()  # the clause is named
     _shot(judge, "judge-rule-error-360")
-    problem.scroll_into_view_if_needed()
+    # by selector, not by a handle: the check re-renders the slot as the form autosaves
+    judge.evaluate(f"document.querySelector('#slot-seat-{seat}').scrollIntoView()")
     _shot(judge, "judge-rule-error-360-screen", full=False)  # what the phone shows
     # fixed: the message goes, the draft saves itself
     judge.fill(f"#extra_{seat}", "0,2")

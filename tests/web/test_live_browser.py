@@ -95,7 +95,9 @@ def test_a_whole_game_from_the_live_screen(live: tuple[str, World],  # noqa: F81
     _speaker(page, 6)
     assert page.locator("#lv-log .lv-queued").count() == 4
     assert "не проверено" in page.inner_text("#lv-log")
-    page.locator("#lv-status").scroll_into_view_if_needed()
+    # (the page re-renders the banner as the queue grows: scroll by id, not by a handle
+    # that a re-render may have detached)
+    page.evaluate("document.getElementById('lv-status').scrollIntoView()")
     _shot(page, "live-offline-360", full=False)
 
     # back online: the queue goes out in order, once
