@@ -142,6 +142,11 @@ class Game(_Record, kw_only=True):
         raise KeyError(seat)
 
     def player_at(self, seat: int) -> str:
+        # seats are usually listed in order: look where seat n would be first
+        if 0 < seat <= len(self.seats):
+            s = self.seats[seat - 1]
+            if s.seat == seat:
+                return s.player
         for s in self.seats:
             if s.seat == seat:
                 return s.player

@@ -100,7 +100,7 @@ def distances(t: Tournament, p: RuleProfile) -> dict[str, str]:
     for g in t.games:
         bucket = players_by_stage.get(g.stage)
         if bucket is not None:
-            bucket.update(s.player for s in g.seats)
+            bucket.update([s.player for s in g.seats])
     current: str | None = None
     current_count = -1
     for st in t.stages:
