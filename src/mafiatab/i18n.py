@@ -29,7 +29,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "standings_title": ("{name} — турнирная таблица ({rules})", "{name} — standings ({rules})"),
     "stages": ("Стадии: {stages}", "Stages: {stages}"),
     "k_applied": (
-        "Коэффициент K = {k} (ФИИМ 8.7): {games} игр, «тяжёлая» сторона — {side}, {n} побед",
+        "Коэффициент K = {k} (ФИИМ 8.7): игр — {games}, «тяжёлая» сторона — {side}, её побед — {n}",
         "Coefficient K = {k} (FIIM 8.7): {games} games, heavy side {side}, {n} wins",
     ),
     "lots_pending": (
@@ -38,9 +38,9 @@ TEXT: dict[str, tuple[str, str]] = {
         "Places {places}: players no criterion separates — a lot is needed "
         "(mafiatab lots FILE --seed ...)",
     ),
-    "file_sound": ("Файл в порядке: {games} игр, {players} игроков, правила {rules}.",
+    "file_sound": ("Файл в порядке: игр — {games}, игроков — {players}, правила {rules}.",
                    "The file is sound: {games} games, {players} players, rules {rules}."),
-    "file_refused": ("Файл отклонён: {count} проблем(ы).", "The file is refused: {count} problem(s)."),
+    "file_refused": ("Файл отклонён, проблем: {count}.", "The file is refused: {count} problem(s)."),
     "warnings": ("Предупреждения:", "Warnings:"),
     "unknown_player_arg": ("Игрок {value!r} не найден в турнире.",
                            "Player {value!r} is not in the tournament."),
@@ -67,7 +67,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "internal_error": ("Внутренняя ошибка: {detail}", "Internal error: {detail}"),
     "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
     "demo_intro": (
-        "Демо-турнир: {players} игроков, {games} игр, правила {rules}. "
+        "Демо-турнир: игроков — {players}, игр — {games}, правила {rules}. "
         "Файл: {file}",
         "Demo tournament: {players} players, {games} games, rules {rules}. File: {file}",
     ),
