@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from mafiatab.domain.points import format_points, to_decimal
+from mafiatab.domain.points import format_points
 
 TEXT: dict[str, tuple[str, str]] = {
     "place": ("Место", "Place"),
@@ -85,6 +85,8 @@ RESULT: dict[str, tuple[str, str]] = {
     "draw": ("ничья", "draw"),
 }
 TEAM: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black")}
+#: "wins of the reds": the genitive in Russian
+TEAM_OF: dict[str, tuple[str, str]] = {"red": ("красных", "red"), "black": ("чёрных", "black")}
 
 PART: dict[str, tuple[str, str]] = {
     "win": ("победа команды", "team win"),
@@ -131,13 +133,10 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
     bits: list[str] = []
     if kind == "win" and "k" in detail:
         k = detail["k"]
-        bits.append(
-            (f"× K = {to_decimal(k * 100)} ({_fraction(k)}): «тяжёлая» игра, "
-             f"{detail['games']} игр, {detail['heavy_wins']} побед {pick(TEAM, detail['heavy_side'], lang)}")
-            if ru else
-            (f"× K = {to_decimal(k * 100)} ({_fraction(k)}): heavy game, {detail['games']} games, "
-             f"{detail['heavy_wins']} {detail['heavy_side']} wins")
-        )
+        head = f"× K = {format_points(k * 100, lang, fixed=True)} ({_fraction(k)})"
+        side, games, wins = detail["heavy_side"], detail["games"], detail["heavy_wins"]
+        bits.append(f"{head}: «тяжёлая» игра, игр — {games}, побед {pick(TEAM_OF, side, lang)} — {wins}"
+                    if ru else f"{head}: heavy game, {games} games, {wins} {side} wins")
     elif kind == "best_move":
         named = ", ".join(str(n) for n in detail.get("named", []))
         bits.append((f"назвал {named}; чёрных: {detail.get('blacks', 0)}") if ru
@@ -150,10 +149,10 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
     elif kind == "compensation":
         ci = detail["ci"]
         share = detail["share"]
-        text = (f"i = {detail['i']}, B = {detail['b']} ({detail['games']} игр на дистанции "
-                f"{detail['distance']}), Ci = {to_decimal(ci)} ({_fraction(ci / 100)})") if ru else (
-                f"i = {detail['i']}, B = {detail['b']} ({detail['games']} games in distance "
-                f"{detail['distance']}), Ci = {to_decimal(ci)} ({_fraction(ci / 100)})")
+        ci_text = f"Ci = {format_points(ci, lang, fixed=True)} ({_fraction(ci / 100)})"
+        i, b, games, distance = detail["i"], detail["b"], detail["games"], detail["distance"]
+        text = (f"i = {i}, B = {b} (игр на дистанции {distance}: {games}), {ci_text}" if ru
+                else f"i = {i}, B = {b} ({games} games in distance {distance}), {ci_text}")
         if share != "1":
             text += " × 1/2 (красные победили)" if ru else " × 1/2 (red team won)"
         bits.append(text)
