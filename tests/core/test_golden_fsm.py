@@ -237,6 +237,10 @@ def test_fsm_8_3_9_12_two_claims_protocol_aside() -> None:
     # each right red +0.1, the (last) right black outside the versions +0.4 once, errors -0.2
     assert _pu_points([R(2), R(5), B(4)], aside=True) == 60
     assert _pu_points([R(2), B(4), B(6)], aside=True) == 50
+    # Reading: "the last" correctly written black is the one that scores
+    assert _pu_points([B(4, "near_reliable"), B(6)], aside=True) == 40
+    assert _pu_points([B(4), B(6, "near_reliable")], aside=True) == 20
+    assert _pu_points([B(4), B(6, "reliable")], aside=True) == 40
     assert _pu_points([R(4), B(2)], aside=True) == -40
     assert _pu_points([R(2), B(4)], aside=True,
                       version={"situation": "sheriff_don", "right": True}) == 90

@@ -115,8 +115,17 @@ def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw:
     total = 0
     pct = p.pu_protocol_near_reliable_percent.value
     if pp.aside:
-        black_scored = False
-        for e in pp.entries:
+        # FSM 8.3.9.12: one black outside the versions scores, "the last correctly written"
+        # (which one is a profile setting); reliable, from-version and checked ones take
+        # no place, as everywhere in 8.3.9
+        counted_blacks = [i for i, e in enumerate(pp.entries)
+                          if e.colour == "black" and e.tag not in ZERO_TAGS
+                          and roles.get(e.seat, "") in BLACK_ROLES]
+        scoring_black = None
+        if counted_blacks:
+            first = p.pu_protocol_aside_black_entry.value == "first"
+            scoring_black = counted_blacks[0] if first else counted_blacks[-1]
+        for index, e in enumerate(pp.entries):
             correct = (e.colour == "black") == (roles.get(e.seat, "") in BLACK_ROLES)
             if not correct:
                 v = p.pu_protocol_aside_error.value
@@ -124,9 +133,8 @@ def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw:
                 v = 0
             elif e.colour == "red":
                 v = p.pu_protocol_aside_red.value
-            elif not black_scored:
+            elif index == scoring_black:
                 v = p.pu_protocol_aside_black.value
-                black_scored = True
             else:
                 v = 0
             if correct and e.tag == "near_reliable":

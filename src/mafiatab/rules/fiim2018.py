@@ -104,4 +104,5 @@ FIIM2018 = RuleProfile(
     appeal_ignored_difference=Ruled(0, "FIIM 8.9 (no appeals of scores)"),
     replay_allowed=Ruled(False, "FIIM 8.9 (no replay in the rules)"),
     result_change_needs_committee=Ruled(False, "FIIM 8.9.3 (the committee may be consulted)"),
+    pu_protocol_aside_black_entry=Ruled("last", "FIIM (no first killed's protocol)"),
 )

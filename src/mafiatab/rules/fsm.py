@@ -140,6 +140,9 @@ FSM = RuleProfile(
     appeal_ignored_difference=Ruled(10, "FSM 8.9.5"),
     replay_allowed=Ruled(True, "FSM 8.10.1"),
     result_change_needs_committee=Ruled(True, "FSM 8.10.1"),
+    pu_protocol_aside_black_entry=Ruled(
+        "last", "FSM 8.3.9.12 (Reading: the last correctly written black)"
+    ),
 )
 
 
@@ -151,4 +154,4 @@ def with_extra_steps_of_0_1(profile: RuleProfile) -> RuleProfile:
         extra_positive_scale=Ruled(_POSITIVE_STEP_0_1, clause),
         extra_negative_scale=Ruled(_neg(_POSITIVE_STEP_0_1), clause),
         extra_scale_reading=Ruled("step_0_1", clause),
-    )
+)

@@ -211,6 +211,13 @@ class RuleProfile:
     #: of the federation's judicial committee's representative
     result_change_needs_committee: Ruled[bool] = Ruled(False, "FIIM 8.9.3 (the committee may be consulted)")
 
+    # --- readings added after review ---------------------------------------------------
+    #: FSM 8.3.9.12, aside: which correct black outside the versions earns its +0.4 when
+    #: several are written ("last": the last correctly written, as the rule text reads)
+    pu_protocol_aside_black_entry: Ruled[str] = Ruled(
+        "last", "FSM 8.3.9.12 (Reading: the last correctly written black)"
+    )
+
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
         value = getattr(self, setting)
