@@ -220,3 +220,17 @@ def test_lot_naming_unknown_player() -> None:
 
 def test_roles_constant_matches_section_1() -> None:
     assert sorted(ROLES.values()).count("red") == 6
+
+
+def test_points_on_a_fixed_penalty_are_a_warning_and_ignored() -> None:
+    """Only a game action takes its size from the judge; a disqualification's is the
+    rules' (FSM 8.2.4): points written on it are not counted, and the judge is told."""
+    from tests.helpers import rows
+
+    g = game(scores={"2": {"penalties": [{"kind": "disqualification", "critical": True,
+                                          "points": -0.3}]}})
+    loaded = load_tournament(dumps(tournament("fsm", [g])))
+    assert [(w.code, w.seat, w.clause) for w in loaded.warnings] == [
+        ("penalty_points_ignored", 2, "FSM 8.2.4, 8.5.8")]
+    assert "(-1" in loaded.warnings[0].message("en") and "ignored" in loaded.warnings[0].message("en")
+    assert rows(tournament("fsm", [g]))["p2"].penalties == -100

@@ -188,6 +188,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "для дисквалификации нужно critical: true или false",
         "a disqualification needs critical: true or false",
     ),
+    "penalty_points_ignored": (
+        "у этого штрафа размер задан правилами ({value}); указанное значение не учитывается",
+        "this penalty's size is fixed by the rules ({value}); the points given are ignored",
+    ),
     "penalty_not_in_rules": (
         "такого штрафа нет в правилах {rules}",
         "the {rules} rules have no such penalty",

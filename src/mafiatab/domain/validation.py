@@ -174,6 +174,14 @@ class _GameChecker:
         ):
             self.add("team_loss_and_dq", seat, "penalties", p.team_loss_excludes_disqualification)
         for pen in sc.penalties:
+            if pen.points is not None and pen.kind != "game_action":
+                fixed_by = {"team_loss": p.penalty_team_loss,
+                            "disqualification": p.penalty_disqualification_critical
+                            if pen.critical else p.penalty_disqualification,
+                            }.get(pen.kind, p.penalty_revealed_sheriff_no_will)
+                self.problems.append(Problem(
+                    "penalty_points_ignored", g.id, seat, "penalties.points", fixed_by.clause,
+                    {"value": Points(fixed_by.value or 0)}, warning=True))
             if pen.kind == "team_loss":
                 removed = True
                 if not lost:
