@@ -234,3 +234,16 @@ def test_points_on_a_fixed_penalty_are_a_warning_and_ignored() -> None:
         ("penalty_points_ignored", 2, "FSM 8.2.4, 8.5.8")]
     assert "(-1" in loaded.warnings[0].message("en") and "ignored" in loaded.warnings[0].message("en")
     assert rows(tournament("fsm", [g]))["p2"].penalties == -100
+
+
+@pytest.mark.parametrize("unknown", [False, True])
+def test_duplicate_player_and_stage_ids_on_both_read_paths(unknown: bool) -> None:
+    """The same problems whichever reader takes the file (an unknown field sends it to the
+    careful one)."""
+    t = tournament("fsm", [game()], stages=[{"id": "qual", "name": "Q", "kind": "qualification"},
+                                            {"id": "qual", "name": "Q2", "kind": "final"}])
+    t["players"].append(dict(t["players"][0]))
+    if unknown:
+        t["sponsor"] = "x"
+    found = {(p.code, p.field) for p in refused(t)}
+    assert found == {("duplicate_id", "players.id"), ("duplicate_id", "stages.id")}

@@ -174,7 +174,7 @@ class _Reader:
         if not isinstance(raw, list):
             self.type_error(raw, "list", field="players")
             return out
-        seen: set[str] = set()
+        # duplicate ids are the rule checks' to report (domain.validation), for both readers
         for i, p in enumerate(raw):
             where = f"players[{i}]"
             if not isinstance(p, dict):
@@ -184,10 +184,6 @@ class _Reader:
             if not isinstance(pid, str) or not pid:
                 self.type_error(pid, "text", field=where + ".id")
                 continue
-            if pid in seen:
-                self.add("duplicate_id", field=where + ".id", value=pid)
-                continue
-            seen.add(pid)
             if nick is None:
                 nick = pid
             elif not isinstance(nick, str):
@@ -207,7 +203,6 @@ class _Reader:
         if not isinstance(raw, list):
             self.type_error(raw, "list", field="stages")
             return out
-        seen: set[str] = set()
         for i, s in enumerate(raw):
             where = f"stages[{i}]"
             if not isinstance(s, dict):
@@ -218,10 +213,6 @@ class _Reader:
             if not isinstance(sid, str) or not sid:
                 self.type_error(sid, "text", field=where + ".id")
                 continue
-            if sid in seen:
-                self.add("duplicate_id", field=where + ".id", value=sid)
-                continue
-            seen.add(sid)
             if not isinstance(name, str):
                 self.type_error(name, "text", field=where + ".name")
                 name = sid
