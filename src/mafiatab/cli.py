@@ -375,6 +375,9 @@ app.command("appeal-check")(formats_cli.appeal_check)
 from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
 
 app.command("serve")(serve_command)
+from mafiatab.ratings_cli import ratings_command  # noqa: E402  (the open rating, issue 14)
+
+app.command("ratings")(ratings_command)
 
 
 def main() -> None:

@@ -1,0 +1,162 @@
+"""`mafiatab ratings FILE... [--db URL] [--json] [--predictions]`: the open rating.
+
+Registered by `mafiatab.cli` with one line. The use case is `services.ratings`; this
+module only reads the command line and prints. Exit codes as everywhere: 1 a refused or
+unreadable file or a database that cannot be used, 2 a wrong command line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+TEXT: dict[str, tuple[str, str]] = {
+    "title": ("Рейтинг: {games} игр, {players} игроков",
+              "Rating: {games} games, {players} players"),
+    "place": ("Место", "Place"),
+    "player": ("Игрок", "Player"),
+    "rating": ("Рейтинг", "Rating"),
+    "red": ("За красных", "As red"),
+    "black": ("За чёрных", "As black"),
+    "deviation": ("±", "±"),
+    "games": ("Игры", "Games"),
+    "wins": ("Победы", "Wins"),
+    "elo": ("Эло (mafiaratings)", "Elo (mafiaratings)"),
+    "tournament": ("Турнир", "Tournament"),
+    "game": ("Игра", "Game"),
+    "p_red": ("Шанс красных", "Red's chance"),
+    "result": ("Итог", "Result"),
+    "measure": (
+        "Логарифмическая ошибка прогнозов (меньше — лучше): наш рейтинг {ours}, "
+        "Эло mafiaratings {elo}, доля побед красных {base}. Брайер: {b_ours}, {b_elo}, {b_base}.",
+        "Log-loss of the predictions (lower is better): our rating {ours}, "
+        "mafiaratings' Elo {elo}, red's share of wins {base}. Brier: {b_ours}, {b_elo}, {b_base}.",
+    ),
+    "no_games": ("Нет рейтинговых игр.", "No rated games."),
+    "args": ("Укажите файлы турниров или --db, но не то и другое.",
+             "Give tournament files or --db, not both."),
+    "bad_kind": ("--stage-kind: {value!r} (qualification, semifinal, final)",
+                 "--stage-kind: {value!r} (qualification, semifinal, final)"),
+    "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
+    "refused": ("Файл {file} отклонён:", "The file {file} is refused:"),
+}
+RESULT: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black"),
+                                      "draw": ("ничья", "draw")}
+
+
+def _t(key: str, lang: str, **params: Any) -> str:
+    ru, en = TEXT[key]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+def _num(value: float, lang: str, places: int = 1) -> str:
+    text = f"{value:.{places}f}"
+    return text.replace(".", ",") if lang == "ru" else text
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    err.print(message, markup=False, style="red")
+    raise typer.Exit(code)
+
+
+def ratings_command(
+    files: Annotated[list[Path] | None, typer.Argument(
+        exists=True, dir_okay=False, readable=True,
+        help="Tournament files, format 1, in any order / файлы турниров")] = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="Rate the database's tournaments instead / рейтинг по базе")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="mafiatab.ratings/1 JSON")] = False,
+    predictions: Annotated[bool, typer.Option(
+        "--predictions", help="Also list each game's p_red / прогноз каждой игры")] = False,
+    stage_kind: Annotated[list[str] | None, typer.Option(
+        "--stage-kind", help="Only stages of these kinds count (repeatable; default all) "
+        "/ только стадии этих видов")] = None,
+    unrated: Annotated[list[str] | None, typer.Option(
+        "--unrated", help="A tournament (by name) that does not count / нерейтинговый турнир")
+    ] = None,
+    elite: Annotated[list[str] | None, typer.Option(
+        "--elite", help="An elite tournament (Elo baseline's K 64/48) / элитный турнир")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="ru (default) or en / язык вывода")] = "ru",
+) -> None:
+    """Rate every player over the games of the files or the database / рейтинг игроков.
+
+    A player is the same person in two files when his player id is the same; in the
+    database, when he is the same database player.
+    """
+    from mafiatab.domain.protocol import STAGE_KINDS
+    from mafiatab.domain.ratings import RatingSettings
+    from mafiatab.services.ratings import FileRefused, dumps_ratings, rate_database, rate_files
+
+    if lang not in ("ru", "en"):
+        _fail(f"--lang: {lang!r} (ru, en)", 2)
+    if bool(files) == (db is not None):
+        _fail(_t("args", lang), 2)
+    for kind in stage_kind or []:
+        if kind not in STAGE_KINDS:
+            _fail(_t("bad_kind", lang, value=kind), 2)
+    settings = RatingSettings(
+        stage_kinds=frozenset(stage_kind) if stage_kind else frozenset(STAGE_KINDS),
+        unrated=frozenset(unrated or []), elite=frozenset(elite or []))
+    if db is not None:
+        from mafiatab.storage.cli import t as db_text
+        from mafiatab.storage.engine import DatabaseError
+
+        try:
+            run = rate_database(db, settings)
+        except DatabaseError as e:
+            _fail(db_text(e.code, lang, **e.params), 1)
+    else:
+        try:
+            run = rate_files(files or [], settings)
+        except FileRefused as e:
+            if e.detail is not None:
+                _fail(_t("cannot_read", lang, file=str(e.path), detail=e.detail), 1)
+            err.print(_t("refused", lang, file=str(e.path)), markup=False, style="bold red")
+            for p in e.problems:
+                if not p.warning:
+                    err.print("  • " + p.message(lang), markup=False)
+            raise typer.Exit(1) from None
+    if as_json:
+        sys.stdout.write(dumps_ratings(run))
+        return
+    _print(run, lang, predictions)
+
+
+def _print(run: Any, lang: str, predictions: bool) -> None:
+    if not run.games:
+        out.print(_t("no_games", lang))
+        return
+    elo = {r.person: r for r in run.elo.players}
+    table = Table(title=_t("title", lang, games=len(run.games), players=len(run.ours.players)),
+                  title_justify="left", header_style="bold")
+    for c in ("place", "player", "rating", "deviation", "red", "black", "games", "wins", "elo"):
+        table.add_column(_t(c, lang), justify="left" if c == "player" else "right",
+                         no_wrap=True)
+    for i, r in enumerate(run.ours.players, 1):
+        table.add_row(str(i), run.nicknames.get(r.person, r.person),
+                      f"[bold]{_num(r.rating, lang)}[/bold]", _num(r.deviation, lang, 0),
+                      _num(r.red, lang), _num(r.black, lang), str(r.games), str(r.wins),
+                      _num(elo[r.person].rating, lang))
+    out.print(table)
+    if predictions:
+        pt = Table(header_style="bold")
+        for c in ("tournament", "game", "p_red", "result"):
+            pt.add_column(_t(c, lang), justify="right" if c == "p_red" else "left")
+        for p, g in zip(run.ours.predictions, run.games, strict=True):
+            pair = RESULT[g.result]
+            pt.add_row(p.tournament, p.game, _num(p.p_red, lang, 3),
+                       pair[0] if lang == "ru" else pair[1])
+        out.print(pt)
+    m = run.measures
+    out.print(_t("measure", lang, ours=_num(m["ours"].log_loss, lang, 4),
+                 elo=_num(m["elo"].log_loss, lang, 4), base=_num(m["base_rate"].log_loss, lang, 4),
+                 b_ours=_num(m["ours"].brier, lang, 4), b_elo=_num(m["elo"].brier, lang, 4),
+                 b_base=_num(m["base_rate"].brier, lang, 4)))
