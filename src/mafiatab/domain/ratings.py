@@ -379,7 +379,8 @@ def elo_red_chance(red_tracks: Sequence[float], black_tracks: Sequence[float]) -
     if not red_tracks or not black_tracks:
         return 0.0
     diff = math.fsum(black_tracks) / len(black_tracks) - math.fsum(red_tracks) / len(red_tracks)
-    return 1.0 / (1.0 + math.pow(10.0, diff / 400.0))
+    # PHP's pow() gives INF past a double's range, and the chance 0; so does this
+    return 1.0 / (1.0 + math.pow(10.0, min(diff / 400.0, 300.0)))
 
 
 def elo_earned(role: str, won: bool, red_chance: float, k: tuple[float, float]) -> float:
@@ -423,9 +424,13 @@ def rate_elo(games: Iterable[RatedGame]) -> Ratings:
                 earned[(s.person, TEAM_OF[s.role])].append(elo_earned(s.role, won, chance, k))
                 p.games += 1
                 p.wins += won
+        overall: dict[str, list[float]] = defaultdict(list)
+        for (person, _), values in earned.items():
+            overall[person].extend(values)
+        for person, values in overall.items():
+            people[person].overall = math.fsum([people[person].overall, *values])
         for (person, team), values in earned.items():
             p = people[person]
-            p.overall = math.fsum([p.overall, *values])
             if team == RED:
                 p.red = math.fsum([p.red, *values])
             else:
