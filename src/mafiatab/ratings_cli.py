@@ -45,10 +45,23 @@ TEXT: dict[str, tuple[str, str]] = {
              "Give tournament files or --db, not both."),
     "bad_kind": ("--stage-kind: {value!r} (qualification, semifinal, final)",
                  "--stage-kind: {value!r} (qualification, semifinal, final)"),
+    "unknown_game": ("--what-if: нет такой рейтинговой игры {value!r} (ТУРНИР/ИГРА)",
+                     "--what-if: no rated game {value!r} (TOURNAMENT/GAME)"),
+    "what_if_title": ("Что, если: {tournament}, игра {game}; шанс красных до игры {p} %",
+                      "What if: {tournament}, game {game}; red's chance before it {p}%"),
+    "seat": ("Место", "Seat"),
+    "role": ("Роль", "Role"),
+    "before": ("До игры", "Before"),
+    "if_red": ("Победа красных", "Red wins"),
+    "if_black": ("Победа чёрных", "Black wins"),
+    "if_draw": ("Ничья", "Draw"),
     "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
     "refused": ("Файл {file} отклонён:", "The file {file} is refused:"),
 }
-RESULT: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black"),
+ROLE: dict[str, tuple[str, str]] = {"red": ("мирный", "civilian"), "sheriff": ("шериф", "sheriff"),
+                                    "black": ("мафия", "mafia"), "don": ("дон", "don")}
+RESULT: dict[str, tuple[str, str]] = {"red": ("победа красных", "red win"),
+                                      "black": ("победа чёрных", "black win"),
                                       "draw": ("ничья", "draw")}
 
 
@@ -57,8 +70,8 @@ def _t(key: str, lang: str, **params: Any) -> str:
     return (ru if lang == "ru" else en).format(**params)
 
 
-def _num(value: float, lang: str, places: int = 1) -> str:
-    text = f"{value:.{places}f}"
+def _num(value: float, lang: str, places: int = 1, sign: bool = False) -> str:
+    text = f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
     return text.replace(".", ",") if lang == "ru" else text
 
 
@@ -84,6 +97,9 @@ def ratings_command(
     ] = None,
     elite: Annotated[list[str] | None, typer.Option(
         "--elite", help="An elite tournament (Elo baseline's K 64/48) / элитный турнир")] = None,
+    what_if: Annotated[str | None, typer.Option(
+        "--what-if", help="TOURNAMENT/GAME: each result's effect on the players' ratings "
+        "/ что, если: влияние исхода игры на рейтинг")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru (default) or en / язык вывода")] = "ru",
 ) -> None:
     """Rate every player over the games of the files or the database / рейтинг игроков.
@@ -93,7 +109,13 @@ def ratings_command(
     """
     from mafiatab.domain.protocol import STAGE_KINDS
     from mafiatab.domain.ratings import RatingSettings
-    from mafiatab.services.ratings import FileRefused, dumps_ratings, rate_database, rate_files
+    from mafiatab.services.ratings import (
+        FileRefused,
+        dumps_ratings,
+        rate_database,
+        rate_files,
+        what_if_of,
+    )
 
     if lang not in ("ru", "en"):
         _fail(f"--lang: {lang!r} (ru, en)", 2)
@@ -124,10 +146,40 @@ def ratings_command(
                 if not p.warning:
                     err.print("  • " + p.message(lang), markup=False)
             raise typer.Exit(1) from None
+    if what_if is not None:
+        found = what_if_of(run, what_if)
+        if found is None:
+            _fail(_t("unknown_game", lang, value=what_if), 2)
+        _print_what_if(found, run.nicknames, lang, as_json)
+        return
     if as_json:
         sys.stdout.write(dumps_ratings(run))
         return
     _print(run, lang, predictions)
+
+
+def _print_what_if(w: Any, nicknames: dict[str, str], lang: str, as_json: bool) -> None:
+    if as_json:
+        import json
+
+        sys.stdout.write(json.dumps({
+            "format": "mafiatab.what-if/1", "tournament": w.tournament, "game": w.game,
+            "p_red": w.p_red,
+            "seats": [{"seat": i, "player": s.person, "role": s.role, "before": s.before,
+                       "after": dict(s.after)} for i, s in enumerate(w.seats, 1)]},
+            ensure_ascii=False, indent=1) + "\n")
+        return
+    out.print(_t("what_if_title", lang, tournament=w.tournament, game=w.game,
+                 p=_num(100 * w.p_red, lang)))
+    table = Table(header_style="bold")
+    for c in ("seat", "player", "role", "before", "if_red", "if_black", "if_draw"):
+        table.add_column(_t(c, lang), justify="left" if c in ("player", "role") else "right")
+    for i, s in enumerate(w.seats, 1):
+        pair = ROLE[s.role]
+        table.add_row(str(i), nicknames.get(s.person, s.person), pair[0] if lang == "ru" else pair[1],
+                      _num(s.before, lang),
+                      *(_num(s.after[r] - s.before, lang, 1, sign=True) for r in ("red", "black", "draw")))
+    out.print(table)
 
 
 def _print(run: Any, lang: str, predictions: bool) -> None:

@@ -131,3 +131,20 @@ def test_database_gives_the_files_predictions(tmp_path: Path) -> None:
         assert math.isclose(x["p_red"], y["p_red"], rel_tol=0, abs_tol=1e-12)
     assert sorted((r["nickname"], r["rating"], r["games"]) for r in from_db["players"]) == \
         sorted((r["nickname"], r["rating"], r["games"]) for r in from_files["players"])
+
+
+def test_what_if_one_game(tmp_path: Path) -> None:
+    a, b = _two_files(tmp_path)
+    p = run("ratings", str(a), str(b), "--what-if", "May Cup/a1", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert set(doc) == {"format", "tournament", "game", "p_red", "seats"}
+    assert doc["format"] == "mafiatab.what-if/1" and doc["game"] == "a1"
+    preds = _json(str(a), str(b))["predictions"]
+    assert doc["p_red"] == next(x["p_red"] for x in preds if x["game"] == "a1")
+    assert [s["seat"] for s in doc["seats"]] == list(range(1, 11))
+    for s in doc["seats"]:
+        assert set(s["after"]) == {"red", "black", "draw"}
+    text = run("ratings", str(a), str(b), "--what-if", "a1")
+    assert text.returncode == 0 and "Что, если" in text.stdout and "Победа чёрных" in text.stdout
+    assert run("ratings", str(a), "--what-if", "zz").returncode == 2

@@ -30,6 +30,7 @@ from mafiatab.domain.ratings import (
     rate_elo,
     rate_games,
     rated_games,
+    what_if,
 )
 from mafiatab.formats.tournament_json import read_tournament
 from tests.helpers import dumps, game, tournament
@@ -282,3 +283,27 @@ def test_log_loss_counts_a_draw_as_half() -> None:
     assert math.isclose(log_loss([0.5], [0.5]), math.log(2))
     assert math.isclose(log_loss([0.8, 0.8], [1.0, 0.0]),
                         (-math.log(0.8) - math.log(0.2)) / 2)
+
+
+# --- what if ------------------------------------------------------------------------------------------
+
+
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 30), data=st.data())
+def test_what_if_gives_each_results_ratings_before_the_game(
+        seed: int, n: int, data: st.DataObject) -> None:
+    games = _season(seed, n)
+    k = data.draw(st.integers(0, n - 1))
+    target = games[k]
+    w = what_if(games, "T", target.game)
+    assert w is not None
+    assert w.p_red == _by_game(rate_games(games))[target.game]
+    upto = [g for g in games if g.when <= target.when]  # the game's batch, as it ended
+    for result in (RED, BLACK, "draw"):
+        trial = [replace(g, result=result) if g is target else g for g in upto]
+        after = _by_person(rate_games(trial))
+        for s in w.seats:
+            assert s.after[result] == after[s.person][0]
+    for s in w.seats:  # a win gives more than a draw, a draw more than a loss
+        won = RED if TEAM_OF[s.role] == RED else BLACK
+        assert s.after[won] > s.after["draw"] > s.after[BLACK if won == RED else RED]
+    assert what_if(games, "T", "nope") is None

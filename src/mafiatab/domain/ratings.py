@@ -43,10 +43,11 @@ does not depend on their order). Pure: no I/O, the standard library only.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mafiatab.domain.protocol import (
     BLACK,
@@ -357,6 +358,52 @@ def rate_games(games: Iterable[RatedGame], params: ModelParams = ModelParams()) 
     return Ratings(model.ratings(), preds)
 
 
+@dataclass(frozen=True, slots=True)
+class WhatIfSeat:
+    person: str
+    role: str
+    before: float
+    #: the rating after the game for each result: "red", "black", "draw"
+    after: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIf:
+    """One game's prediction and what each result would do to its players' ratings."""
+
+    tournament: str
+    game: str
+    p_red: float
+    seats: tuple[WhatIfSeat, ...]
+
+
+def what_if(games: Iterable[RatedGame], tournament: str, game: str,
+            params: ModelParams = ModelParams()) -> WhatIf | None:
+    """The "what if" of one game: rated with everything before it (and the other games
+    simultaneous with it as they ended), for each of the three results. None when the game
+    is not among `games`."""
+    model = Model(params)
+    for batch in simultaneous(ordered(games)):
+        target = next((g for g in batch if g.tournament == tournament and g.game == game), None)
+        if target is None:
+            model.rate_batch(batch)
+            continue
+        p_red = model.predict(target)
+        before = {r.person: r.rating for r in model.ratings()}
+        after: dict[str, dict[str, float]] = defaultdict(dict)
+        for result in (RED, BLACK, DRAW):
+            trial = copy.deepcopy(model)
+            trial.rate_batch([replace(g, result=result) if g is target else g for g in batch])
+            ratings = {r.person: r.rating for r in trial.ratings()}
+            for s in target.seats:
+                after[s.person][result] = ratings[s.person]
+        start = RATING_ORIGIN
+        return WhatIf(tournament, game, p_red, tuple(
+            WhatIfSeat(s.person, s.role, before.get(s.person, start), after[s.person])
+            for s in target.seats))
+    return None
+
+
 # --- the baseline: mafiaratings' Elo ----------------------------------------------------
 
 #: (K for a win, K for a loss) by game kind, for a game of ten players
@@ -483,5 +530,6 @@ __all__ = [
     "ELO_K", "ELO_SCALE", "GAME_KINDS", "ROLES", "Model", "ModelParams", "PlayerRating",
     "Prediction", "RatedGame", "RatedSeat", "RatingSettings", "Ratings", "brier",
     "elo_earned", "elo_k", "elo_red_chance", "log_loss", "ordered", "outcomes_of",
-    "rate_base_rate", "rate_elo", "rate_games", "rated_games", "simultaneous",
+    "WhatIf", "WhatIfSeat", "rate_base_rate", "rate_elo", "rate_games", "rated_games",
+    "simultaneous", "what_if",
 ]

@@ -21,6 +21,7 @@ from mafiatab.domain.ratings import (
     RatedGame,
     Ratings,
     RatingSettings,
+    WhatIf,
     brier,
     log_loss,
     ordered,
@@ -29,6 +30,7 @@ from mafiatab.domain.ratings import (
     rate_elo,
     rate_games,
     rated_games,
+    what_if,
 )
 from mafiatab.services.tournament_file import load_tournament
 
@@ -140,6 +142,16 @@ def rate_database(db: str | None, settings: RatingSettings = RatingSettings()) -
         return _run(*_database(engine, settings))
     finally:
         engine.dispose()
+
+
+def what_if_of(run: RatingRun, ref: str) -> WhatIf | None:
+    """The "what if" of the game `ref`: `TOURNAMENT/GAME`, or a game id only one
+    tournament has. None when no rated game matches (or the id is in several)."""
+    tournament, _, game = ref.rpartition("/")
+    found = [g for g in run.games if g.game == game and (not tournament or g.tournament == tournament)]
+    if len(found) != 1:
+        return None
+    return what_if(run.games, found[0].tournament, found[0].game)
 
 
 def as_json(run: RatingRun) -> dict[str, Any]:
