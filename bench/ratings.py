@@ -15,7 +15,9 @@ Every rater sees the same games in the same order in one run: ours (`rate_games`
 baseline (`rate_elo`, K 16/12 of a tournament game, and 64/48 of an elite one), the base
 rate (share of red wins so far), and openskill (Weng-Lin Plackett-Luce) three ways:
 plain (one rating, teams summed), role tracks (a red and a black rating per player), and
-role tracks with a mean-strength prediction calibrated by the base rate. The format-1
+role tracks with a mean-strength prediction calibrated by the base rate; and ours with
+the role weights fixed at 1 (what learning them gives). --flat-roles simulates roles that
+all weigh the same (does learning weights hurt when there is nothing to learn?). The format-1
 files given with --files (default: ../shared/spec/examples/*.json) are rated the same way.
 """
 
@@ -72,7 +74,8 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def simulate(seed: int, months: int, pool: int) -> tuple[list[RatedGame], list[float]]:
+def simulate(seed: int, months: int, pool: int, weights: dict[str, float] | None = None
+             ) -> tuple[list[RatedGame], list[float]]:
     """A simulated federation: games (in rating order) and the truth's p_red of each."""
     rng = random.Random(seed)
     players = [SimPlayer(rng.gauss(0, 1), rng.gauss(0, 0.35), rng.gauss(0, 0.4),
@@ -97,7 +100,7 @@ def simulate(seed: int, months: int, pool: int) -> tuple[list[RatedGame], list[f
                     ten = order[table * 10:(table + 1) * 10]
                     roles = ROLE_DECK[:]
                     rng.shuffle(roles)
-                    p_red = _true_p(ten, roles)
+                    p_red = _true_p(ten, roles, weights or TRUE_WEIGHTS)
                     u = rng.random()
                     result = "draw" if u < DRAWS else RED if rng.random() < p_red else BLACK
                     gid = f"r{rnd}-t{table + 1}"
@@ -120,7 +123,7 @@ def _weighted_sample(rng: random.Random, players: list[SimPlayer], n: int) -> li
     return chosen
 
 
-def _true_p(ten: Sequence[SimPlayer], roles: Sequence[str]) -> float:
+def _true_p(ten: Sequence[SimPlayer], roles: Sequence[str], weights: dict[str, float]) -> float:
     strength = {RED: 0.0, BLACK: 0.0}
     weight = {RED: 0.0, BLACK: 0.0}
     for p, r in zip(ten, roles, strict=True):
@@ -128,8 +131,8 @@ def _true_p(ten: Sequence[SimPlayer], roles: Sequence[str]) -> float:
         s = p.skill + (p.lean if team == RED else -p.lean)
         if r in (SHERIFF, DON):
             s += p.knack
-        strength[team] += TRUE_WEIGHTS[r] * s
-        weight[team] += TRUE_WEIGHTS[r]
+        strength[team] += weights[r] * s
+        weight[team] += weights[r]
     d = strength[RED] / weight[RED] - strength[BLACK] / weight[BLACK]
     return _phi(RED_EDGE + SKILL_EFFECT * d)
 
@@ -187,6 +190,8 @@ def _p(preds: list[Prediction]) -> list[float]:
 def raters(openskill: bool, params: ModelParams) -> list[tuple[str, Rater]]:
     out: list[tuple[str, Rater]] = [
         ("ours (mafiatab rating 1)", lambda g: _p(rate_games(g, params).predictions)),
+        ("ours, role weights fixed 1", lambda g: _p(rate_games(
+            g, replace(params, role_rate=0.0)).predictions)),
         ("elo mafiaratings K16/12", lambda g: _p(rate_elo(g).predictions)),
         ("elo mafiaratings K64/48", lambda g: _p(rate_elo(
             [replace(x, kind="elite") for x in g]).predictions)),
@@ -257,6 +262,8 @@ def main() -> None:
     ap.add_argument("--pool", type=int, default=400)
     ap.add_argument("--files", nargs="*", default=None)
     ap.add_argument("--no-openskill", action="store_true")
+    ap.add_argument("--flat-roles", action="store_true",
+                    help="simulate every role with the same weight")
     ap.add_argument("--tune", type=int, metavar="SEED", default=None,
                     help="grid-search our constants on this seed instead")
     args = ap.parse_args()
@@ -265,9 +272,14 @@ def main() -> None:
         return
     rs = raters(not args.no_openskill, ModelParams())
     for seed in args.seeds:
-        games, truth = simulate(seed, args.months, args.pool)
-        report(f"simulated season, seed {seed}, {args.months} months, pool {args.pool}",
-               games, truth, rs, warm=len(games) // 4)
+        flat = dict.fromkeys(TRUE_WEIGHTS, 1.0) if args.flat_roles else None
+        games, truth = simulate(seed, args.months, args.pool, flat)
+        report(f"simulated season, seed {seed}, {args.months} months, pool {args.pool}"
+               + (", flat roles" if flat else ""), games, truth, rs, warm=len(games) // 4)
+        w = rate_games(games).role_weights
+        print(f"  ours learned: sheriff {w[SHERIFF]:.2f}, don {w[DON]:.2f} "
+              f"(simulated: {(flat or TRUE_WEIGHTS)[SHERIFF]:.2f}, "
+              f"{(flat or TRUE_WEIGHTS)[DON] / (flat or TRUE_WEIGHTS)[BLACK]:.2f})")
     files = args.files if args.files is not None else sorted(
         str(p) for p in (ROOT.parent / "shared" / "spec" / "examples").glob("*.json")
         if not p.name.endswith(".standings.json"))

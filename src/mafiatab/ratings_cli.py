@@ -40,6 +40,10 @@ TEXT: dict[str, tuple[str, str]] = {
         "Log-loss of the predictions (lower is better): our rating {ours}, "
         "mafiaratings' Elo {elo}, red's share of wins {base}. Brier: {b_ours}, {b_elo}, {b_base}.",
     ),
+    "weights": ("Вес шерифа среди красных {sheriff} (мирного — 1), дона среди чёрных {don} "
+                "(мафии — 1).",
+                "The sheriff weighs {sheriff} in the red team (a civilian 1), the don {don} in "
+                "the black team (a mafia 1)."),
     "no_games": ("Нет рейтинговых игр.", "No rated games."),
     "args": ("Укажите файлы турниров или --db, но не то и другое.",
              "Give tournament files or --db, not both."),
@@ -207,6 +211,8 @@ def _print(run: Any, lang: str, predictions: bool) -> None:
             pt.add_row(p.tournament, p.game, _num(p.p_red, lang, 3),
                        pair[0] if lang == "ru" else pair[1])
         out.print(pt)
+    w = run.ours.role_weights
+    out.print(_t("weights", lang, sheriff=_num(w["sheriff"], lang, 2), don=_num(w["don"], lang, 2)))
     m = run.measures
     out.print(_t("measure", lang, ours=_num(m["ours"].log_loss, lang, 4),
                  elo=_num(m["elo"].log_loss, lang, 4), base=_num(m["base_rate"].log_loss, lang, 4),

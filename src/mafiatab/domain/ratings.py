@@ -8,8 +8,9 @@ of what follows.
 **Ours (`rate_games`, "mafiatab rating 1")** is an online Bayesian logistic model. Every
 person has three Gaussian beliefs: a general skill `g`, and a red and a black part
 (`c_red`, `c_black`) for how much better or worse than `g` they play for that team. In a
-game a team's strength is the role-weighted mean of its players' `g + c_team`; the red
-team's chance is
+game a team's strength is the role-weighted mean of its players' `g + c_team` (a
+civilian and a mafia weigh 1; the sheriff's and the don's weights are learned, by an
+online gradient step on the log-loss after every game); the red team's chance is
 
     z = base(rules) + S_red - S_black,   p_red = sigmoid(z / sqrt(1 + pi * V / 8))
 
@@ -189,6 +190,8 @@ class PlayerRating:
 class Ratings:
     players: list[PlayerRating]  # best first
     predictions: list[Prediction]  # in rating order
+    #: ours: each role's weight in its team's mean at the end (a civilian's and a mafia's: 1)
+    role_weights: dict[str, float] = field(default_factory=dict)
 
 
 def _sigmoid(z: float) -> float:
@@ -225,6 +228,17 @@ class ModelParams:
         default_factory=lambda: {RED: 1.0, SHERIFF: 1.0, BLACK: 1.0, DON: 1.0})
     #: pseudo-games at one half behind each rule set's base rate
     base_prior_games: float = 20.0
+    #: the step of the online gradient of the sheriff's and the don's log-weights (0 keeps
+    #: them at `weights`)
+    role_rate: float = 0.1
+
+
+#: the learned log-weights stay within -2 .. 2 (weights e^-2 .. e^2)
+ROLE_TERM_LIMIT = 2.0
+
+
+def _clip(value: float, limit: float) -> float:
+    return max(-limit, min(limit, value))
 
 
 @dataclass(slots=True)
@@ -264,6 +278,7 @@ class Model:
         self.params = params
         self.people: dict[str, _Person] = {}
         self.base = _BaseRates(params.base_prior_games)
+        self.log_w = {r: math.log(params.weights[r]) for r in ROLES}
 
     def _person(self, key: str) -> _Person:
         p = self.people.get(key)
@@ -274,27 +289,47 @@ class Model:
             self.people[key] = p
         return p
 
-    def _terms(self, g: RatedGame) -> tuple[float, float, list[tuple[_Person, str, float]]]:
-        """z, V and each seat's (person, team, x)."""
-        w = self.params.weights
+    def weight(self, role: str) -> float:
+        """A role's weight in its team's mean (learned for the sheriff and the don)."""
+        return math.exp(self.log_w[role])
+
+    def _terms(self, g: RatedGame) -> tuple[float, float, list[tuple[_Person, str, float]],
+                                            dict[str, float]]:
+        """z, V, each seat's (person, team, x), and z's derivative by each learned term."""
+        w = {r: self.weight(r) for r in ROLES}
         total = {RED: 0.0, BLACK: 0.0}
         for s in g.seats:
             total[TEAM_OF[s.role]] += w[s.role]
         z_parts = [self.base.logit(g.rules)]
         v_parts: list[float] = []
         seats: list[tuple[_Person, str, float]] = []
+        strength: dict[str, list[float]] = {RED: [], BLACK: []}
+        skill: list[tuple[str, float]] = []
         for s in g.seats:
             team = TEAM_OF[s.role]
-            x = (w[s.role] / total[team]) * (1.0 if team == RED else -1.0)
+            sign = 1.0 if team == RED else -1.0
+            x = sign * w[s.role] / total[team]
             p = self._person(s.person)
             c = p.team[team]
-            z_parts.append(x * (p.general.mu + c.mu))
+            m = p.general.mu + c.mu
+            z_parts.append(x * m)
+            strength[team].append(w[s.role] * m / total[team])
+            skill.append((s.role, m))
             v_parts.append(x * x * (p.general.var + c.var))
             seats.append((p, team, x))
-        return math.fsum(z_parts), math.fsum(v_parts), seats
+        mean = {t: math.fsum(v) for t, v in strength.items()}
+        # d(weighted mean)/d(log weight of role r) = w_r (m - mean) / W, for each r-seat
+        grad: dict[str, list[float]] = {SHERIFF: [], DON: []}
+        for role, m in skill:
+            if role in grad:
+                team = TEAM_OF[role]
+                sign = 1.0 if team == RED else -1.0
+                grad[role].append(sign * w[role] * (m - mean[team]) / total[team])
+        dz = {r: math.fsum(v) for r, v in grad.items()}
+        return math.fsum(z_parts), math.fsum(v_parts), seats, dz
 
     def predict(self, g: RatedGame) -> float:
-        z, v, _ = self._terms(g)
+        z, v, _, _ = self._terms(g)
         return _sigmoid(z / math.sqrt(1.0 + math.pi * v / 8.0))
 
     def rate_batch(self, batch: Sequence[RatedGame]) -> list[float]:
@@ -308,13 +343,16 @@ class Model:
             entry[2].append(dvar)
 
         played: list[tuple[_Person, str]] = []
+        role_steps: dict[str, list[float]] = defaultdict(list)
         for g in batch:
-            z, v, seats = self._terms(g)
+            z, v, seats, dz = self._terms(g)
             p = _sigmoid(z / math.sqrt(1.0 + math.pi * v / 8.0))
             preds.append(p)
             h = p * (1.0 - p)
             k = 1.0 / (1.0 + h * v)
             err = g.outcome - p
+            for term, d in dz.items():
+                role_steps[term].append(err * d)
             for person, team, x in seats:
                 for b in (person.general, person.team[team]):
                     add(b, b.var * x * err * k, -b.var * b.var * x * x * h * k)
@@ -333,6 +371,9 @@ class Model:
                 if id(b) not in seen:
                     seen.add(id(b))
                     b.var = min(b.var + drift, cap * cap)
+        rate = self.params.role_rate
+        for role, steps in role_steps.items():
+            self.log_w[role] = _clip(self.log_w[role] + rate * math.fsum(steps), ROLE_TERM_LIMIT)
         self.base.add(batch)
         return preds
 
@@ -355,7 +396,7 @@ def rate_games(games: Iterable[RatedGame], params: ModelParams = ModelParams()) 
     for batch in simultaneous(ordered(games)):
         for g, p in zip(batch, model.rate_batch(batch), strict=True):
             preds.append(Prediction(g.tournament, g.game, p))
-    return Ratings(model.ratings(), preds)
+    return Ratings(model.ratings(), preds, {r: model.weight(r) for r in ROLES})
 
 
 @dataclass(frozen=True, slots=True)
