@@ -1,0 +1,140 @@
+"""Team standings of a team tournament, over the players' standings rows (issue 14, item 3).
+
+A team tournament registers teams of players; a team's line sums its members' lines
+(points and every count the tie-breakers use), and teams are ranked by the profile's own
+tie-breakers (FIIM 8.8, FSM 8.7) applied to those sums. **Reading**: the rules rank
+players, and a team event (gomafia's "Командный", team marathons) ranks teams by the same
+criteria over the team's sums; a team tie that no criterion breaks is broken by a recorded
+lot of team ids, as a players' tie is by a lot of player ids (FIIM 8.8.5, FSM 8.7.6).
+
+Pure: the player rows come from `domain.standings.compute_standings`, unchanged; this
+module never recomputes a point.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mafiatab.domain.points import Hundredths
+from mafiatab.domain.standings import Row
+from mafiatab.rules.profile import RuleProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    id: str
+    name: str
+    members: tuple[str, ...]  # player ids
+
+
+@dataclass(slots=True)
+class TeamRow:
+    """A team's line: its members' sums, in hundredths as in `Row`."""
+
+    team: str
+    name: str
+    members: tuple[str, ...]
+    games: int = 0
+    wins: int = 0
+    wins_don_sheriff: int = 0
+    first_killed: int = 0
+    main: Hundredths = 0
+    extra: Hundredths = 0
+    best_move: Hundredths = 0
+    compensation: Hundredths = 0
+    penalties: Hundredths = 0
+    place: int = 0
+    lot_needed: bool = False
+
+    @property
+    def total(self) -> Hundredths:
+        return self.main + self.extra
+
+
+class TeamsRefused(ValueError):
+    """The teams cannot be ranked: a player in two teams, an unknown player, a team id
+    twice, or a team without members."""
+
+    def __init__(self, *, in_two: Sequence[str] = (), unknown: Sequence[str] = (),
+                 duplicate_ids: Sequence[str] = (), empty: Sequence[str] = ()) -> None:
+        self.in_two = sorted(in_two)
+        self.unknown = sorted(unknown)
+        self.duplicate_ids = sorted(duplicate_ids)
+        self.empty = sorted(empty)
+        super().__init__(f"in two teams {self.in_two}, unknown {self.unknown}, "
+                         f"team ids twice {self.duplicate_ids}, empty {self.empty}")
+
+
+def check_teams(teams: Sequence[Team], players: Sequence[str]) -> None:
+    """Raise `TeamsRefused` with every problem of the team list, or return."""
+    known = set(players)
+    count = Counter(m for t in teams for m in t.members)
+    ids = Counter(t.id for t in teams)
+    refused = TeamsRefused(
+        in_two=[m for m, n in count.items() if n > 1],
+        unknown=[m for m in count if m not in known],
+        duplicate_ids=[i for i, n in ids.items() if n > 1],
+        empty=[t.id for t in teams if not t.members])
+    if refused.in_two or refused.unknown or refused.duplicate_ids or refused.empty:
+        raise refused
+
+
+_SUMMED = ("games", "wins", "wins_don_sheriff", "first_killed", "main", "extra", "best_move",
+           "compensation", "penalties")
+
+
+def team_standings(rows: Sequence[Row], teams: Sequence[Team], profile: RuleProfile,
+                   players: Sequence[str], lots: Sequence[str] = ()) -> list[TeamRow]:
+    """Teams ranked by the profile's tie-breakers over their members' sums.
+
+    `rows` are the players' standings rows (a member without a row, who played no game,
+    adds nothing); `players` every player id of the tournament. `lots`: team ids in the
+    order a recorded lot drew them; it orders a tied group only when it names every team
+    of the group, otherwise they share the place and are marked `lot_needed`.
+    """
+    check_teams(teams, players)
+    by_player = {r.player: r for r in rows}
+    out: list[TeamRow] = []
+    for t in teams:
+        line = TeamRow(t.id, t.name, t.members)
+        for m in t.members:
+            row = by_player.get(m)
+            if row is None:
+                continue
+            for name in _SUMMED:
+                setattr(line, name, getattr(line, name) + getattr(row, name))
+        out.append(line)
+    return rank_teams(out, profile, lots)
+
+
+def _key(profile: RuleProfile, row: TeamRow) -> tuple[int, ...]:
+    return tuple(getattr(row, name) for name in profile.tie_breakers.value)
+
+
+def rank_teams(rows: list[TeamRow], profile: RuleProfile, lots: Sequence[str] = ()
+               ) -> list[TeamRow]:
+    """Order by the profile's criteria (`tie_breakers`, each larger-is-better), then a lot."""
+    rows = sorted(rows, key=lambda r: r.team)
+    rows.sort(key=lambda r: _key(profile, r), reverse=True)
+    lot_index = {tid: i for i, tid in enumerate(lots)}
+    i = 0
+    while i < len(rows):
+        j = i + 1
+        key = _key(profile, rows[i])
+        while j < len(rows) and _key(profile, rows[j]) == key:
+            j += 1
+        group = rows[i:j]
+        if len(group) == 1:
+            group[0].place, group[0].lot_needed = i + 1, False
+        elif all(r.team in lot_index for r in group):
+            group.sort(key=lambda r: lot_index[r.team])
+            for offset, r in enumerate(group):
+                r.place, r.lot_needed = i + 1 + offset, False
+            rows[i:j] = group
+        else:
+            for r in group:
+                r.place, r.lot_needed = i + 1, True
+        i = j
+    return rows
