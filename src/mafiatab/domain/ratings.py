@@ -17,7 +17,7 @@ online gradient step on the log-loss after every game); the red team's chance is
 where `base` is the logit of the share of red wins so far under those rules (a 7-against-3
 game is not even: the base rate matters, and it differs between rule sets), and `V` the
 variance of `S_red - S_black`, which pulls a prediction about uncertain players toward
-`base` (the probit approximation of the logistic-normal integral). After the game every
+one half (the probit approximation of the logistic-normal integral). After the game every
 belief takes one extended-Kalman step toward the result (red 1, black 0, a draw one half):
 
     mu += var * x * (y - p) / (1 + h * V),   var -= var^2 * x^2 * h / (1 + h * V),
@@ -35,7 +35,8 @@ B the means of the red players' red tracks and the black players' black tracks; 
 earns `K_win * (1 - his team's chance)`, a loser `-K_lose * his team's chance`, added to
 the track he played and to his overall rating; K by the game's kind (club 4/3, tournament
 16/12, elite tournament 64/48; halved below ten players). A game nobody won (a draw) costs
-both teams their losing K, as in that code, where a draw has no winner.
+both teams their losing K: that code pays by each player's "won" flag, and in a draw
+nobody's is set.
 
 Games at the same date and round are simultaneous: they are all predicted from the state
 before them and their updates are summed with `math.fsum` (exactly rounded, so the sum
@@ -256,19 +257,24 @@ class _Person:
 
 
 class _BaseRates:
-    """Each rule set's share of red wins so far, behind `prior` pseudo-games at 1/2."""
+    """Each rule set's share of red wins so far, behind `prior` pseudo-games at 1/2.
+
+    Scores are halves, so their running sums are exact: the order games are added in
+    changes nothing.
+    """
 
     def __init__(self, prior: float) -> None:
         self.prior = prior
-        self.score: dict[str, list[float]] = defaultdict(list)
+        self.score: dict[str, float] = defaultdict(float)
+        self.games: dict[str, int] = defaultdict(int)
 
     def logit(self, rules: str) -> float:
-        s = self.score[rules]
-        return _logit((math.fsum(s) + self.prior / 2) / (len(s) + self.prior))
+        return _logit((self.score[rules] + self.prior / 2) / (self.games[rules] + self.prior))
 
     def add(self, batch: Sequence[RatedGame]) -> None:
         for g in batch:
-            self.score[g.rules].append(g.outcome)
+            self.score[g.rules] += g.outcome
+            self.games[g.rules] += 1
 
 
 class Model:
