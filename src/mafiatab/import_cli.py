@@ -213,7 +213,32 @@ def export_archive(
     lang: LangOpt = "ru",
 ) -> None:
     """A tournament as one archive: format 1, seating, appeals, audit / архив турнира."""
-    raise NotImplementedError
+    lang = _lang(lang)
+    from mafiatab.formats.archive import MEMBERS
+    from mafiatab.services.archive import export_archive as export
+    from mafiatab.storage.cli import database_errors, open_service
+
+    with database_errors(lang):
+        service = open_service(db)
+        tid = service.find_tournament(tournament)
+        data = export(service.engine, tid)
+        name = service.tournament(tid).name
+    try:
+        _write_atomic(output, data)
+    except OSError as e:
+        _fail(t("cannot_write", lang, file=str(output), detail=e.strerror or str(e)))
+    out.print(t("archive_written", lang, id=tid, name=name, file=str(output),
+                members=len(MEMBERS) + 1), markup=False)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def import_archive(
@@ -224,4 +249,20 @@ def import_archive(
     lang: LangOpt = "ru",
 ) -> None:
     """Import a tournament archive as a new tournament, all or nothing / импорт архива."""
-    raise NotImplementedError
+    lang = _lang(lang)
+    from mafiatab.formats.archive import ArchiveError
+    from mafiatab.services.archive import import_archive as restore
+    from mafiatab.storage.cli import database_errors, open_service
+    from mafiatab.storage.engine import upgrade
+
+    data = _read(file, lang)
+    with database_errors(lang):
+        service = open_service(db, check=False)
+        upgrade(service.engine)
+        try:
+            done = restore(service.engine, data)
+        except ArchiveError as e:
+            _fail(t("bad_archive", lang, file=str(file), detail=e.message(lang)))
+    out.print(t("archive_imported", lang, file=str(file), id=done.tournament, name=done.name,
+                games=done.games, revisions=done.revisions, cases=done.cases,
+                audit=done.audit), markup=False)
