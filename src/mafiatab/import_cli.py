@@ -36,8 +36,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "nothing": ("Ничего не перенесено: в файлах нет ни одной игры или строки, которую можно "
                 "перенести.", "Nothing imported: the files hold no game or row that can be "
                 "carried over."),
-    "written": ("Записано в {file}: {games} игр, {players} игроков.",
-                "Written to {file}: {games} games, {players} players."),
+    "written": ("Записано в {file}: игр — {games}, игроков — {players}.",
+                "Written to {file}: games: {games}, players: {players}."),
     "summary": ("Перенесено: {mapped}; не перенесено: {not_mapped}; помечено: {marked}.",
                 "Mapped: {mapped}; not mapped: {not_mapped}; marked: {marked}."),
     "not_mapped": ("Не перенесено:", "Not mapped:"),
@@ -46,13 +46,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "cannot_write": ("Не удалось записать {file}: {detail}", "Cannot write {file}: {detail}"),
     "refused": ("Результат импорта не прошёл проверку (ошибка импорта):",
                 "The import's result failed the check (an importer's fault):"),
-    "archive_written": ("Архив турнира #{id} «{name}» записан в {file}: {members} файлов.",
+    "archive_written": ("Архив турнира #{id} «{name}» записан в {file}: файлов — {members}.",
                         "The archive of tournament #{id} '{name}' written to {file}: "
-                        "{members} files."),
-    "archive_imported": ("Архив {file} импортирован: турнир #{id} «{name}», {games} игр, "
-                         "{revisions} ревизий, {cases} обращений, {audit} записей журнала.",
-                         "Archive {file} imported: tournament #{id} '{name}', {games} games, "
-                         "{revisions} revisions, {cases} cases, {audit} audit entries."),
+                        "files: {members}."),
+    "archive_imported": ("Архив {file} импортирован: турнир #{id} «{name}»; игр — {games}, "
+                         "ревизий — {revisions}, обращений — {cases}, записей журнала — "
+                         "{audit}.",
+                         "Archive {file} imported: tournament #{id} '{name}'; games: {games}, "
+                         "revisions: {revisions}, cases: {cases}, audit entries: {audit}."),
     "bad_archive": ("{file}: {detail}", "{file}: {detail}"),
 }
 

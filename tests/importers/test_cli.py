@@ -24,7 +24,7 @@ def test_polemica_records_to_a_checked_file_with_its_report(tmp_path: Path) -> N
     done = run("import-records", "--from", "polemica", str(a), str(b), "--out", str(out),
                "--report", str(report), "--name", "Polemica Cup", "--lang", "en")
     assert done.returncode == 0, done.stderr
-    assert "Written to" in done.stdout and "5 games, 12 players" in done.stdout
+    assert "Written to" in done.stdout and "games: 5, players: 12" in done.stdout
     assert "game 328006: game left out: no result" in done.stdout
     check = run("check", str(out), "--lang", "en")
     assert check.returncode == 0 and "5 games" in check.stdout and "Warnings" not in check.stderr

@@ -8,6 +8,8 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mafiatab.formats.crosswalk import crosswalk_of
 from mafiatab.formats.import_report import MAPPED, MARKED, NOT_MAPPED
@@ -144,3 +146,23 @@ def test_the_crosswalk_of_a_polemica_import_names_the_same_people() -> None:
     assert t.players[0].id == "альфа"
     assert any(ln.en == "by a known nickname" for ln in report.of(MAPPED)
                if ln.where == "player альфа")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["fiim2018", "fsm"]), st.integers(1, 12), st.data())
+def test_any_table_within_todays_scales_is_kept_exactly(rules: str, games: int,
+                                                         data: st.DataObject) -> None:
+    """Property: main and extra anywhere within the scales, in hundredths, written with
+    decimal commas, come back as published and unmarked."""
+    sc = Scales.of(get_profile(rules))
+    cents = st.integers
+    main = Decimal(data.draw(cents(0, int(games * sc.main_max * 100)))) / 100
+    extra = Decimal(data.draw(cents(int(games * sc.extra_min * 100),
+                                    int(games * sc.extra_max * 100)))) / 100
+    total = main + extra
+    text = f"Ник;Итого;Основные;Доп;Игры\nA;{total};{main};{extra};{games}\n".replace(".", ",")
+    t, report = _read(text, rules=rules)
+    row = _rows(t)[0]
+    assert (Decimal(row["total"]), Decimal(row["main"]), Decimal(row["extra"])) == (
+        total, main, extra)
+    assert "marks" not in row and report.counts()[MARKED] == 0

@@ -48,7 +48,7 @@ def test_red_win_becomes_a_log_with_the_facts_the_rules_derive() -> None:
     assert (g.result, g.first_killed, g.best_move, g.day1_vote_left) == ("red", 1, [3, 9, 4], 1)
     assert g.scores[7].extra == Decimal("0.3")
     assert g.date == "2026-03-01" and g.judge == "Судья" and g.round == 1
-    assert any("a log of" in ln for ln in _lines(report, MAPPED, "game 328001"))
+    assert any("a log, events:" in ln for ln in _lines(report, MAPPED, "game 328001"))
     assert any("bonuses 0.3 -> extra" in ln for ln in _lines(report, MAPPED, "game 328001"))
 
 

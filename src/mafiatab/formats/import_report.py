@@ -69,3 +69,8 @@ class ImportReport:
     def as_dict(self) -> dict[str, Any]:
         return {"format": REPORT_FORMAT, "source": self.source, "files": list(self.files),
                 "counts": self.counts(), "lines": [ln.as_dict() for ln in self.lines]}
+
+
+def ru_number(value: object) -> str:
+    """A number as Russian text shows it: a decimal comma (glossary: words, not codes)."""
+    return str(value).replace(".", ",")

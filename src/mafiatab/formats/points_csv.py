@@ -30,6 +30,7 @@ from typing import Any, Final
 from mafiatab.domain.protocol import Player, Tournament
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport
+from mafiatab.formats.import_report import ru_number as R
 from mafiatab.rules import get_profile
 from mafiatab.rules.profile import ExtraLimits, RuleProfile
 
@@ -275,44 +276,44 @@ def _scale_problems(row: _Row, scales: Scales) -> list[tuple[str, str, str]]:
     for name, value in v.items():
         if value != value.quantize(HUNDREDTH):
             ru, en = WORDS[name]
-            out.append((name, f"{ru} {value}: не в сотых (scoring.md 7)",
+            out.append((name, f"{ru} {R(value)}: не в сотых (scoring.md 7)",
                         f"{en} {value}: not in hundredths (scoring.md 7)"))
     for n, point in enumerate(row.game_points, start=1):
         if point is not None and point != point.quantize(HUNDREDTH):
-            out.append(("game_points", f"игра {n}: {point} не в сотых (scoring.md 7)",
+            out.append(("game_points", f"игра {n}: {R(point)} не в сотых (scoring.md 7)",
                         f"game {n}: {point} is not in hundredths (scoring.md 7)"))
     games = row.counts.get("games")
     if games is None and row.game_points:
         games = sum(1 for x in row.game_points if x is not None)
     if games is not None:
         if "main" in v and not 0 <= v["main"] <= games * scales.main_max:
-            out.append(("main", f"основные {v['main']} вне 0…{games * scales.main_max} для "
-                        f"{games} игр ({scales.clause})", f"main {v['main']} is outside "
-                        f"0..{games * scales.main_max} for {games} games ({scales.clause})"))
+            out.append(("main", f"основные {R(v['main'])} вне 0…{R(games * scales.main_max)} для "
+                        f"(игр: {games}; {scales.clause})", f"main {v['main']} is outside "
+                        f"0..{games * scales.main_max} (games: {games}; {scales.clause})"))
         if "extra" in v and not games * scales.extra_min <= v["extra"] <= (
             games * scales.extra_max
         ):
-            out.append(("extra", f"доп. баллы {v['extra']} вне {games * scales.extra_min}…"
-                        f"{games * scales.extra_max} для {games} игр ({scales.clause})",
+            out.append(("extra", f"доп. баллы {R(v['extra'])} вне {R(games * scales.extra_min)}…"
+                        f"{R(games * scales.extra_max)} (игр: {games}; {scales.clause})",
                         f"extra {v['extra']} is outside {games * scales.extra_min}.."
-                        f"{games * scales.extra_max} for {games} games ({scales.clause})"))
+                        f"{games * scales.extra_max} (games: {games}; {scales.clause})"))
         wins = row.counts.get("wins")
         if wins is not None and wins > games:
-            out.append(("wins", f"побед {wins} больше, чем игр ({games})",
-                        f"{wins} wins is more than {games} games"))
+            out.append(("wins", f"побед больше, чем игр: {wins} > {games}",
+                        f"more wins than games: {wins} > {games}"))
     low, high = scales.extra_min, scales.main_max + scales.extra_max
     for n, point in enumerate(row.game_points, start=1):
         if point is not None and not low <= point <= high:
-            out.append(("game_points", f"игра {n}: {point} вне {low}…{high} за игру",
+            out.append(("game_points", f"игра {n}: {R(point)} вне {R(low)}…{R(high)} за игру",
                         f"game {n}: {point} is outside {low}..{high} for one game"))
     if {"total", "main", "extra"} <= v.keys() and abs(v["main"] + v["extra"] - v["total"]) > (
         HUNDREDTH
     ):
-        out.append(("total", f"итого {v['total']} ≠ основные {v['main']} + доп. {v['extra']}",
+        out.append(("total", f"итого {R(v['total'])} ≠ основные {R(v['main'])} + доп. {R(v['extra'])}",
                     f"total {v['total']} ≠ main {v['main']} + extra {v['extra']}"))
     listed = [x for x in row.game_points if x is not None]
     if "total" in v and listed and abs(sum(listed) - v["total"]) > HUNDREDTH * len(listed):
-        out.append(("game_points", f"сумма баллов за игры {sum(listed)} ≠ итого {v['total']}",
+        out.append(("game_points", f"сумма баллов за игры {R(sum(listed))} ≠ итого {R(v['total'])}",
                     f"the per-game points add up to {sum(listed)}, not the total {v['total']}"))
     return out
 
@@ -350,10 +351,11 @@ def read_points_csv(data: bytes, *, rules: str, name: str, lenient: bool = False
         for where, ru, en in problems:
             report.not_mapped(where, ru, en)
         raise PointsCsvError(
-            f"таблица не принята: {len(problems)} значений не по нынешним шкалам или не "
-            "читаются (--lenient оставит значения вне шкал как опубликованы, с пометкой)",
-            f"the table is refused: {len(problems)} values are off today's scales or "
-            "unreadable (--lenient keeps off-scale values as published, marked)", report)
+            f"таблица не принята: значения не по нынешним шкалам или не читаются — "
+            f"{len(problems)} (--lenient оставит значения вне шкал как опубликованы, "
+            "с пометкой)",
+            f"the table is refused: values off today's scales or unreadable: "
+            f"{len(problems)} (--lenient keeps off-scale values as published, marked)", report)
     cw = Crosswalk() if crosswalk is None else crosswalk.merged(Crosswalk())
     ids = PlayerIds(cw, known)
     results: list[dict[str, Any]] = []
@@ -377,8 +379,8 @@ def read_points_csv(data: bytes, *, rules: str, name: str, lenient: bool = False
                "nickname": ("по нику известного игрока", "by a known nickname"),
                "new": ("новый id по нику", "a new id from the nickname")}[ids.how[p.id]]
         report.mapped(f"player {p.id}", how[0], how[1])
-    report.mapped("file", f"{len(results)} строк → игроки и опубликованные результаты "
-                  f"({FIELD})", f"{len(results)} rows -> players and the published results "
+    report.mapped("file", f"строк: {len(results)} → игроки и опубликованные результаты "
+                  f"({FIELD})", f"rows: {len(results)} -> players and the published results "
                   f"({FIELD})")
     report.not_mapped("file", "протоколов игр в таблице нет: игры, места за столом, роли и "
                       "результаты игр не переносятся; турнирная таблица mafiatab по этому "
@@ -411,7 +413,7 @@ def _check_places(rows: Sequence[_Row], lenient: bool, report: ImportReport,
     for a, b in zip(ranked, ranked[1:], strict=False):
         if b.values["total"] > a.values["total"] and b.counts["place"] > a.counts["place"]:
             where = f"row {b.line} ({b.nickname})"
-            ru = (f"место {b.counts['place']} с итогом {b.values['total']} выше, чем у места "
+            ru = (f"место {b.counts['place']} с итогом {R(b.values['total'])} выше, чем у места "
                   f"{a.counts['place']} ({a.values['total']})")
             en = (f"place {b.counts['place']} has a total {b.values['total']} above place "
                   f"{a.counts['place']}'s {a.values['total']}")

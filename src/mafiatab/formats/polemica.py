@@ -74,7 +74,7 @@ from mafiatab.domain.protocol import (
 )
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
-from mafiatab.formats.import_report import ImportReport
+from mafiatab.formats.import_report import ImportReport, ru_number
 from mafiatab.rules import get_profile
 from mafiatab.rules.profile import RuleProfile
 
@@ -441,9 +441,9 @@ class _GameReader:
                         first_killed=facts.first_killed, best_move=list(facts.best_move),
                         day1_vote_left=facts.day1_vote_left)
                     log_built = True
-                    self.mapped(f"ход игры: журнал из {len(events)} событий (ночи, речи, "
+                    self.mapped(f"ход игры: журнал, событий — {len(events)} (ночи, речи, "
                                 "выставления, голосования, фолы, удаления)",
-                                f"the course of the game: a log of {len(events)} events "
+                                f"the course of the game: a log, events: {len(events)} "
                                 "(nights, speeches, nominations, votes, fouls, removals)")
         else:
             self.lost("в записи нет хода игры (выстрелов, проверок, голосований): только "
@@ -481,14 +481,14 @@ class _GameReader:
             if value == 0:
                 continue
             if value < 0 and not self.profile.extra_negative_scale.value:
-                self.lost(f"место {seat}: отрицательный бонус {value} — в этих правилах "
+                self.lost(f"место {seat}: отрицательный бонус {ru_number(value)} — в этих правилах "
                           "штраф пишется штрафом, не доп. баллом",
                           f"seat {seat}: a negative bonus {value}: these rules write a "
                           "penalty as a penalty, not as an extra")
                 continue
             sc = scores.get(seat, SeatScores())
             scores[seat] = msgspec.structs.replace(sc, extra=value)
-            self.mapped(f"место {seat}: бонусы {value} → доп. баллы",
+            self.mapped(f"место {seat}: бонусы {ru_number(value)} → доп. баллы",
                         f"seat {seat}: bonuses {value} -> extra")
         return msgspec.structs.replace(game, scores=scores)
 
@@ -501,11 +501,11 @@ class _GameReader:
             techs = p.get("techs") or []
             if techs:
                 self.lost(f"место {seat}: технические фолы ({len(techs)}) — в правилах ФИИМ/ФСМ"
-                          " таких нет", f"seat {seat}: {len(techs)} technical foul(s): no such"
+                          " таких нет", f"seat {seat}: technical fouls ({len(techs)}): no such"
                           " thing in the FIIM/FSM rules")
             award = _points(p.get("award"))
             if award is not None and award != 0:
-                self.lost(f"место {seat}: награда Polemica {award} не переносится (очки "
+                self.lost(f"место {seat}: награда Polemica {ru_number(award)} не переносится (очки "
                           "считаются по протоколу)", f"seat {seat}: Polemica's award {award} "
                           "is not carried over (points are computed from the protocol)")
             guess = p.get("guess")
@@ -585,7 +585,7 @@ def convert(records: Iterable[dict[str, Any]], *, rules: str, name: str,
         ru, en = SETTINGS[key]
         report.not_mapped("file", f"{ru} ({key} = {value}, игр: {n}) не переносится: "
                           "правила задаёт профиль (--rules)", f"{en} ({key} = {value}, "
-                          f"{n} games) is not carried over: the rules are the profile's "
+                          f"games: {n}) is not carried over: the rules are the profile's "
                           "(--rules)")
     used = {s.player for g in games for s in g.seats}
     players = [p for p in ids.listed() if p.id in used]

@@ -38,6 +38,8 @@ from mafiatab.storage.engine import writer
 
 #: the account that the server's audit entry of an import names
 IMPORT_ACTOR: Final = "import-archive"
+#: rows per bulk insert
+CHUNK: Final = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +113,7 @@ def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
         .where(db.GameTable.round_id.in_(list(round_key)))
         .order_by(db.GameTable.round_id, db.GameTable.number)))
     table_key = {tb: (*round_key[rid], n) for tb, rid, n in tables}
-    users: dict[int, db.User] = {u.id: u for u in s.scalars(select(db.User))}
+    users: dict[int, db.User] = {}
     games = list(s.scalars(select(db.Game).where(db.Game.tournament_id == tid)
                            .order_by(db.Game.position)))
     ended = {gt.game_id: gt.ended_at for gt in s.scalars(
@@ -125,6 +127,11 @@ def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
     named: set[int] = set()
 
     def author(uid: int) -> str:
+        """An account's name (only the accounts the tournament names are archived)."""
+        if uid not in users:
+            user = s.get(db.User, uid)
+            assert user is not None
+            users[uid] = user
         named.add(uid)
         return users[uid].name
 
@@ -267,12 +274,14 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
     by_code = {g.id: g for g in src.games}
     places = {g["game"]: (g["stage"], g["round"], g["table"]) for g in seating["games"]}
     confirmed_codes = []
+    texts: dict[tuple[str, int], str] = {}
     for g in protocols["games"]:
         numbers = [r["number"] for r in g["revisions"]]
         if numbers != list(range(1, len(numbers) + 1)) or g["head_revision"] != len(numbers):
             raise _Inconsistent(f"game {g['game']}: revisions are not 1..{g['head_revision']}")
         for r in g["revisions"]:
-            decode_game(_protocol_text(r["protocol"]))
+            texts[(g["game"], r["number"])] = text_ = _protocol_text(r["protocol"])
+            decode_game(text_)
             if r["state"] not in db.STATES:
                 raise _Inconsistent(f"game {g['game']}: state {r['state']!r}")
         if g["confirmed_revision"]:
@@ -313,39 +322,36 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
             s.add(row)
             s.flush()
             stage_ids[st.id] = row.id
-        round_ids: dict[tuple[str, int], int] = {}
-        for r in seating["rounds"]:
-            rid = s.scalar(insert(db.Round).returning(db.Round.id),
-                           {"stage_id": stage_ids[r["stage"]], "number": r["round"]})
-            assert rid is not None
-            round_ids[(r["stage"], r["round"])] = rid
-            if r["starts_at"] is not None:
-                s.add(db.RoundTime(round_id=rid, day=r["day"], starts_at=_time(r["starts_at"])))
-        table_ids: dict[tuple[str, int, int], int] = {}
-        for tb in seating["tables"]:
-            tid_ = s.scalar(insert(db.GameTable).returning(db.GameTable.id),
-                            {"round_id": round_ids[(tb["stage"], tb["round"])],
-                             "number": tb["table"]})
-            assert tid_ is not None
-            table_ids[(tb["stage"], tb["round"], tb["table"])] = tid_
-        revisions = 0
-        game_ids: dict[str, int] = {}
-        for g in protocols["games"]:
-            row = db.Game(tournament_id=t.id, table_id=table_ids[places[g["game"]]],
-                          code=g["game"], position=g["position"],
-                          head_revision=g["head_revision"],
-                          confirmed_revision=g["confirmed_revision"])
-            s.add(row)
-            s.flush()
-            game_ids[g["game"]] = row.id
-            s.execute(insert(db.ProtocolRevision), [
-                {"game_id": row.id, "number": r["number"], "state": r["state"],
-                 "protocol": _protocol_text(r["protocol"]), "author_id": users[r["author"]],
+        round_keys = [(r["stage"], r["round"]) for r in seating["rounds"]]
+        round_ids = dict(zip(round_keys, _bulk(s, db.Round, [
+            {"stage_id": stage_ids[stage], "number": n} for stage, n in round_keys]),
+            strict=True))
+        times = [{"round_id": round_ids[(r["stage"], r["round"])], "day": r["day"],
+                  "starts_at": _time(r["starts_at"])}
+                 for r in seating["rounds"] if r["starts_at"] is not None]
+        if times:
+            s.execute(insert(db.RoundTime), times)
+        table_keys = [(tb["stage"], tb["round"], tb["table"]) for tb in seating["tables"]]
+        table_ids = dict(zip(table_keys, _bulk(s, db.GameTable, [
+            {"round_id": round_ids[(stage, rnd)], "number": n} for stage, rnd, n in table_keys]),
+            strict=True))
+        games = protocols["games"]
+        game_ids = _bulk(s, db.Game, [
+            {"tournament_id": t.id, "table_id": table_ids[places[g["game"]]], "code": g["game"],
+             "position": g["position"], "head_revision": g["head_revision"],
+             "confirmed_revision": g["confirmed_revision"]} for g in games])
+        rows = [{"game_id": gid, "number": r["number"], "state": r["state"],
+                 "protocol": texts[(g["game"], r["number"])], "author_id": users[r["author"]],
                  "created_at": _time(r["created_at"]), "reason": r["reason"],
-                 "changes": r["changes"]} for r in g["revisions"]])
-            revisions += len(g["revisions"])
-            if g["ended_at"] is not None:
-                s.add(db.GameTime(game_id=row.id, ended_at=_time(g["ended_at"])))
+                 "changes": r["changes"]}
+                for gid, g in zip(game_ids, games, strict=True) for r in g["revisions"]]
+        for i in range(0, len(rows), CHUNK):
+            s.execute(insert(db.ProtocolRevision), rows[i:i + CHUNK])
+        revisions = len(rows)
+        ended = [{"game_id": gid, "ended_at": _time(g["ended_at"])}
+                 for gid, g in zip(game_ids, games, strict=True) if g["ended_at"] is not None]
+        if ended:
+            s.execute(insert(db.GameTime), ended)
         for a in seating["judges"]:
             s.add(db.Assignment(tournament_id=t.id, game_code=a["game"], user_name=a["user"]))
         for grant in access["roles"]:
@@ -388,6 +394,16 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
                                     "exported_from": manifest.get("tournament")}))
         return ImportedArchive(t.id, src.name, len(protocols["games"]), revisions,
                                len(appeals["cases"]), len(entries))
+
+
+def _bulk(s: Session, table: type[db.Round] | type[db.GameTable] | type[db.Game],
+          rows: list[dict[str, Any]]) -> list[int]:
+    """Insert rows in bulk; their new ids in the order given."""
+    ids: list[int] = []
+    for i in range(0, len(rows), CHUNK):
+        ids.extend(s.scalars(insert(table).returning(table.id, sort_by_parameter_order=True),
+                             rows[i:i + CHUNK]).all())
+    return ids
 
 
 def _protocol_text(protocol: Any) -> str:
