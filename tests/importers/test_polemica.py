@@ -193,3 +193,27 @@ def test_whatever_is_missing_from_a_record_the_output_passes_the_checks(
     if t.games[0].log is None and (g["votes"] or g["shots"] or g["checks"]):
         assert any("cannot be replayed" in ln or "the course gives" in ln
                    for ln in _lines(report, NOT_MAPPED, f"game {g['id']}"))
+
+
+def test_a_user_id_as_a_number_and_the_crosswalk_stored_in_the_database(tmp_path: Any) -> None:
+    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.storage.engine import make_engine, upgrade
+
+    g = pr.red_win()
+    g["players"][0]["player"] = 101  # Polemica gives the user as an id or as an object
+    from mafiatab.domain.protocol import Player
+
+    cw = Crosswalk({"polemica": {"555": "somebody-else"}, "mafiaratings": {"9": "alpha"}})
+    t, report, loaded = _convert([g], crosswalk=cw,
+                                 known=[Player(id="alpha", nickname="Альфа")])
+    kept = crosswalk_of(t).systems
+    assert kept["mafiaratings"] == {"9": "alpha"}  # the people of this tournament only
+    assert sorted(kept["polemica"], key=int) == [str(u) for u in range(101, 111)]
+    assert kept["polemica"]["101"] == "alpha"
+    assert "by a known nickname" in _lines(report, MAPPED, "player alpha")
+    engine = make_engine(str(tmp_path / "cw.sqlite"))
+    upgrade(engine)
+    svc = TournamentService(engine)
+    tid = svc.import_loaded(loaded)
+    assert crosswalk_of(svc.export(tid)) == crosswalk_of(t)
+    engine.dispose()

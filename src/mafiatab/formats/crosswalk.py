@@ -49,6 +49,12 @@ class Crosswalk:
                 out.add(system, ext, pid)
         return out
 
+    def only(self, players: Iterable[str]) -> Crosswalk:
+        """The entries naming these players: what a tournament keeps of a crosswalk."""
+        keep = set(players)
+        return Crosswalk({system: {ext: pid for ext, pid in ids.items() if pid in keep}
+                          for system, ids in self.systems.items()})
+
     def as_json(self) -> dict[str, dict[str, str]]:
         return {system: dict(sorted(ids.items(), key=lambda kv: _natural(kv[0])))
                 for system, ids in sorted(self.systems.items()) if ids}
@@ -86,13 +92,6 @@ def with_crosswalk(t: Tournament, cw: Crosswalk) -> Tournament:
     else:
         other.pop(FIELD, None)
     return msgspec.structs.replace(t, other=other)
-
-
-def unknown_players(t: Tournament) -> list[tuple[str, str, str]]:
-    """(system, external id, player id) entries naming no player of the tournament."""
-    known = {p.id for p in t.players}
-    return [(system, ext, pid) for system, ids in crosswalk_of(t).systems.items()
-            for ext, pid in ids.items() if pid not in known]
 
 
 def read_crosswalk_document(data: Any) -> tuple[Crosswalk, list[Player]]:

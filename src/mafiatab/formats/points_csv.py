@@ -374,6 +374,7 @@ def read_points_csv(data: bytes, *, rules: str, name: str, lenient: bool = False
             entry["marks"] = row.marks
         results.append(entry)
     players = ids.listed()
+    cw = cw.only(p.id for p in players)
     for p in players:
         how = {"crosswalk": ("по таблице соответствия", "by the crosswalk"),
                "nickname": ("по нику известного игрока", "by a known nickname"),

@@ -596,9 +596,7 @@ def convert(records: Iterable[dict[str, Any]], *, rules: str, name: str,
                                          "new": "новый id по нику"}[how],
                       {"crosswalk": "by the crosswalk", "nickname": "by a known nickname",
                        "new": "a new id from the nickname"}[how])
-    keep = {p.id for p in players}
-    cw.systems = {sys: {e: pid for e, pid in m.items() if pid in keep or sys != SYSTEM}
-                  for sys, m in cw.systems.items()}
+    cw = cw.only(p.id for p in players)
     t = Tournament(name=name, rules=rules, players=players,
                    stages=[s for s in stages if any(g.stage == s.id for g in games)],
                    games=games, other={"crosswalk": cw.as_json()} if cw.as_json() else {})
