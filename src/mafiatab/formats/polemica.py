@@ -38,7 +38,7 @@ from typing import Any, Final
 
 import msgspec
 
-from mafiatab.domain.gamelog import derive_facts
+from mafiatab.domain.gamelog import derive_facts, protocol_from_log
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import (
     AnyEvent,
@@ -607,7 +607,6 @@ def _checked(game: Game, profile: RuleProfile, reader: _GameReader) -> Game | No
     """The game as the rules accept it: without its extras when only they are refused,
     left out when more is."""
     players = {s.player for s in game.seats}
-    from mafiatab.domain.gamelog import protocol_from_log
 
     def errors(g: Game) -> list[Problem]:
         derived, problems = protocol_from_log(g, profile)
