@@ -372,6 +372,11 @@ app.add_typer(formats_cli.print_app, name="print")
 app.command("export-standings")(formats_cli.export_standings)
 app.command("charts")(formats_cli.charts)
 app.command("appeal-check")(formats_cli.appeal_check)
+from mafiatab import import_cli  # noqa: E402  (other systems' records, the archive)
+
+app.command("import-records")(import_cli.import_records)
+storage_cli.db_app.command("export-archive")(import_cli.export_archive)
+storage_cli.db_app.command("import-archive")(import_cli.import_archive)
 from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
 
 app.command("serve")(serve_command)

@@ -40,6 +40,9 @@ _TOURNAMENT_FIELDS = frozenset(
     {"format", "name", "rules", "participants", "players", "stages", "games", "lots",
      "lot_draws", "rule_options"}
 )
+#: optional fields that importers add (docs/importers.md): kept in `other` like unknown
+#: fields, so nothing is lost on a round trip, but known, so not reported as misspelt
+_EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
      "best_move", "day1_vote_left", "broken_table", "limits_approved", "scores", "log"}
@@ -156,7 +159,8 @@ class _Reader:
             rule_options = dict(options_raw)
         other = {k: plain_json(v) for k, v in data.items() if k not in _TOURNAMENT_FIELDS}
         for key in other:
-            self.add("unknown_field", field=key, warning=True)
+            if key not in _EXTENSION_FIELDS:
+                self.add("unknown_field", field=key, warning=True)
         return Tournament(
             format=fmt, name=name, rules=rules, players=players, stages=stages, games=games,
             participants=participants, lots=lots, lot_draws=lot_draws,

@@ -336,3 +336,16 @@ def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
                                      choices=", ".join(known)), markup=False, style="red")
                     raise typer.Exit(2)
         return service.standings(tid, stages or None)
+
+
+# --- for the commands other modules register under `db` (mafiatab.import_cli) -------------
+
+#: every refusal of the layers below as one readable message and exit 1
+database_errors = _errors
+
+
+def open_service(db: str | None, *, check: bool = True) -> TournamentService:
+    """The service on the database `db` (`check`: refuse an empty or old schema)."""
+    from mafiatab.services.tournaments import TournamentService
+
+    return TournamentService(_engine(db, check=check))

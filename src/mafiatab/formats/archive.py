@@ -1,0 +1,135 @@
+"""The tournament archive: one zip file, its manifest and its checksums (issue 14, item 4).
+
+A federation keeps a finished tournament as one file that holds everything the database
+knew of it, in documents a person or another program can read without mafiatab:
+
+- `tournament.json`: format 1, the confirmed protocols (what `mafiatab export` gives);
+- `seating.json`: the rounds, their schedule, the tables, each game's place and seats
+  (also of games not confirmed yet), the judges' tables;
+- `protocols.json`: every revision of every protocol, with its state, author and time;
+- `appeals.json`: the protests and appeals, their threads and decisions;
+- `audit.json`: the tournament's audit log;
+- `access.json`: the tournament's settings, the accounts named in it and their roles;
+- `manifest.json`: the archive's format, and each member's size and SHA-256.
+
+This module only packs and unpacks (bytes in, bytes out, no database): the archive is
+written deterministically (members and keys in a fixed order, a fixed date in the zip
+headers) so that a tournament exported, imported and exported again gives the very same
+bytes, which is how "imports back identically" is checked. Unpacking verifies the
+manifest and every checksum before anything is read, and bounds the sizes it accepts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from collections.abc import Mapping
+from typing import Any, Final
+
+import msgspec
+
+FORMAT: Final = "mafiatab.archive/1"
+MANIFEST: Final = "manifest.json"
+MEMBERS: Final = ("tournament.json", "seating.json", "protocols.json", "appeals.json",
+                  "audit.json", "access.json")
+#: the largest member accepted, uncompressed (a 100,000-game tournament is far below)
+MAX_MEMBER_BYTES: Final = 512 * 1024 * 1024
+#: the zip headers' date: a fixed one, so that equal content gives equal bytes
+ZIP_DATE: Final = (1980, 1, 1, 0, 0, 0)
+
+#: keys in the order they are built (and JSON columns keep theirs), so that a document
+#: read back and written again is the same text
+_ENCODER = msgspec.json.Encoder(decimal_format="number")
+
+
+class ArchiveError(ValueError):
+    """An archive that is not one, or whose content does not match its manifest."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__(en)
+        self.ru, self.en = ru, en
+
+    def message(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+def dumps_member(value: Any) -> bytes:
+    """A member document: JSON, exact decimals, one-space indents."""
+    return msgspec.json.format(_ENCODER.encode(value), indent=1) + b"\n"
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def pack(members: Mapping[str, bytes], about: Mapping[str, Any]) -> bytes:
+    """The zip of the members (each of `MEMBERS`) with the manifest first."""
+    missing = [m for m in MEMBERS if m not in members]
+    if missing:
+        raise ValueError(f"archive members missing: {missing}")
+    manifest = {"format": FORMAT, **about,
+                "files": [{"name": name, "bytes": len(members[name]),
+                           "sha256": sha256(members[name])} for name in MEMBERS]}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in [(MANIFEST, dumps_member(manifest))] + [
+            (n, members[n]) for n in MEMBERS
+        ]:
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, data)
+    return buf.getvalue()
+
+
+def _bad(ru: str, en: str) -> ArchiveError:
+    return ArchiveError(ru, en)
+
+
+def unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The manifest and the members of an archive, every checksum verified."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as e:
+        raise _bad(f"не zip-архив ({e})", f"not a zip archive ({e})") from None
+    with zf:
+        infos = {i.filename: i for i in zf.infolist()}
+        unexpected = sorted(set(infos) - {MANIFEST, *MEMBERS})
+        if unexpected:
+            raise _bad(f"лишние файлы в архиве: {', '.join(unexpected)}",
+                       f"unexpected files in the archive: {', '.join(unexpected)}")
+        if MANIFEST not in infos:
+            raise _bad("в архиве нет manifest.json", "the archive has no manifest.json")
+        for info in infos.values():
+            if info.file_size > MAX_MEMBER_BYTES:
+                raise _bad(f"{info.filename}: слишком большой ({info.file_size} байт)",
+                           f"{info.filename}: too large ({info.file_size} bytes)")
+        try:
+            manifest = msgspec.json.decode(zf.read(MANIFEST))
+        except (msgspec.DecodeError, zipfile.BadZipFile) as e:
+            raise _bad(f"manifest.json не читается ({e})",
+                       f"manifest.json cannot be read ({e})") from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise _bad(f"manifest.json: формат не {FORMAT}", f"manifest.json: not {FORMAT}")
+        files = manifest.get("files")
+        listed: dict[str, dict[str, Any]] = {
+            str(f.get("name")): f for f in files if isinstance(f, dict)
+        } if isinstance(files, list) else {}
+        if sorted(listed) != sorted(MEMBERS):
+            raise _bad("manifest.json: список файлов не тот",
+                       "manifest.json: the list of files is not the archive's")
+        members: dict[str, bytes] = {}
+        for name in MEMBERS:
+            if name not in infos:
+                raise _bad(f"в архиве нет {name}", f"the archive has no {name}")
+            try:
+                content = zf.read(name)
+            except (zipfile.BadZipFile, OSError) as e:
+                raise _bad(f"{name}: повреждён ({e})", f"{name}: damaged ({e})") from None
+            entry = listed[name]
+            if len(content) != entry.get("bytes") or sha256(content) != entry.get("sha256"):
+                raise _bad(f"{name}: контрольная сумма не совпадает с manifest.json",
+                           f"{name}: the checksum does not match manifest.json")
+            members[name] = content
+    return manifest, members
