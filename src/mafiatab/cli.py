@@ -372,6 +372,9 @@ app.add_typer(formats_cli.print_app, name="print")
 app.command("export-standings")(formats_cli.export_standings)
 app.command("charts")(formats_cli.charts)
 app.command("appeal-check")(formats_cli.appeal_check)
+from mafiatab.formats.mafiaratings_cli import import_game_command  # noqa: E402
+
+app.command("import-game")(import_game_command)
 from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
 
 app.command("serve")(serve_command)

@@ -156,3 +156,53 @@ def test_fiim_7_5_only_nominee_losing_the_last_speech_has_his_last_words(fiim: S
     fiim.add(type="last_words", seat=1)
     assert 1 not in fiim.state.at_table
     assert [n.seat for n in fiim.state.applied if n.code == "lost_speech"] == [1]
+
+
+# --- 7.1: the nearest vote when none is left today ------------------------------------
+
+def test_fiim_7_1_removal_after_speeches_without_a_vote_cancels_the_next_days_vote(
+    fiim: Script,
+) -> None:
+    """Nobody nominated on day 1; seat 4 is removed before the shot: day 2 has no vote."""
+    fiim.speeches()
+    fiim.add(type="disqualify", seat=4, rule="FIIM 6.7.4")
+    assert fiim.state.cancelled == {2: "FIIM 7.1"}
+    fiim.night(None).speeches({1: 5, 2: 9})
+    assert fiim.refused(type="vote", counts={"5": 9}).code == "log_vote_cancelled"
+
+
+def test_fiim_7_1_second_removal_of_a_day_cancels_the_next_days_vote(fiim: Script) -> None:
+    fiim.speeches({1: 5, 2: 9})
+    _fouls(fiim, 4, 4)  # the day's vote is cancelled
+    fiim.add(type="disqualify", seat=6, rule="FIIM 6.7.4")  # the nearest is day 2's
+    assert fiim.state.cancelled == {1: "FIIM 7.1", 2: "FIIM 7.1"}
+
+
+# --- event forms for what a record elsewhere may not have --------------------------------
+
+def test_gamelog_lift_with_unknown_voters_gives_its_outcome(fiim: Script) -> None:
+    fiim.speeches({1: 5, 2: 9})
+    fiim.vote({5: [1, 2, 3, 4, 6], 9: []})
+    fiim.add(type="defence", seat=5).add(type="defence", seat=9)
+    fiim.vote({5: [1, 2, 3, 4, 6], 9: []})
+    assert fiim.refused(type="lift", passed=True, count=6).code == "log_vote_form"
+    fiim.add(type="lift", passed=True)
+    assert not {5, 9} & fiim.state.at_table
+
+
+def test_gamelog_shot_with_an_unrecorded_aim(fiim: Script) -> None:
+    fiim.speeches()
+    assert fiim.refused(type="shot", target=4, shots={"3": 4}, unrecorded=[1]).code == (
+        "log_shooter")  # seat 1 is not black
+    assert fiim.refused(type="shot", target=4, shots={"3": 4, "9": 2},
+                        unrecorded=[5]).code == "log_shot_mismatch"
+    assert fiim.refused(type="shot", target=4, shots={"3": 4, "5": 4},
+                        unrecorded=[5]).code == "log_shooter"  # listed twice
+    fiim.add(type="shot", target=4, shots={"3": 4, "9": 4}, unrecorded=[5])
+    assert 4 not in fiim.state.at_table and fiim.state.first_killed == 4
+
+
+def test_gamelog_miss_with_an_unrecorded_aim(fiim: Script) -> None:
+    fiim.speeches()
+    fiim.add(type="shot", target=None, shots={"3": 4, "9": 4}, unrecorded=[5])
+    assert len(fiim.state.at_table) == 10

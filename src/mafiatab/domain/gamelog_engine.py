@@ -266,10 +266,11 @@ class GameReplay:
             if target not in self.at_table:
                 raise IllegalEvent("log_shot_not_at_table", self._basic("the shot"),
                                    target, value=target)
-        if ev.shots is None:
+        if ev.shots is None and ev.unrecorded is None:
             return target
         pointed: dict[int, int | None] = {}
-        for key, at in ev.shots.items():
+        shots = ev.shots or {}
+        for key, at in shots.items():
             shooter = _seat_key(key)
             if shooter is None or self.roles.get(shooter) not in BLACK_ROLES or (
                 shooter not in self.at_table
@@ -280,6 +281,8 @@ class GameReplay:
                 self._seat(at, "target")
             pointed[shooter] = at
         blacks = {s for s in self.at_table if self.roles.get(s) in BLACK_ROLES}
+        if ev.unrecorded is not None:
+            return self._shot_partly_recorded(ev, pointed, blacks)
         aims = {pointed.get(s) for s in blacks}
         hit = aims.pop() if len(aims) == 1 else None
         if hit is not None and hit not in self.at_table:
@@ -287,6 +290,17 @@ class GameReplay:
         if ev.target is not None and hit != ev.target:
             raise IllegalEvent("log_shot_mismatch", self._basic("the shot"), value=ev.target)
         return hit if ev.target is None else target
+
+    def _shot_partly_recorded(self, ev: Shot, pointed: dict[int, int | None],
+                              blacks: set[int]) -> int | None:
+        """Some aims unrecorded: the announced outcome stands if the recorded aims allow it."""
+        for shooter in ev.unrecorded or []:
+            if shooter not in blacks or shooter in pointed:
+                raise IllegalEvent("log_shooter", self._basic("the shot"), shooter,
+                                   value=str(shooter))
+        if ev.target is not None and any(at != ev.target for at in pointed.values()):
+            raise IllegalEvent("log_shot_mismatch", self._basic("the shot"), value=ev.target)
+        return ev.target
 
     def _check(self, ev: DonCheck | SheriffCheck, i: int) -> None:
         is_don = isinstance(ev, DonCheck)
@@ -591,9 +605,11 @@ class GameReplay:
         clause = self._basic("the vote on lifting")
         if self.step is not Step.LIFT:
             raise IllegalEvent("log_no_lift_due", clause)
-        if (ev.voters is None) == (ev.count is None):
+        if sum(form is not None for form in (ev.voters, ev.count, ev.passed)) != 1:
             raise IllegalEvent("log_vote_form", clause)
-        if ev.voters is not None:
+        if ev.passed is not None:
+            count = len(self.at_table) if ev.passed else 0
+        elif ev.voters is not None:
             for voter in ev.voters:
                 self._seat(voter, "voter")
                 if voter not in self.at_table:
@@ -711,6 +727,13 @@ class GameReplay:
             return
         day = self.phase.number
         in_day = self.phase.kind == "day" and self.step in (*_DAY_STEPS, Step.LAST_WORDS)
+        if in_day and not self.decided and not self._vote_still_due():
+            # Reading of 7.1: no vote is left today (cancelled already, or the speeches
+            # are over with nobody to vote on): the nearest vote is the next day's
+            if day + 1 not in self.cancelled:
+                self.cancelled[day + 1] = p.removal_cancels_vote.clause
+                self._note("next_vote_cancelled", p.removal_cancels_vote.clause, i, seat)
+            return
         if in_day and not self.decided:
             self.cancelled.setdefault(day, p.removal_cancels_vote.clause)
             self._note("vote_cancelled", p.removal_cancels_vote.clause, i, seat)
@@ -730,6 +753,23 @@ class GameReplay:
         if target not in self.cancelled:
             self.cancelled[target] = clause
             self._note("next_vote_cancelled", clause, i, seat)
+
+    def _vote_still_due(self) -> bool:
+        """Whether today's vote may still be held: FIIM 7.1's "current" vote."""
+        day = self.phase.number
+        if day in self.cancelled:
+            return False
+        if self.step is not Step.SPEECHES:
+            return True
+        sizes = self.p.short_speech_table_sizes.value
+        if any(s in self.at_table and (s not in self.lost_speech or len(self.at_table) in sizes)
+               for s in self.queue):
+            return True  # speeches remain: nominations may still come
+        nominees = [n for n in self.nominations if n in self.at_table]
+        if not nominees:
+            return False
+        single_day1 = day == 1 and self.p.day1_single_nominee_no_vote.value
+        return not (len(self.nominations) == 1 and single_day1)
 
     def _team_loss(self, ev: TeamLoss, i: int) -> None:
         p = self.p
