@@ -110,3 +110,44 @@ def lift_of_two(with_voters: bool = True) -> dict[str, Any]:
     features = "gsdutclhvknwr" if with_voters else "gsdutclhvnwr"
     return {"id": 1004 if with_voters else 1005, "features": features, "winner": "civ",
             "players": players}
+
+
+def draw_by_quiet_nights() -> dict[str, Any]:
+    """Nobody is nominated and every shot misses: three nights and days in a row with
+    nobody leaving, from night 1: a draw (FIIM 7.8) when day 4 ends."""
+    players = _players(
+        p3={"shooting": [1, 2, 4]},
+        p5={"shooting": [2, 4, 6]},
+        p9={"shooting": [1, 2, 4]},
+    )
+    return {"id": 1006, "features": "gsdutclhvnwr", "winner": "tie", "players": players}
+
+
+def split_then_lift_fails() -> dict[str, Any]:
+    """Day 1: 1, 5 and 9 nominated; 5 and 9 tie, then tie again; the lift fails (4 of
+    10). A foul during the vote on 9, one during 5's speech before the repeated vote,
+    one during the vote on lifting. Night 1: 2 killed; day 2: 6 nominates 5, 8
+    nominates 9; 9 leaves; night 2: 4 killed; day 3: 5 the only nominee; night 3: 6
+    killed; day 4: 3 the only nominee. The red team wins."""
+    votes = {1: [5, 5, True], 2: [5, 5, True], 3: [5, 5, False], 4: [5, 5, True],
+             6: [5, 5, True], 5: [9, 9, False], 7: [9, 9, False], 8: [9, 9, False],
+             9: [9, 9, False], 10: [9, 9, False]}
+    players = _players(
+        p1={"nominating": [5]},
+        p2={"nominating": [9], "death": {"round": 1, "type": "night"}, "legacy": [5, 9]},
+        p3={"nominating": [1], "shooting": [2, 4, 6], "death": {"round": 3, "type": "day"},
+            "warnings": [_at(0, "voting", votingRound=0, nominee=9)]},
+        p4={"death": {"round": 2, "type": "night"}},
+        p5={"shooting": [2, 4], "death": {"round": 2, "type": "day"},
+            "warnings": [_at(0, "voting", votingRound=0, speaker=5)]},
+        p6={"nominating": [None, 5], "death": {"round": 3, "type": "night"}},
+        p7={"nominating": [None, None, 5, 3]},
+        p8={"nominating": [None, 9], "warnings": [_at(0, "voting kill all")]},
+        p9={"shooting": [2], "death": {"round": 1, "type": "day"}},
+    )
+    for seat, v in votes.items():
+        players[seat - 1]["voting"] = [v, None]
+    day2 = {1: 9, 3: 5, 4: 9, 5: 5, 6: 9, 7: 9, 8: 9, 9: 5, 10: 9}
+    for seat, v in day2.items():
+        players[seat - 1]["voting"] = [votes[seat], v]
+    return {"id": 1007, "features": "gsdutclhvknwr", "winner": "civ", "players": players}

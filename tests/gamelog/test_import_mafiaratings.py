@@ -21,6 +21,7 @@ import pytest
 from mafiatab.domain.gamelog import derive_facts, replay
 from mafiatab.formats.mafiaratings import RecordError, convert_game, tournament_of
 from mafiatab.rules import FIIM2018, FSM
+from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.tournament_file import load_tournament
 from tests.gamelog import mafiaratings_games as games
 
@@ -31,6 +32,8 @@ GAMES: dict[str, tuple[Callable[[], dict[str, Any]], str]] = {
     "removals_and_fouls": (games.removals_and_fouls, "red"),
     "lift_with_voters": (lambda: games.lift_of_two(True), "red"),
     "lift_without_voters": (lambda: games.lift_of_two(False), "red"),
+    "draw_by_quiet_nights": (games.draw_by_quiet_nights, "draw"),
+    "split_then_lift_fails": (games.split_then_lift_fails, "red"),
 }
 
 
@@ -45,16 +48,38 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=120)
 
 
+@pytest.mark.parametrize("profile", [FIIM2018, FSM], ids=["fiim2018", "fsm"])
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_mafiaratings_game_replays_to_its_recorded_result(name: str) -> None:
+def test_mafiaratings_game_replays_to_its_recorded_result(name: str, profile: RuleProfile
+                                                          ) -> None:
     make, result = GAMES[name]
-    conv = convert_game(make(), FIIM2018)
+    conv = convert_game(make(), profile)
     assert conv.ok, [p.message() for p in conv.problems]
-    done = replay(conv.game["log"], _roles(conv.game), FIIM2018, conv.game["id"])
+    done = replay(conv.game["log"], _roles(conv.game), profile, conv.game["id"])
     assert done.ok and done.ended
     assert done.state.result == result == conv.game["result"]
-    loaded = load_tournament(json.dumps(tournament_of(conv, FIIM2018)).encode())
+    loaded = load_tournament(json.dumps(tournament_of(conv, profile)).encode())
     assert [g.id for g in loaded.tournament.games] == [conv.game["id"]]
+    assert all("FIIM" not in n.clause for n in done.state.applied) or profile is FIIM2018
+
+
+def test_fiim_7_8_recorded_tie_is_the_draw_of_three_quiet_nights_and_days() -> None:
+    conv = convert_game(games.draw_by_quiet_nights(), FIIM2018)
+    state = replay(conv.game["log"], _roles(conv.game), FIIM2018).state
+    assert state.end_reason is not None and state.end_reason.clause == "FIIM 7.8"
+    assert state.end_reason.phase.number == 4
+
+
+def test_mafiaratings_fouls_in_a_split_sit_where_they_were_given() -> None:
+    """During the vote on 9 (before it), during 5's 30 s (after his defence), during the
+    vote on lifting (before it); the lift fails and night falls."""
+    log = convert_game(games.split_then_lift_fails(), FIIM2018).game["log"]
+    kinds = [(e["type"], e.get("seat")) for e in log[10:19]]
+    assert kinds == [("speech", 10), ("foul", 3), ("vote", None), ("defence", 5),
+                     ("foul", 5), ("defence", 9), ("vote", None), ("foul", 8),
+                     ("lift", None)]
+    assert log[18] == {"type": "lift", "voters": [1, 2, 4, 6]}
+    assert log[19]["type"] == "shot"
 
 
 def test_mafiaratings_revote_and_best_move_become_defences_and_a_best_move() -> None:
@@ -155,6 +180,13 @@ def test_import_game_then_check_end_to_end(tmp_path: Path) -> None:
         assert p.returncode == 0, p.stderr
         check = _run("check", str(whole), "--lang", "en")
         assert check.returncode == 0, check.stdout + check.stderr
+    fsm_file = tmp_path / "fsm.tournament.json"
+    p = _run("import-game", "--from", "mafiaratings", str(tmp_path / "removals_and_fouls.json"),
+             "--rules", "fsm", "--tournament", "--out", str(fsm_file))
+    assert p.returncode == 0, p.stderr
+    assert json.loads(fsm_file.read_text(encoding="utf-8"))["rules"] == "fsm"
+    check = _run("check", str(fsm_file), "--lang", "en")
+    assert check.returncode == 0, check.stdout + check.stderr
     removals = tmp_path / "removals_and_fouls.json"
     p = _run("import-game", "--from", "mafiaratings", str(removals), "--lang", "en")
     assert p.returncode == 0 and json.loads(p.stdout)["id"] == "mr1003"
