@@ -206,3 +206,14 @@ def test_import_game_refuses_with_the_rule_and_exit_1(tmp_path: Path) -> None:
     broken.write_text("{", encoding="utf-8")
     p = _run("import-game", "--from", "mafiaratings", str(broken))
     assert p.returncode == 1 and "Traceback" not in p.stderr
+
+
+def test_removal_by_4_fouls_without_their_times_is_written_at_the_removal() -> None:
+    record = games.removals_and_fouls()
+    record["players"][3]["warnings"] = 4  # a count only, as a record without "r" has it
+    conv = convert_game(record, FIIM2018)
+    assert conv.ok, [p.message() for p in conv.problems]
+    state = replay(conv.game["log"], _roles(conv.game), FIIM2018).state
+    gone = [d for d in state.departures if d.seat == 4]
+    assert [(d.how, d.phase.kind, d.phase.number) for d in gone] == [("fouls", "day", 2)]
+    assert any("4 foul(s) without their time written" in n.en for n in conv.unmapped)

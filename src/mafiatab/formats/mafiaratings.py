@@ -198,7 +198,9 @@ class _Converter:
         for seat in _SEATS:
             pl = self.pl(seat)
             warnings = pl.get("warnings")
-            if isinstance(warnings, int) and warnings > 0:
+            d = self.deaths[seat]
+            by_fouls = d is not None and d.type == "warnings"
+            if isinstance(warnings, int) and warnings > 0 and not by_fouls:
                 self.lost(f"место {seat}: {warnings} фол(а) без времени в игре — не записаны",
                           f"seat {seat}: {warnings} foul(s) without their time in the game"
                           " — not written")
@@ -216,7 +218,8 @@ class _Converter:
                 n = len(tech) if isinstance(tech, list) else tech
                 self.lost(f"место {seat}: технические фолы ({n}) — в логе нет такого события",
                           f"seat {seat}: technical fouls ({n}) — the log has no such event")
-            d = self.deaths[seat]
+            if d is not None and by_fouls:
+                self.fourth_foul(seat, d, warnings)
             if d is None or d.type in (None, "day", "night", "warnings"):
                 continue
             removal: dict[str, Any]
@@ -235,6 +238,21 @@ class _Converter:
                           f"seat {seat}: a removal without its round — not written")
                 continue
             self.pending.append(_Pending(when, removal, Note("удаление", "removal")))
+
+    def fourth_foul(self, seat: int, d: _Death, warnings: object) -> None:
+        """Removed by 4 warnings whose times the record lacks: the missing fouls are
+        written at the removal's moment, so that the player leaves when he did."""
+        timed = sum(1 for raw in warnings if _time(raw) is not None) if isinstance(
+            warnings, list) else 0
+        when = d.time or (_Time(d.round, "end") if d.round is not None else None)
+        if timed >= 4 or when is None:
+            return
+        for _ in range(4 - timed):
+            self.pending.append(_Pending(when, {"type": "foul", "seat": seat},
+                                         Note("фол", "foul")))
+        self.lost(f"место {seat}: {4 - timed} фол(а) без времени записаны в момент удаления",
+                  f"seat {seat}: {4 - timed} foul(s) without their time written at the "
+                  "moment of the removal")
 
     def flush(self, rnd: int | None, times: tuple[str, ...] | None = None,
               speaker: int | None = _ANY, voting_round: int | None = None) -> None:
