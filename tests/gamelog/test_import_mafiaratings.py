@@ -217,3 +217,17 @@ def test_removal_by_4_fouls_without_their_times_is_written_at_the_removal() -> N
     gone = [d for d in state.departures if d.seat == 4]
     assert [(d.how, d.phase.kind, d.phase.number) for d in gone] == [("fouls", "day", 2)]
     assert any("4 foul(s) without their time written" in n.en for n in conv.unmapped)
+
+
+def test_record_without_votes_writes_who_left() -> None:
+    """A record without the "v" feature: the day's voting is known by its deaths only."""
+    record = games.red_win_with_revote()
+    record["features"] = "gsdutclhnwr"
+    for player in record["players"]:
+        player.pop("voting", None)
+    conv = convert_game(record, FIIM2018)
+    assert conv.ok, [p.message() for p in conv.problems]
+    assert {"type": "vote", "leaves": [5]} in conv.game["log"]
+    assert any("only who left" in n.en for n in conv.unmapped)
+    state = replay(conv.game["log"], _roles(conv.game), FIIM2018).state
+    assert state.result == "red" and state.day1_vote_left == 1

@@ -206,3 +206,22 @@ def test_gamelog_miss_with_an_unrecorded_aim(fiim: Script) -> None:
     fiim.speeches()
     fiim.add(type="shot", target=None, shots={"3": 4, "9": 4}, unrecorded=[5])
     assert len(fiim.state.at_table) == 10
+
+
+def test_gamelog_vote_known_only_by_who_left(fiim: Script) -> None:
+    fiim.speeches({1: 5, 2: 9})
+    assert fiim.refused(type="vote", leaves=[4]).code == "log_not_candidate"
+    assert fiim.refused(type="vote", leaves=[5], counts={"5": 6}).code == "log_vote_form"
+    fiim.add(type="vote", leaves=[5])
+    assert 5 not in fiim.state.at_table and fiim.state.day1_vote_left == 1
+    fiim.add(type="last_words", seat=5).night(1).add(type="last_words", seat=1)
+    fiim.speeches({2: 9, 3: 4})
+    fiim.add(type="vote", leaves=[9, 4])  # a lift, its votes unrecorded
+    assert [d.how for d in fiim.state.departures[-2:]] == ["lifted", "lifted"]
+
+
+def test_gamelog_vote_known_to_have_removed_nobody(fiim: Script) -> None:
+    fiim.speeches({1: 5, 2: 9})
+    fiim.add(type="vote", leaves=[])
+    assert fiim.state.next_step().step is Step.SHOT
+    assert len(fiim.state.at_table) == 10

@@ -535,6 +535,9 @@ class GameReplay:
         if self.step not in (Step.VOTE, Step.DEFENCE):
             raise IllegalEvent("log_no_vote_due", self._basic("the vote"),
                                count=len(self.nominations))
+        if ev.leaves is not None:
+            self._vote_outcome(ev, ev.leaves, i)
+            return
         tallies = self._tally(ev)
         top = max(tallies.values())
         leaders = [c for c in self.candidates if tallies[c] == top]
@@ -562,6 +565,20 @@ class GameReplay:
             return
         self.candidates = leaders
         self.step = Step.LIFT
+
+    def _vote_outcome(self, ev: Vote, leaves: list[int], i: int) -> None:
+        """The day's voting known only by who left (its rounds and votes unrecorded)."""
+        clause = self._basic("the vote")
+        if ev.votes is not None or ev.counts is not None:
+            raise IllegalEvent("log_vote_form", clause)
+        for seat in leaves:
+            self._candidate(str(seat))
+        if len(set(leaves)) != len(leaves):
+            raise IllegalEvent("log_votes_twice", clause)
+        if not leaves:
+            self._start_night(i)
+        else:
+            self._vote_removes(list(leaves), "voted" if len(leaves) == 1 else "lifted", i)
 
     def _tally(self, ev: Vote) -> dict[int, int]:
         clause = self._basic("the vote")

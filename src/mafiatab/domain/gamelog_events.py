@@ -80,10 +80,14 @@ class Vote(Event, tag="vote"):
     """One round of voting: `votes` (candidate -> voters' seats) or `counts`.
 
     Who is not listed is counted for the last candidate.
+
+    `leaves` alone (the seats that left, or `[]`) records the whole of the day's voting,
+    repeated votes and the vote on lifting included, when nobody wrote its votes.
     """
 
     votes: dict[str, list[int]] | None = None
     counts: dict[str, int] | None = None
+    leaves: list[int] | None = None
 
 
 class Lift(Event, tag="lift"):

@@ -393,6 +393,14 @@ class _Converter:
                 self.emit({"type": "defence", "seat": seat}, "defence")
                 self.flush(r, ("voting",), speaker=seat, voting_round=held - 1)
                 continue
+            if step.step is Step.VOTE and not rounds:
+                leaves = [c for c in step.candidates if self.died(c, "day", r)]
+                self.emit({"type": "vote", "leaves": leaves}, "vote_outcome")
+                self.lost(f"день {r + 1}: голосование без голосов — записано только, кто "
+                          f"покинул игру ({_seats(leaves) or 'никто'})",
+                          f"day {r + 1}: the vote without its votes — only who left is "
+                          f"written ({_seats(leaves) or 'nobody'})")
+                break
             if step.step in (Step.VOTE, Step.DEFENCE):
                 if held >= len(rounds):
                     self.lost(f"день {r + 1}: голосование не записано ({held} тур(а) из записи)",
@@ -503,6 +511,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "vote": ("голосования (кто за кого)", "votes (who voted for whom)"),
     "lift": ("голосования за подъём (кто за)", "votes on lifting (who voted yes)"),
     "lift_passed": ("подъёмы без голосов (только исход)", "lifts without voters (outcome)"),
+    "vote_outcome": ("голосования без голосов (кто покинул игру)",
+                     "votes without their votes (who left)"),
     "foul": ("фолы со временем", "fouls with their time"),
     "disqualify": ("удаления", "removals"),
     "team_loss": ("присуждения поражения", "team losses awarded"),
