@@ -377,6 +377,9 @@ from mafiatab import import_cli  # noqa: E402  (other systems' records, the arch
 app.command("import-records")(import_cli.import_records)
 storage_cli.db_app.command("export-archive")(import_cli.export_archive)
 storage_cli.db_app.command("import-archive")(import_cli.import_archive)
+from mafiatab.formats.mafiaratings_cli import import_game_command  # noqa: E402
+
+app.command("import-game")(import_game_command)
 from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
 
 app.command("serve")(serve_command)

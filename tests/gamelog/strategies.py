@@ -44,8 +44,9 @@ roles_strategy = st.permutations(ROLE_LIST).map(
 
 
 def _discipline(draw: st.DrawFn, state: GameReplay, style: Style) -> dict[str, Any] | None:
-    """Now and then a foul, rarely a removal or a team loss."""
-    seats = sorted(state.at_table)
+    """Now and then a foul, rarely a removal or a team loss; also for the player whose
+    last words are being heard (after his `last_words` event)."""
+    seats = sorted(state.at_table | ({state.speaking_last} if state.speaking_last else set()))
     if not seats:
         return None
     if style.discipline == 0:
@@ -85,6 +86,11 @@ def _votes(draw: st.DrawFn, state: GameReplay, candidates: tuple[int, ...]
 def _next_event(draw: st.DrawFn, state: GameReplay, style: Style) -> dict[str, Any] | None:
     step = state.next_step()
     if step.step is Step.ENDED:
+        speaking = state.speaking_last
+        if speaking is not None and state.ended_by_vote_or_shot and (
+            draw(st.integers(0, 9)) == 0
+        ):  # FIIM 7.10: a foul or a removal during the last words after the end
+            return {"type": draw(st.sampled_from(["foul", "disqualify"])), "seat": speaking}
         if step.last_words and draw(st.booleans()):
             return {"type": "last_words", "seat": step.last_words[0]}
         return None

@@ -101,6 +101,9 @@ class GameReplay:
         self.last_tie: frozenset[int] | None = None
         self.defence_queue: list[int] = []
         self.last_words_due: list[int] = []
+        #: whose last words the judge is hearing now: his `last_words` event was the last
+        #: event but fouls and removals (docs/gamelog.md: a foul during one's own last words)
+        self.speaking_last: int | None = None
         # --- the night ---
         self.don_checked = False
         self.sheriff_checked = False
@@ -165,6 +168,7 @@ class GameReplay:
         if isinstance(ev, Foul | Disqualify | TeamLoss):
             self._discipline(ev, i)
             return
+        self.speaking_last = None
         if self.step is Step.SPEECHES and self._day_would_end(i):
             self._close_day(i)
         if self.step is Step.ENDED:
@@ -207,6 +211,7 @@ class GameReplay:
         """FIIM 7.10: after the last vote or shot, the last words (and a best move)."""
         if isinstance(ev, LastWords) and ev.seat in self.last_words_due:
             self.last_words_due.remove(ev.seat)
+            self.speaking_last = ev.seat
             return
         if isinstance(ev, BestMove) and self.best_move_open:
             self._best_move(ev, i)
@@ -261,10 +266,11 @@ class GameReplay:
             if target not in self.at_table:
                 raise IllegalEvent("log_shot_not_at_table", self._basic("the shot"),
                                    target, value=target)
-        if ev.shots is None:
+        if ev.shots is None and ev.unrecorded is None:
             return target
         pointed: dict[int, int | None] = {}
-        for key, at in ev.shots.items():
+        shots = ev.shots or {}
+        for key, at in shots.items():
             shooter = _seat_key(key)
             if shooter is None or self.roles.get(shooter) not in BLACK_ROLES or (
                 shooter not in self.at_table
@@ -275,6 +281,8 @@ class GameReplay:
                 self._seat(at, "target")
             pointed[shooter] = at
         blacks = {s for s in self.at_table if self.roles.get(s) in BLACK_ROLES}
+        if ev.unrecorded is not None:
+            return self._shot_partly_recorded(ev, pointed, blacks)
         aims = {pointed.get(s) for s in blacks}
         hit = aims.pop() if len(aims) == 1 else None
         if hit is not None and hit not in self.at_table:
@@ -282,6 +290,17 @@ class GameReplay:
         if ev.target is not None and hit != ev.target:
             raise IllegalEvent("log_shot_mismatch", self._basic("the shot"), value=ev.target)
         return hit if ev.target is None else target
+
+    def _shot_partly_recorded(self, ev: Shot, pointed: dict[int, int | None],
+                              blacks: set[int]) -> int | None:
+        """Some aims unrecorded: the announced outcome stands if the recorded aims allow it."""
+        for shooter in ev.unrecorded or []:
+            if shooter not in blacks or shooter in pointed:
+                raise IllegalEvent("log_shooter", self._basic("the shot"), shooter,
+                                   value=str(shooter))
+        if ev.target is not None and any(at != ev.target for at in pointed.values()):
+            raise IllegalEvent("log_shot_mismatch", self._basic("the shot"), value=ev.target)
+        return ev.target
 
     def _check(self, ev: DonCheck | SheriffCheck, i: int) -> None:
         is_don = isinstance(ev, DonCheck)
@@ -309,7 +328,8 @@ class GameReplay:
             said = ev.black
             self.sheriff_checked = True
         if said is not None and said != truth:
-            raise IllegalEvent("log_check_answer", "FIIM 10.2-10.5", target, value=target)
+            raise IllegalEvent("log_check_answer", self._basic("the don's and the sheriff's checks"),
+                               target, value=target)
 
     def _awake(self, role: str) -> int | None:
         """The don or the sheriff, if he may check tonight."""
@@ -335,9 +355,9 @@ class GameReplay:
         for n in ev.seats:
             self._seat(n, "best_move")
             if n in seen:
-                raise IllegalEvent("bm_repeat", "FSM 8.3.4", ev.seat, value=n)
+                raise IllegalEvent("bm_repeat", clause, ev.seat, value=n)
             if n == ev.seat:
-                raise IllegalEvent("bm_own_seat", "FSM 8.3.4", ev.seat, value=n)
+                raise IllegalEvent("bm_own_seat", clause, ev.seat, value=n)
             seen.add(n)
         self.best_move = list(ev.seats)
         self.best_move_open = False
@@ -364,8 +384,12 @@ class GameReplay:
         self.step = Step.SPEECHES
         self.phase_quiet = True
 
-    def _settle_queue(self, i: int, record: bool) -> None:
-        """Skip who left the table, and who loses his speech with 3 fouls."""
+    def _settle_queue(self, i: int) -> None:
+        """Skip who left the table, and who loses his speech with 3 fouls.
+
+        The speech is lost once: skipping it settles the 3 fouls' loss, whichever event
+        comes to the skipped turn (the speech before it, or the next day's vote).
+        """
         while self.queue:
             seat = self.queue[0]
             if seat not in self.at_table:
@@ -374,9 +398,9 @@ class GameReplay:
                 len(self.at_table) not in self.p.short_speech_table_sizes.value
             ):
                 self.queue.pop(0)
-                if record:
-                    self.lost_speech.discard(seat)
-                    self._note("lost_speech", "FIIM 7.5, 7.7 (3 fouls)", i, seat)
+                self.lost_speech.discard(seat)
+                self._note("lost_speech", self._basic("fouls"), i,
+                           seat)
             else:
                 return
 
@@ -395,11 +419,15 @@ class GameReplay:
         if self.step in (Step.CHECKS, Step.AGREEMENT) and ev.seat in self.last_words_due:
             self._morning(i)
             self.last_words_due = [ev.seat]
-        if self.step is Step.SPEECHES and not self.queue and ev.seat not in self.last_words_due:
-            self._close_day(i)
+        if self.step is Step.SPEECHES and ev.seat not in self.last_words_due:
+            self._settle_queue(i)  # the last turns may be lost speeches (3 fouls)
+            if not self.queue:
+                self._close_day(i)
         if ev.seat not in self.last_words_due:
-            raise IllegalEvent("log_last_words_not_due", "FIIM 7.10", ev.seat)
+            raise IllegalEvent("log_last_words_not_due", self.p.last_words_after_end.clause,
+                               ev.seat)
         self.last_words_due.remove(ev.seat)
+        self.speaking_last = ev.seat
 
     def _speech(self, ev: Speech, i: int) -> None:
         self._morning(i)
@@ -409,7 +437,7 @@ class GameReplay:
         seat = self._seat(ev.seat)
         if seat not in self.at_table:
             raise IllegalEvent("log_dead_speaks", self._basic("the day's speeches"), seat)
-        self._settle_queue(i, record=True)
+        self._settle_queue(i)
         if not self.queue:
             raise IllegalEvent("log_speeches_over", self._basic("the day's speeches"), seat)
         if self.queue[0] != seat:
@@ -427,7 +455,7 @@ class GameReplay:
         if seat in self.lost_speech:
             self.lost_speech.discard(seat)
             self._note("short_speech", self.p.short_speech_table_sizes.clause, i, seat)
-        self._settle_queue(i, record=False)
+        self._settle_queue(i)
         if not self.queue and ev.nominates is not None and len(self.nominations) == 1 and (
             self.phase.number >= 2
         ):
@@ -446,7 +474,7 @@ class GameReplay:
     def _close_day(self, i: int) -> None:
         """The speeches are over: what the day's vote is, before the event that follows."""
         if self.step is Step.SPEECHES:
-            self._settle_queue(i, record=True)
+            self._settle_queue(i)
             if self.queue:
                 raise IllegalEvent("log_speeches_missing", self._basic("the day's speeches"),
                                    self.queue[0], expected=self.queue[0])
@@ -483,14 +511,14 @@ class GameReplay:
             raise IllegalEvent("log_defence_out_of_turn", self._basic("a tie"), ev.seat,
                                expected=expected)
         self.defence_queue.pop(0)
-        if ev.seat in self.lost_speech:
-            self._note("revote_speech", "FIIM 7.5", i, ev.seat)
+        if self.fouls.get(ev.seat, 0) == 3:
+            self._note("revote_speech", self.p.three_fouls_speak_at_revote.clause, i, ev.seat)
 
     # -------------------------------------------------------------------- vote ---
     def _vote(self, ev: Vote, i: int) -> None:
         day = self.phase.number
         if self.step is Step.SPEECHES and self.phase.kind == "day":
-            self._settle_queue(i, record=True)
+            self._settle_queue(i)
             if self.queue:
                 raise IllegalEvent("log_speeches_missing", self._basic("the day's speeches"),
                                    self.queue[0], expected=self.queue[0])
@@ -507,6 +535,9 @@ class GameReplay:
         if self.step not in (Step.VOTE, Step.DEFENCE):
             raise IllegalEvent("log_no_vote_due", self._basic("the vote"),
                                count=len(self.nominations))
+        if ev.leaves is not None:
+            self._vote_outcome(ev, ev.leaves, i)
+            return
         tallies = self._tally(ev)
         top = max(tallies.values())
         leaders = [c for c in self.candidates if tallies[c] == top]
@@ -518,7 +549,8 @@ class GameReplay:
         if self.last_tie is None or (p.revote_when_tie_changes.value and tie != self.last_tie):
             self.last_tie = tie
             self.candidates = leaders
-            self.defence_queue = list(leaders)
+            self.defence_queue = [c for c in leaders if self.fouls.get(c, 0) != 3
+                                  or p.three_fouls_speak_at_revote.value]
             self.step = Step.DEFENCE
             return
         if p.four_players_tie_no_vote.value and len(self.at_table) == 4 and len(leaders) == 2:
@@ -533,6 +565,20 @@ class GameReplay:
             return
         self.candidates = leaders
         self.step = Step.LIFT
+
+    def _vote_outcome(self, ev: Vote, leaves: list[int], i: int) -> None:
+        """The day's voting known only by who left (its rounds and votes unrecorded)."""
+        clause = self._basic("the vote")
+        if ev.votes is not None or ev.counts is not None:
+            raise IllegalEvent("log_vote_form", clause)
+        for seat in leaves:
+            self._candidate(str(seat))
+        if len(set(leaves)) != len(leaves):
+            raise IllegalEvent("log_votes_twice", clause)
+        if not leaves:
+            self._start_night(i)
+        else:
+            self._vote_removes(list(leaves), "voted" if len(leaves) == 1 else "lifted", i)
 
     def _tally(self, ev: Vote) -> dict[int, int]:
         clause = self._basic("the vote")
@@ -576,9 +622,11 @@ class GameReplay:
         clause = self._basic("the vote on lifting")
         if self.step is not Step.LIFT:
             raise IllegalEvent("log_no_lift_due", clause)
-        if (ev.voters is None) == (ev.count is None):
+        if sum(form is not None for form in (ev.voters, ev.count, ev.passed)) != 1:
             raise IllegalEvent("log_vote_form", clause)
-        if ev.voters is not None:
+        if ev.passed is not None:
+            count = len(self.at_table) if ev.passed else 0
+        elif ev.voters is not None:
             for voter in ev.voters:
                 self._seat(voter, "voter")
                 if voter not in self.at_table:
@@ -636,7 +684,7 @@ class GameReplay:
     def _discipline(self, ev: Foul | Disqualify | TeamLoss, i: int) -> None:
         seat = self._seat(ev.seat)
         present = seat in self.at_table
-        speaking_last = seat in self.last_words_due
+        speaking_last = seat in self.last_words_due or seat == self.speaking_last
         if not present and not speaking_last:
             raise IllegalEvent("log_discipline_gone", self._basic("fouls"), seat)
         ended = self.step is Step.ENDED
@@ -677,7 +725,7 @@ class GameReplay:
             self.penalties.append(DerivedPenalty(seat, "disqualification", critical, rule, i))
         if self.step is Step.ENDED:
             # during the last words after the last vote or shot: the result stands (7.10)
-            self._note("result_by_last_vote", "FIIM 7.10", i, seat)
+            self._note("result_by_last_vote", p.last_words_after_end.clause, i, seat)
             return
         if seat not in self.at_table:
             return  # already out (killed, or leaving by the vote): 7.1's exception
@@ -696,23 +744,49 @@ class GameReplay:
             return
         day = self.phase.number
         in_day = self.phase.kind == "day" and self.step in (*_DAY_STEPS, Step.LAST_WORDS)
+        if in_day and not self.decided and not self._vote_still_due():
+            # Reading of 7.1: no vote is left today (cancelled already, or the speeches
+            # are over with nobody to vote on): the nearest vote is the next day's
+            if day + 1 not in self.cancelled:
+                self.cancelled[day + 1] = p.removal_cancels_vote.clause
+                self._note("next_vote_cancelled", p.removal_cancels_vote.clause, i, seat)
+            return
         if in_day and not self.decided:
-            self.cancelled.setdefault(day, "FIIM 7.1")
-            self._note("vote_cancelled", "FIIM 7.1", i, seat)
+            self.cancelled.setdefault(day, p.removal_cancels_vote.clause)
+            self._note("vote_cancelled", p.removal_cancels_vote.clause, i, seat)
             if self.step in _VOTING_STEPS:
                 self._start_night(i)
             return
         if in_day:
             if self.single_by_last and self.nominations and seat == self.nominations[0]:
                 return  # the only nominee himself: 7.2's exception
-            clause = "FIIM 7.2"
+            if not p.removal_after_result_cancels_next_vote.value:
+                return
+            clause = p.removal_after_result_cancels_next_vote.clause
             target = day + 1
         else:
-            clause = "FIIM 7.1"
+            clause = p.removal_cancels_vote.clause
             target = day + 1 if self.phase.kind == "night" else day
         if target not in self.cancelled:
             self.cancelled[target] = clause
             self._note("next_vote_cancelled", clause, i, seat)
+
+    def _vote_still_due(self) -> bool:
+        """Whether today's vote may still be held: FIIM 7.1's "current" vote."""
+        day = self.phase.number
+        if day in self.cancelled:
+            return False
+        if self.step is not Step.SPEECHES:
+            return True
+        sizes = self.p.short_speech_table_sizes.value
+        if any(s in self.at_table and (s not in self.lost_speech or len(self.at_table) in sizes)
+               for s in self.queue):
+            return True  # speeches remain: nominations may still come
+        nominees = [n for n in self.nominations if n in self.at_table]
+        if not nominees:
+            return False
+        single_day1 = day == 1 and self.p.day1_single_nominee_no_vote.value
+        return not (len(self.nominations) == 1 and single_day1)
 
     def _team_loss(self, ev: TeamLoss, i: int) -> None:
         p = self.p
@@ -751,7 +825,7 @@ class GameReplay:
         self.end_reason = why
         self.ended_by_vote_or_shot = by_vote_or_shot
         self.step = Step.ENDED
-        if not by_vote_or_shot:
+        if not by_vote_or_shot or not self.p.last_words_after_end.value:
             self.last_words_due = []
         if self.first_killed is None or self.best_move:
             self.best_move_open = False
@@ -759,6 +833,8 @@ class GameReplay:
     def finish(self, i: int) -> None:
         """The log is over: settle what its last events left open (a day whose speeches
         ended, a vote's last words), so that a game that ended there is seen as ended."""
+        if self.step is Step.SPEECHES:
+            self._settle_queue(i)
         if self.step in (Step.SPEECHES, Step.LAST_WORDS) and not self.queue:
             backup = self.clone()
             try:
@@ -800,11 +876,11 @@ class GameReplay:
                 night.append("best_move")
             night += ["last_words", "speech"] if due else ["speech"]
             probe._start_day(i)
-            probe._settle_queue(i, record=True)
+            probe._settle_queue(i)
             speaker = probe.queue[0] if probe.queue else None
             return NextStep(self.phase, step, tuple(night), speaker, (), notes, due)
         if step is Step.SPEECHES:
-            probe._settle_queue(i, record=True)
+            probe._settle_queue(i)
             if probe.queue:
                 kinds = ("last_words", "speech") if due else ("speech",)
                 return NextStep(probe.phase, step, kinds, probe.queue[0], (),

@@ -40,10 +40,15 @@ class Shot(Event, tag="shot"):
     `shots` (seat of a black player -> the seat he pointed at, or null) may be written
     instead of or beside `target`; the shot hits only when every black player at the
     table points at the same seat.
+
+    `unrecorded` lists black players whose aim the record does not have (a game recorded
+    elsewhere that kept the kill but not every aim): then `target` is the outcome as the
+    judge announced it (null: a miss), and the recorded aims must agree with a hit.
     """
 
     target: int | None = None
     shots: dict[str, int | None] | None = None
+    unrecorded: list[int] | None = None
 
 
 class DonCheck(Event, tag="don_check"):
@@ -75,17 +80,26 @@ class Vote(Event, tag="vote"):
     """One round of voting: `votes` (candidate -> voters' seats) or `counts`.
 
     Who is not listed is counted for the last candidate.
+
+    `leaves` alone (the seats that left, or `[]`) records the whole of the day's voting,
+    repeated votes and the vote on lifting included, when nobody wrote its votes.
     """
 
     votes: dict[str, list[int]] | None = None
     counts: dict[str, int] | None = None
+    leaves: list[int] | None = None
 
 
 class Lift(Event, tag="lift"):
-    """The vote on whether all the tied candidates leave ("подъём")."""
+    """The vote on whether all the tied candidates leave ("подъём").
+
+    One of: `voters` (who raised a hand), `count` (how many), or `passed` alone (the
+    outcome, when the record does not say who voted).
+    """
 
     voters: list[int] | None = None
     count: int | None = None
+    passed: bool | None = None
 
 
 class LastWords(Event, tag="last_words"):

@@ -79,7 +79,7 @@ FIIM2018 = RuleProfile(
     first_killed_night=Ruled(1, "FIIM 8.3 (the first night after the agreement night)"),
     day1_single_nominee_no_vote=Ruled(True, "FIIM 7 (day 1, one nominee: no vote)"),
     revote_when_tie_changes=Ruled(True, "FIIM 7 (Reading: a changed tie is voted again)"),
-    removal_cancels_vote=Ruled(True, "FIIM 7.1, 7.2"),
+    removal_cancels_vote=Ruled(True, "FIIM 7.1"),
     four_players_tie_no_vote=Ruled(False, "FIIM 7.6, 7.11 (off)"),
     short_speech_table_sizes=Ruled(frozenset({3, 4}), "FIIM 7.7"),
     draw_quiet_cycles=Ruled(3, "FIIM 7.8"),
@@ -105,4 +105,7 @@ FIIM2018 = RuleProfile(
     replay_allowed=Ruled(False, "FIIM 8.9 (no replay in the rules)"),
     result_change_needs_committee=Ruled(False, "FIIM 8.9.3 (the committee may be consulted)"),
     pu_protocol_aside_black_entry=Ruled("last", "FIIM (no first killed's protocol)"),
+    removal_after_result_cancels_next_vote=Ruled(True, "FIIM 7.2"),
+    three_fouls_speak_at_revote=Ruled(True, "FIIM 7.5"),
+    last_words_after_end=Ruled(True, "FIIM 7.10"),
 )

@@ -107,13 +107,17 @@ FSM = RuleProfile(
         "FSM 8.7.1-8.7.5",
     ),
     first_killed_night=Ruled(1, "FSM 8.3.1 (the second game night, the first after the agreement)"),
-    day1_single_nominee_no_vote=Ruled(True, "FSM 7 (Reading: as FIIM, day 1, one nominee)"),
+    day1_single_nominee_no_vote=Ruled(True, "FSM 7 (Reading: day 1, one nominee: no vote)"),
     revote_when_tie_changes=Ruled(True, "FSM 7 (Reading: a changed tie is voted again)"),
-    removal_cancels_vote=Ruled(True, "FSM 7 (Reading: as FIIM 7.1, 7.2)"),
-    four_players_tie_no_vote=Ruled(False, "FSM 7 (Reading: as FIIM 7.6, off)"),
-    short_speech_table_sizes=Ruled(frozenset({3, 4}), "FSM 7 (Reading: as FIIM 7.7)"),
-    draw_quiet_cycles=Ruled(3, "FSM 7 (Reading: as FIIM 7.8)"),
-    no_lift_of_whole_table=Ruled(True, "FSM 7 (Reading: as FIIM 7.9)"),
+    removal_cancels_vote=Ruled(
+        True, "FSM 7 (Reading: a removal by fouls cancels the current or nearest vote)"
+    ),
+    four_players_tie_no_vote=Ruled(False, "FSM 7 (Reading: four players tied twice, off)"),
+    short_speech_table_sizes=Ruled(
+        frozenset({3, 4}), "FSM 7 (Reading: 3 fouls at 3 or 4 players: 30 seconds)"
+    ),
+    draw_quiet_cycles=Ruled(3, "FSM 7 (Reading: three nights and days with nobody leaving)"),
+    no_lift_of_whole_table=Ruled(True, "FSM 7 (Reading: no vote on lifting the whole table)"),
     removal_by_fouls_penalised=Ruled(
         True, "FSM 8.2.4, 8.5.8 (Reading: a 4th foul removes from the table)"
     ),
@@ -142,6 +146,15 @@ FSM = RuleProfile(
     result_change_needs_committee=Ruled(True, "FSM 8.10.1"),
     pu_protocol_aside_black_entry=Ruled(
         "last", "FSM 8.3.9.12 (Reading: the last correctly written black)"
+    ),
+    removal_after_result_cancels_next_vote=Ruled(
+        True, "FSM 7 (Reading: a removal after the vote's result cancels the next day's vote)"
+    ),
+    three_fouls_speak_at_revote=Ruled(
+        True, "FSM 7 (Reading: 3 fouls, a repeated vote: he speaks)"
+    ),
+    last_words_after_end=Ruled(
+        True, "FSM 7 (Reading: last words after the last vote or shot; the result stands)"
     ),
 )
 

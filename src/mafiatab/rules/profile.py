@@ -155,7 +155,7 @@ class RuleProfile:
         True, "FIIM 7 (Reading: a changed tie is voted again)"
     )
     #: FIIM 7.1-7.2: leaving with a 4th or disqualifying foul cancels a vote
-    removal_cancels_vote: Ruled[bool] = Ruled(True, "FIIM 7.1, 7.2")
+    removal_cancels_vote: Ruled[bool] = Ruled(True, "FIIM 7.1")
     #: FIIM 7.6 (an optional "geographic" rule, FIIM 7.11): four at the table, two tied
     #: twice -> no further vote; three misses in a row after it -> the red team wins
     four_players_tie_no_vote: Ruled[bool] = Ruled(False, "FIIM 7.6, 7.11 (off)")
@@ -217,6 +217,16 @@ class RuleProfile:
     pu_protocol_aside_black_entry: Ruled[str] = Ruled(
         "last", "FSM 8.3.9.12 (Reading: the last correctly written black)"
     )
+
+    # --- the course of a game: clauses the game log cites (docs/gamelog.md) ----------
+    #: FIIM 7.2: a removal after the vote's result is known (or after the only nomination
+    #: on the last speech, day 2 on) cancels the next day's vote instead
+    removal_after_result_cancels_next_vote: Ruled[bool] = Ruled(True, "FIIM 7.2")
+    #: FIIM 7.5: a player with 3 fouls still speaks before a repeated vote
+    three_fouls_speak_at_revote: Ruled[bool] = Ruled(True, "FIIM 7.5")
+    #: FIIM 7.10: who leaves by the last vote or shot has his last words after the end;
+    #: a removal then keeps the result and adds the penalty
+    last_words_after_end: Ruled[bool] = Ruled(True, "FIIM 7.10")
 
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
