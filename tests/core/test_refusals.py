@@ -113,7 +113,7 @@ def test_fsm_game_action_without_points() -> None:
 
 
 def test_fiim_game_action_points_may_be_left_out() -> None:
-    g = game(scores={"2": {"penalties": [{"kind": "game_action"}]}})
+    g = game(scores={"2": {"penalties": [{"kind": "game_action", "rule": "8.5.2"}]}})
     load_tournament(dumps(tournament("fiim2018", [g])))
 
 

@@ -9,9 +9,10 @@ recomputed and never patched, because K and Ci depend on every game (scoring.md 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from mafiatab.domain.points import Hundredths
@@ -157,6 +158,9 @@ def compensation_rates(p: RuleProfile, scored: Sequence[GameScore], dist: dict[s
         if gs.ci_counted and gs.first_killed_player is not None:
             key = (gs.first_killed_player, d)
             first[key] = first.get(key, 0) + 1
+        if gs.night_killed_ci_counted and gs.night_killed_player is not None:
+            key = (gs.night_killed_player, d)
+            first[key] = first.get(key, 0) + 1
     for key in first:
         games[key] = per_distance[key[1]][key[0]]
     pct = p.comp_b_percent.value
@@ -232,6 +236,8 @@ def compute_standings(t: Tournament, p: RuleProfile,
                         row.best_move += part.points
                     elif part.kind == PENALTY:
                         row.penalties += part.points
+        if gs.night_killed_player is not None:
+            rows[gs.night_killed_player].first_killed += 1
         fk_player = gs.first_killed_player
         if fk_player is not None:
             if gs.first_night_death:
@@ -245,20 +251,52 @@ def compute_standings(t: Tournament, p: RuleProfile,
     for row in rows.values():
         if row.compensation:
             row.main += row.compensation
-    ranked = rank(list(rows.values()), t.lots)
+    ranked = rank(list(rows.values()), t.lots, p.tie_breakers.value)
     stage_ids = [s.id for s in t.stages if scope is None or s.id in scope]
     return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci)
 
 
-def _key(row: Row) -> tuple[Hundredths, Hundredths, int, int, int]:
-    """Total, then tie-breakers 1-4 (FIIM 8.8.1-8.8.4, FSM 8.7.2-8.7.5)."""
-    return (row.total, row.extra, row.wins, row.wins_don_sheriff, row.first_killed)
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A standings metric a profile's `tie_breakers` may name, and its direction (as
+    Tabbycat's standings metrics: each knows whether more is better; the profile gives
+    only their precedence)."""
+
+    name: str
+    value: Callable[[Row], Hundredths]
+    higher_is_better: bool = True
 
 
-def rank(rows: list[Row], lots: Sequence[str]) -> list[Row]:
-    """Order rows by total and tie-breakers; a recorded lot orders a tied group only when
-    it names every player of the group (FIIM 8.8.5, FSM 8.7.6); others share the place."""
-    rows.sort(key=lambda r: r.player)
+#: every metric a rule profile may rank by, by the name its `tie_breakers` uses
+METRICS: dict[str, Metric] = {m.name: m for m in (
+    Metric("total", attrgetter("total")),
+    Metric("main", attrgetter("main")),
+    Metric("extra", attrgetter("extra")),
+    Metric("wins", attrgetter("wins")),
+    Metric("wins_don_sheriff", attrgetter("wins_don_sheriff")),
+    Metric("first_killed", attrgetter("first_killed")),
+    Metric("penalties", attrgetter("penalties")),
+    Metric("best_move", attrgetter("best_move")),
+    Metric("games", attrgetter("games"), higher_is_better=False),
+)}
+
+
+def ranking_key(precedence: Sequence[str]) -> Callable[[Row], tuple[Hundredths, ...]]:
+    """The sort key of a profile's `tie_breakers`: larger is better in every place (a
+    metric where less is better is negated). Raises KeyError for an unknown metric."""
+    metrics = [(METRICS[name].value, METRICS[name].higher_is_better) for name in precedence]
+
+    def key(row: Row) -> tuple[Hundredths, ...]:
+        return tuple(value(row) if higher else -value(row) for value, higher in metrics)
+    return key
+
+
+def rank(rows: list[Row], lots: Sequence[str], precedence: Sequence[str]) -> list[Row]:
+    """Order rows by the profile's `tie_breakers` (total, then its tie-breakers); a
+    recorded lot orders a tied group only when it names every player of the group
+    (FIIM 8.8.5, FSM 8.7.6); others share the place."""
+    _key = ranking_key(precedence)
+    rows.sort(key=attrgetter("player"))
     rows.sort(key=_key, reverse=True)
     lot_index = {pid: i for i, pid in enumerate(lots)}
     out: list[Row] = []
