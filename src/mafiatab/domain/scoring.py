@@ -116,6 +116,13 @@ def _short(clause: str) -> str:
     return clause.split(" (", 1)[0]
 
 
+@lru_cache(maxsize=1024)
+def _extra_part(points: int, clause: str) -> Part:
+    """A judge's extra as a part, one object per value and clause: parts are never
+    changed, and a tournament gives the same few values thousands of times."""
+    return Part(EXTRA, points, _short(clause))
+
+
 def penalty_size(pen: Penalty, p: RuleProfile) -> tuple[int | None, str]:
     """The size the rules give a penalty (hundredths) and the clause that sets it; None
     when the judge sets it (a game action on an open scale, FSM 8.5.1). The one place
@@ -245,8 +252,10 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
     if sc.extra:
         extra = h(sc.extra)
         scale = p.extra_positive_scale if extra > 0 else p.extra_negative_scale
-        parts.append(Part(EXTRA, extra, _short(
-            scale.clause if scale.value else p.extra_limits.clause)))
+        parts.append(_extra_part(extra, scale.clause if scale.value else p.extra_limits.clause))
+    if (sc.pu_extra is None and sc.will is None and sc.protocol is None
+            and sc.pu_protocol is None and not sc.penalties):
+        return  # the usual seat: a judge's extra alone
     if sc.pu_extra:
         parts.append(Part(PU_EXTRA, h(sc.pu_extra), _short(p.pu_extra_scale.clause)))
     will = h(sc.will) if sc.will is not None else None
@@ -300,7 +309,7 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
     # the best move (FIIM 8.3.1, FSM 8.3.5) and what Ci needs from it
     bm_blacks = 0
     if fk is not None and game.best_move:
-        bm_blacks = sum(1 for n in game.best_move if roles.get(n, "") in BLACK_ROLES)
+        bm_blacks = len([n for n in game.best_move if roles.get(n, "") in BLACK_ROLES])
 
     win = Part(WIN, win_points, win_clause)  # shared: parts are never changed
     gs = GameScore(game, _WINNING_ROLES.get(result, _NOBODY), win, {})

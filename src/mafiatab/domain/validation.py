@@ -287,19 +287,23 @@ class _GameChecker:
                 self.positive_allowed(seat, "pu_extra", pu_extra, draw, removed)
 
         if fsm_fields.value:
-            if will is not None:
+            if will is not None and will != 0 and not (
+                will in p.will_scale.value and (is_fk or will not in p.will_approval.value)
+            ):
                 approval = p.will_approval if not is_fk else Ruled(frozenset(), "")
                 allowed = p.will_scale.value - approval.value
                 self.scale(seat, "will", will, Ruled(allowed, p.will_scale.clause), approval,
                            sc.approved)
-                if will > 0:
-                    self.positive_allowed(seat, "will", will, draw, removed)
+            if will is not None and will > 0:
+                self.positive_allowed(seat, "will", will, draw, removed)
             if proto is not None:
                 if is_fk:
                     self.add("protocol_on_fk", seat, "protocol", p.protocol_scale)
-                allowed = p.protocol_scale.value - p.protocol_approval.value
-                self.scale(seat, "protocol", proto, Ruled(allowed, p.protocol_scale.clause),
-                           p.protocol_approval, sc.approved)
+                if proto != 0 and (proto not in p.protocol_scale.value
+                                   or proto in p.protocol_approval.value):
+                    allowed = p.protocol_scale.value - p.protocol_approval.value
+                    self.scale(seat, "protocol", proto, Ruled(allowed, p.protocol_scale.clause),
+                               p.protocol_approval, sc.approved)
                 if proto > 0:
                     self.positive_allowed(seat, "protocol", proto, draw, removed)
             other = proto if not is_fk else (proto if sc.pu_protocol is None else 0)
@@ -450,8 +454,10 @@ class _GameChecker:
             if p.limits_approval.value:
                 return
             self.add("limits_approval_not_in_rules", None, "limits_approved", p.limits_approval)
-        players = sum(1 for v in counted.values() if v > 0)
-        total = sum(v for v in counted.values() if v > 0)
+        positive = [v for v in counted.values() if v > 0]
+        if not positive:
+            return
+        players, total = len(positive), sum(positive)
         if players > p.extra_max_players.value:
             self.add("limit_players", None, "scores", p.extra_max_players, count=players,
                      max=p.extra_max_players.value)
