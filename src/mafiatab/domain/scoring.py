@@ -117,10 +117,11 @@ def _short(clause: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _extra_part(points: int, clause: str) -> Part:
-    """A judge's extra as a part, one object per value and clause: parts are never
-    changed, and a tournament gives the same few values thousands of times."""
-    return Part(EXTRA, points, _short(clause))
+def _plain_part(kind: str, points: int, clause: str) -> Part:
+    """A part with no detail (a judge's extra, a will, ...), one object per kind, value
+    and clause: parts are never changed, and the same few values recur thousands of
+    times in a tournament."""
+    return Part(kind, points, _short(clause))
 
 
 def penalty_size(pen: Penalty, p: RuleProfile) -> tuple[int | None, str]:
@@ -252,12 +253,13 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
     if sc.extra:
         extra = h(sc.extra)
         scale = p.extra_positive_scale if extra > 0 else p.extra_negative_scale
-        parts.append(_extra_part(extra, scale.clause if scale.value else p.extra_limits.clause))
+        parts.append(_plain_part(EXTRA, extra,
+                                 scale.clause if scale.value else p.extra_limits.clause))
     if (sc.pu_extra is None and sc.will is None and sc.protocol is None
             and sc.pu_protocol is None and not sc.penalties):
         return  # the usual seat: a judge's extra alone
     if sc.pu_extra:
-        parts.append(Part(PU_EXTRA, h(sc.pu_extra), _short(p.pu_extra_scale.clause)))
+        parts.append(_plain_part(PU_EXTRA, h(sc.pu_extra), p.pu_extra_scale.clause))
     will = h(sc.will) if sc.will is not None else None
     proto = h(sc.protocol) if sc.protocol is not None else None
     pu_total: int | None = None
@@ -279,9 +281,9 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
                           {"will": will, "protocol": pu_total, "items": pu_items}))
         will = pu_total = None
     if will:
-        parts.append(Part(WILL, will, _short(p.will_scale.clause)))
+        parts.append(_plain_part(WILL, will, p.will_scale.clause))
     if proto:
-        parts.append(Part(PROTOCOL, proto, _short(p.protocol_scale.clause)))
+        parts.append(_plain_part(PROTOCOL, proto, p.protocol_scale.clause))
     if pu_total is not None:
         parts.append(Part(PU_PROTOCOL, pu_total, _short(p.has_first_killed_protocol.clause),
                           {"items": pu_items}))
