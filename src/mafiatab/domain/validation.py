@@ -306,8 +306,9 @@ class _GameChecker:
                                p.protocol_approval, sc.approved)
                 if proto > 0:
                     self.positive_allowed(seat, "protocol", proto, draw, removed)
-            other = proto if not is_fk else (proto if sc.pu_protocol is None else 0)
-            if sc.same_as_will and (will is None or other is None):
+            # the other half of same_as_will: a protocol, or the first killed's pu_protocol
+            other_given = proto is not None or (is_fk and sc.pu_protocol is not None)
+            if sc.same_as_will and (will is None or not other_given):
                 self.problems.append(Problem("same_as_will_alone", g.id, seat, "same_as_will",
                                              p.same_as_will_larger_counts.clause, {},
                                              warning=True))
