@@ -65,8 +65,15 @@ def _scores(rng: random.Random, p: RuleProfile, game: Game) -> dict[int, SeatSco
         seat = rng.randint(1, 10)
         fixed = p.penalty_game_action_fixed.value
         points = fixed if fixed is not None else rng.choice(sorted(p.extra_negative_scale.value))
-        get(seat).penalties.append(
-            Penalty(kind="game_action", points=decimal_of(points), rule="8.5.3"))
+        cases = p.game_action_cases.value
+        # a closed list (FIIM 8.5.1-8.5.4): a case whose role and result hold, if any
+        fitting = [rule for rule, case in sorted(cases.items())
+                   if roles[seat] in case.roles
+                   and (case.team_lost is None or game.result not in (case.team_lost, "draw"))]
+        rule: str | None = rng.choice(fitting) if fitting else None if cases else "8.5.3"
+        if rule is not None:
+            get(seat).penalties.append(
+                Penalty(kind="game_action", points=decimal_of(points), rule=rule))
 
     # judge's extras within the game's limits
     budget_players = p.extra_max_players.value
@@ -122,6 +129,9 @@ def _scores(rng: random.Random, p: RuleProfile, game: Game) -> dict[int, SeatSco
                         blacks += 1
                 tag = rng.choice([None, None, None, "reliable", "near_reliable",
                                   "from_version", "checked"])
+                if tag == "checked" and (colour != "red"
+                                         or roles[fk] not in p.pu_protocol_checked_roles.value):
+                    tag = None
                 entries.append(ProtocolEntry(seat=seat, colour=colour, tag=tag))
             version = None
             if rng.random() < 0.4:

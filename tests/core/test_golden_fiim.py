@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tests.helpers import codes, game, refused, rows, tournament
+from mafiatab.domain.problems import ProtocolRefused
+from mafiatab.domain.standings import explain_player
+from mafiatab.services.tournament_file import load_tournament, standings_of
+from tests.helpers import codes, dumps, game, refused, rows, tournament
 
 F = "fiim2018"
 
@@ -92,8 +95,31 @@ def test_fiim_9_6_miss_has_no_first_killed() -> None:
 def test_fiim_8_4_1_at_most_three_players_get_extras() -> None:
     scores = {str(s): {"extra": 0.2} for s in (1, 2, 3, 5)}
     assert "limit_players" in codes(refused(tournament(F, [game(scores=scores)])))
-    ok = rows(tournament(F, [game(scores=scores, limits_approved=True)], participants=30))
-    assert ok["p5"].extra == 20
+    three = {str(s): {"extra": 0.2} for s in (1, 2, 3)}
+    assert rows(tournament(F, [game(scores=three)], participants=30))["p3"].extra == 20
+
+
+def test_fiim_8_4_1_8_4_2_no_approval_lifts_the_limits() -> None:
+    """FIIM gives the head judge no power to lift 8.4.1-8.4.2 (only FSM 8.4.1 does): the
+    approval is refused, and the limits are still checked."""
+    scores = {str(s): {"extra": 0.2} for s in (1, 2, 3, 5)}
+    problems = refused(tournament(F, [game(scores=scores, limits_approved=True)]))
+    assert {(p.code, p.field, p.clause) for p in problems} == {
+        ("limits_approval_not_in_rules", "limits_approved", "FIIM 8.4.1-8.4.2 (no approval of the limits)"),
+        ("limit_players", "scores", "FIIM 8.4.1")}
+    # false, the default, is harmless
+    ok = game(scores={"1": {"extra": 0.2}}, limits_approved=False)
+    assert rows(tournament(F, [ok], participants=30))["p1"].extra == 20
+
+
+def test_fiim_9_9_negative_extra_is_refused_a_penalty_is_a_penalty() -> None:
+    problems = refused(tournament(F, [game(scores={"2": {"extra": -0.4}})]))
+    assert [(p.code, p.seat, p.field) for p in problems] == [("negative_extra", 2, "extra")]
+    assert problems[0].clause is not None and problems[0].clause.startswith("FIIM 8.4, 9.9")
+    # the same -0.4 as a penalty of a listed case is counted as one
+    g = game(result="black", scores={"2": {"penalties": [{"kind": "game_action", "rule": "8.5.1"}]}})
+    r = rows(tournament(F, [g], participants=30))["p2"]
+    assert (r.extra, r.penalties) == (-40, -40)
 
 
 def test_fiim_8_4_2_extras_add_up_to_at_most_one_point() -> None:
@@ -128,6 +154,74 @@ def test_fiim_8_5_negative_game_action_is_minus_0_4() -> None:
     assert (r.penalties, r.extra) == (-40, -40)
     wrong = game(scores={"3": {"penalties": [{"kind": "game_action", "points": -0.3}]}})
     assert "game_action_fixed" in codes(refused(tournament(F, [wrong])))
+
+
+def _action(seat: int, rule: str | None, result: str) -> dict[str, object]:
+    pen: dict[str, object] = {"kind": "game_action"}
+    if rule is not None:
+        pen["rule"] = rule
+    return game(result=result, scores={str(seat): {"penalties": [pen]}})
+
+
+def _action_codes(seat: int, rule: str | None, result: str) -> set[str]:
+    try:
+        load_tournament(dumps(tournament(F, [_action(seat, rule, result)], participants=30)))
+    except ProtocolRefused as e:
+        return {p.code for p in e.problems if not p.warning}
+    return set()
+
+
+# default table: 1 red, 3 sheriff, 4 black, 6 don
+
+
+def test_fiim_8_5_game_action_names_its_case() -> None:
+    for rule in (None, "8.5.5", "8.5", "FIIM 8.5.3"):
+        problems = refused(tournament(F, [_action(1, rule, "black")]))
+        assert [(p.code, p.field, p.clause) for p in problems] == [
+            ("game_action_case", "penalties.rule", "FIIM 8.5 (a closed list: 8.5.1-8.5.4)")]
+
+
+def test_fiim_8_5_1_red_or_sheriff_and_the_red_team_lost() -> None:
+    assert _action_codes(1, "8.5.1", "black") == set()
+    assert _action_codes(3, "8.5.1", "black") == set()
+    assert _action_codes(4, "8.5.1", "black") == {"game_action_case_role"}
+    assert _action_codes(1, "8.5.1", "red") == {"game_action_case_result"}
+    assert _action_codes(1, "8.5.1", "draw") == {"game_action_case_result"}
+
+
+def test_fiim_8_5_2_red_not_the_sheriff_any_result() -> None:
+    assert _action_codes(1, "8.5.2", "red") == set()
+    assert _action_codes(1, "8.5.2", "black") == set()
+    assert _action_codes(1, "8.5.2", "draw") == set()
+    assert _action_codes(3, "8.5.2", "red") == {"game_action_case_role"}
+    assert _action_codes(6, "8.5.2", "red") == {"game_action_case_role"}
+
+
+def test_fiim_8_5_3_red_or_sheriff_and_the_red_team_lost() -> None:
+    assert _action_codes(3, "8.5.3", "black") == set()
+    assert _action_codes(3, "8.5.3", "red") == {"game_action_case_result"}
+    assert _action_codes(8, "8.5.3", "red") == {"game_action_case_role",
+                                                "game_action_case_result"}
+
+
+def test_fiim_8_5_4_black_or_don_and_the_black_team_lost() -> None:
+    assert _action_codes(4, "8.5.4", "red") == set()
+    assert _action_codes(6, "8.5.4", "red") == set()
+    assert _action_codes(6, "8.5.4", "black") == {"game_action_case_result"}
+    assert _action_codes(1, "8.5.4", "red") == {"game_action_case_role"}
+    problems = refused(tournament(F, [_action(1, "8.5.4", "black")]))
+    messages = {p.message("ru") for p in problems} | {p.message("en") for p in problems}
+    assert ("game g1, seat 1, penalties.rule: case 8.5.4 applies only to the roles black, don "
+            "(FIIM 8.5.4)") in messages
+    assert ("игра g1, место 1, penalties.rule: случай 8.5.4 — только если чёрная команда "
+            "проиграла (ФИИМ 8.5.4)") in messages
+
+
+def test_fiim_8_5_penalty_cites_its_case() -> None:
+    loaded = load_tournament(dumps(tournament(F, [_action(4, "8.5.4", "red")], participants=30)))
+    parts = [x for e in explain_player(loaded.tournament, loaded.profile, "p4") for x in e.parts]
+    assert [(x.kind, x.points, x.clause) for x in parts] == [("penalty", -40, "FIIM 8.5.4")]
+    assert standings_of(loaded).rows
 
 
 def test_fiim_8_2_4_penalties_stay_on_a_draw() -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.helpers import codes, game, refused, rows, tournament
+from mafiatab.services.tournament_file import load_tournament
+from tests.helpers import codes, dumps, game, refused, rows, tournament
 
 S = "fsm"
 
@@ -228,6 +229,107 @@ def test_fsm_8_3_9_8_near_reliable_half_and_next_as_first() -> None:
     assert _pu_points([R(2), R(3, "near_reliable"), R(5)]) == 30
 
 
+def test_fsm_8_3_9_8_scoring_md_example_red_black_near_reliable_red_is_0_3() -> None:
+    """scoring.md 3.3: red ✓, black near-reliable, red ✓ = 0.1 + 0.1 + 0.1 = 0.3: the next
+    correctly written entry, whatever its colour, is scored as the first of its colour."""
+    assert _pu_points([R(2), B(4, "near_reliable"), R(3)]) == 30
+
+
+def test_fsm_8_3_9_8_next_entry_of_the_other_colour_scored_as_first() -> None:
+    # red, red, black near-reliable (0.1), red as the first red again (0.1), then the
+    # red count goes on from it (0.2)
+    assert _pu_points([R(2), R(3), B(4, "near_reliable"), R(5), R(7)]) == 10 + 20 + 10 + 10 + 20
+    # black, red near-reliable (50% of 0.1), black as the first black again (+0.2, not 0.3)
+    assert _pu_points([B(4), R(2, "near_reliable"), B(6)]) == 20 + 5 + 20
+    # an error or an entry that scores nothing is not "the next" that scores
+    assert _pu_points([R(2), B(4, "near_reliable"), R(6), R(3)]) == 10 + 10 - 20 + 10
+    assert _pu_points([R(2), B(4, "near_reliable"), R(5, "reliable"), R(3)]) == 10 + 10 + 0 + 10
+
+
+def test_fsm_8_3_9_9_checked_only_on_a_red_entry_of_a_sheriff_first_killed() -> None:
+    problems = refused(tournament(S, [_pu([R(2, "checked")], fk=1)]))
+    assert [(p.code, p.seat, p.field, p.clause) for p in problems] == [
+        ("checked_not_sheriff_red", 1, "pu_protocol.entries.tag", "FSM 8.3.9.9")]
+    assert "checked_not_sheriff_red" in codes(refused(tournament(S, [_pu([B(4, "checked")], fk=3)])))
+    # a black first killed's protocol scores nothing, but a checked tag there is still wrong
+    assert "checked_not_sheriff_red" in codes(
+        refused(tournament(S, [_pu([R(2, "checked")], fk=4, result="red")])))
+    assert _pu_points([R(2, "checked")], fk=3) == 0
+
+
+def test_fsm_8_3_9_11_will_beside_aside_protocol_of_four_colours_refused() -> None:
+    four = [R(2), R(5), R(7), B(4)]
+    g = game(result="black", first_killed=1,
+             scores={"1": {"will": 0.2, "pu_protocol": {"entries": four, "aside": True}}})
+    problems = refused(tournament(S, [g]))
+    assert [(p.code, p.field, p.clause) for p in problems] == [
+        ("aside_will_and_protocol", "will", "FSM 8.3.9.11")]
+    three = game(result="black", first_killed=1,
+                 scores={"1": {"will": 0.2, "pu_protocol": {"entries": four[1:], "aside": True}}})
+    # three colours aside + 0.2 will: 0.1 + 0.1 + 0.4 + 0.2
+    assert _one(three, "p1").extra == 80
+    # not aside: no such limit
+    plain = game(result="black", first_killed=1,
+                 scores={"1": {"will": 0.2, "pu_protocol": {"entries": four}}})
+    assert _one(plain, "p1").extra == 20 + 10 + 20 + 20 + 20
+
+
+def test_fsm_8_3_9_13_aside_will_is_plus_0_2_plus_0_3_minus_0_2_or_0() -> None:
+    def aside_will(value: float) -> dict[str, Any]:
+        return game(result="black", first_killed=1,
+                    scores={"1": {"will": value, "pu_protocol": {"entries": [B(4)], "aside": True}}})
+    for value, points in ((0.2, 20), (0.3, 30), (-0.2, -20), (0, 0)):
+        assert _one(aside_will(value), "p1").extra == 40 + points
+    for value in (0.4, -0.3, -0.4):
+        problems = refused(tournament(S, [aside_will(value)]))
+        assert [(p.code, p.field, p.clause) for p in problems] == [("off_scale", "will", "FSM 8.3.9.13")]
+
+
+def test_fsm_8_3_9_14_only_on_the_first_killed_without_will_or_protocol_once() -> None:
+    pen = {"kind": "revealed_sheriff_no_will"}
+    not_fk = game(first_killed=1, scores={"2": {"penalties": [pen]}})
+    assert [(p.code, p.seat, p.clause) for p in refused(tournament(S, [not_fk]))] == [
+        ("revealed_not_fk", 2, "FSM 8.3.9.14")]
+    no_fk = game(first_killed=None, scores={"2": {"penalties": [pen]}})
+    assert codes(refused(tournament(S, [no_fk]))) == {"revealed_not_fk"}
+    with_will = game(first_killed=1, scores={"1": {"will": -0.2, "penalties": [pen]}})
+    assert codes(refused(tournament(S, [with_will]))) == {"revealed_with_will"}
+    with_protocol = game(first_killed=1, scores={"1": {"pu_protocol": {"entries": [B(4)]},
+                                                      "penalties": [pen]}})
+    assert codes(refused(tournament(S, [with_protocol]))) == {"revealed_with_will"}
+    twice = game(first_killed=1, scores={"1": {"penalties": [pen, pen]}})
+    assert codes(refused(tournament(S, [twice]))) == {"revealed_twice"}
+
+
+def test_fsm_8_3_8_11_first_killed_will_against_his_protocol_the_larger_counts() -> None:
+    def fk(will: float, entries: list[dict[str, Any]], same: bool = True) -> Any:
+        sc: dict[str, Any] = {"will": will, "pu_protocol": {"entries": entries}}
+        if same:
+            sc["same_as_will"] = True
+        return _one(game(result="black", first_killed=1, scores={"1": sc}), "p1")
+    # protocol 0.2 + 0.3 = 0.5 against will 0.2: 0.5
+    assert fk(0.2, [B(4), B(6)]).extra == 50
+    # protocol 0.2 against will 0.4: 0.4
+    assert fk(0.4, [B(4)]).extra == 40
+    # a wrong protocol (-0.2) against will 0.2: 0.2
+    assert fk(0.2, [B(2)]).extra == 20
+    # without same_as_will both count
+    assert fk(0.2, [B(4), B(6)], same=False).extra == 70
+    # no "same_as_will needs both" warning: his protocol is the other half
+    loaded = load_tournament(dumps(tournament(S, [game(result="black", first_killed=1, scores={
+        "1": {"will": 0.2, "same_as_will": True, "pu_protocol": {"entries": [B(4)]}}})])))
+    assert loaded.warnings == []
+
+
+def test_fsm_8_3_8_11_first_killed_limit_counts_his_will_as_given() -> None:
+    scores: dict[str, Any] = {str(s): {"extra": 1.0} for s in (2, 3, 5)}
+    scores["7"] = {"extra": 0.8}
+    # 3.8 of extras + his will 0.4 = 4.2 > 4.0, whatever same_as_will decides
+    scores["1"] = {"will": 0.4, "same_as_will": True, "pu_protocol": {"entries": [B(4), B(6)]}}
+    assert "limit_sum" in codes(refused(tournament(S, [game(result="black", first_killed=1,
+                                                            scores=scores)])))
+
+
 def test_fsm_8_3_9_wrong_entry_scores_as_error_whatever_its_tag() -> None:
     assert _pu_points([B(2, "reliable")]) == -20
     assert _pu_points([R(4, "near_reliable"), R(6)]) == -40
@@ -355,6 +457,33 @@ def test_fsm_8_5_9_unplayability_minus_1() -> None:
     assert _one(g, "p2").penalties == -100
 
 
+def test_fsm_8_5_9_unplayability_is_exactly_minus_1() -> None:
+    for points in (-0.4, -0.8, -1.2):
+        g = game(scores={"2": {"penalties": [{"kind": "game_action", "points": points,
+                                              "rule": "8.5.9"}], "approved": True}})
+        problems = refused(tournament(S, [g]))
+        assert [(p.code, p.field, p.clause) for p in problems] == [
+            ("game_action_fixed", "penalties.points", "FSM 8.5.9")], points
+        assert "(FSM 8.5.9)" in problems[0].message("en")
+        assert "(ФСМ 8.5.9)" in problems[0].message("ru")
+    # other rules keep the 8.4.4 scale
+    g = game(scores={"2": {"penalties": [{"kind": "game_action", "points": -0.4, "rule": "8.5.3"}]}})
+    assert _one(g, "p2").penalties == -40
+    # points are still required in fsm
+    g = game(scores={"2": {"penalties": [{"kind": "game_action", "rule": "8.5.9"}]}})
+    assert codes(refused(tournament(S, [g]))) == {"game_action_points"}
+
+
+def test_fsm_8_5_8_one_removal_penalty_per_player_per_game() -> None:
+    dq = {"kind": "disqualification", "critical": False}
+    for pens in ([dq, dq], [{"kind": "team_loss"}, {"kind": "team_loss"}]):
+        g = game(result="black", scores={"2": {"penalties": pens}})
+        problems = refused(tournament(S, [g]))
+        assert [(p.code, p.seat, p.clause) for p in problems] == [("removal_twice", 2, "FSM 8.5.8")]
+    g = game(result="black", scores={"2": {"penalties": [dq, dq]}})
+    assert "removal_twice" in codes(refused(tournament("fiim2018", [g])))
+
+
 def test_fsm_8_5_1_game_action_needs_points() -> None:
     g = game(scores={"2": {"penalties": [{"kind": "game_action"}]}})
     assert "game_action_points" in codes(refused(tournament(S, [g])))
@@ -476,6 +605,34 @@ def test_fsm_8_6_6_broken_table_not_counted_in_i() -> None:
                     broken_table=True)] + [game(result="black", first_killed=1, best_move=[4])]
     # 5 games, B = 4: i = 1 (the broken table does not count): Ci = 0.1 once
     assert rows(tournament(S, _p1_games(5, special)))["p1"].compensation == 10
+
+
+def test_fsm_8_6_6_night_killed_counts_in_i_and_first_night_deaths() -> None:
+    # seat 2 (p2) shot in the first shooting night of a broken table: i = 1, a death on the
+    # first night; he made no best move, so no Ci in that game
+    broken = game(result="black", first_killed=1, best_move=[4], day1_vote_left=1,
+                  broken_table=True, night_killed=2)
+    later = game(result="black", first_killed=2, best_move=[4])
+    games = [dict(broken, id="x0", round=1), dict(later, id="x1", round=2)]
+    games += [game(f"g{i}", rnd=100 + i, first_killed=5) for i in range(3)]
+    r = rows(tournament(S, games))
+    # p2: 5 games, B = 4, i = 2: Ci = 0.2 paid in x1 only
+    assert (r["p2"].first_killed, r["p2"].compensation) == (2, 20)
+    assert (r["p1"].first_killed, r["p1"].compensation, r["p1"].best_move) == (0, 0, 10)
+    # without night_killed p2 has i = 1: Ci = 0.1
+    games[0] = dict(games[0])
+    del games[0]["night_killed"]
+    assert rows(tournament(S, games))["p2"].compensation == 10
+
+
+def test_fsm_8_6_6_night_killed_refusals() -> None:
+    without = game(first_killed=1, night_killed=2)
+    assert [(p.code, p.field, p.clause) for p in refused(tournament(S, [without]))] == [
+        ("night_killed_without_broken_table", "night_killed", "FSM 8.6.6")]
+    same = game(first_killed=1, broken_table=True, night_killed=1)
+    assert codes(refused(tournament(S, [same]))) == {"night_killed_is_fk"}
+    off = game(first_killed=1, broken_table=True, night_killed=11)
+    assert codes(refused(tournament(S, [off]))) == {"seat_number"}
 
 
 # --- 8.7 standings ----------------------------------------------------------------------

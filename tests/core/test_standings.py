@@ -7,8 +7,16 @@ from fractions import Fraction
 import pytest
 
 from mafiatab.domain.points import format_points, round_hundredths, to_decimal
-from mafiatab.domain.standings import Row, rank
+from mafiatab.domain.standings import METRICS, Row, ranking_key
+from mafiatab.domain.standings import rank as rank_by
+from mafiatab.rules import FIIM2018, FSM
 from tests.helpers import game, rows, standings, tournament
+
+
+def rank(rows_: list[Row], lots: list[str]) -> list[Row]:
+    """Both federations' tie-breakers are the same order (FIIM 8.8, FSM 8.7)."""
+    assert FIIM2018.tie_breakers.value == FSM.tie_breakers.value
+    return rank_by(rows_, lots, FSM.tie_breakers.value)
 
 
 def _row(pid: str, main: int = 0, extra: int = 0, wins: int = 0, ds: int = 0,
@@ -135,3 +143,32 @@ def test_section_7_ranking_uses_exact_values_not_rounded_ones() -> None:
     b = _row("b", main=13)
     ranked = rank([b, a], [])
     assert _order(ranked) == [("a", 1, False), ("b", 2, False)]
+
+
+def test_tie_break_order_is_read_from_the_profile() -> None:
+    """The order of the tie-breakers is the profile's `tie_breakers`, not the code's: the
+    same rows rank the other way round when a profile puts wins before extra points."""
+    a = _row("a", main=100, extra=50, wins=1)
+    b = _row("b", main=50, extra=100, wins=2)
+    assert [r.player for r in rank_by([a, b], [], ("total", "extra", "wins"))] == ["b", "a"]
+    a, b = _row("a", main=100, extra=50, wins=1), _row("b", main=50, extra=100, wins=2)
+    assert [r.player for r in rank_by([a, b], [], ("total", "wins", "extra"))] == ["b", "a"]
+    a, b = _row("a", main=100, extra=50, wins=3), _row("b", main=50, extra=100, wins=2)
+    assert [r.player for r in rank_by([a, b], [], ("total", "wins", "extra"))] == ["a", "b"]
+    a, b = _row("a", main=100, extra=50, wins=3), _row("b", main=50, extra=100, wins=2)
+    assert [r.player for r in rank_by([a, b], [], ("total", "extra", "wins"))] == ["b", "a"]
+
+
+def test_tie_break_metric_direction_comes_from_the_registry() -> None:
+    """A metric where less is better (fewer games) ranks the smaller value first."""
+    assert METRICS["games"].higher_is_better is False
+    few, many = Row("few", "few", games=1, main=100), Row("many", "many", games=3, main=100)
+    assert [r.player for r in rank_by([many, few], [], ("total", "games"))] == ["few", "many"]
+    key = ranking_key(("total", "games"))
+    assert key(few) > key(many)
+
+
+def test_every_profile_tie_breaker_is_a_known_metric() -> None:
+    for profile in (FIIM2018, FSM):
+        assert all(name in METRICS for name in profile.tie_breakers.value)
+        assert profile.tie_breakers.value[0] == "total"

@@ -55,6 +55,15 @@ FIIM_LOSER_MAX = Decimal("0.4")  # 8.4.4
 FIIM_LIMIT_SUM = Decimal("1.0")  # 8.4.2
 FIIM_LIMIT_PLAYERS = 3  # 8.4.1
 FIIM_GAME_ACTION = Decimal("-0.4")  # 8.5
+# 3.2: the closed list 8.5.1-8.5.4, on whom and which result
+FIIM_CASES: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "8.5.1": (("red", "sheriff"), "red"),  # the red team lost
+    "8.5.2": (("red",), None),  # any result
+    "8.5.3": (("red", "sheriff"), "red"),
+    "8.5.4": (("black", "don"), "black"),  # the black team lost
+}
+FSM_UNPLAYABILITY = Decimal("-1.0")  # section 4: 8.5.9 is -1.0 exactly
+FSM_ASIDE_WILL = _set("0.2", "0.3", "-0.2", "0")  # 8.3.9.13
 
 FSM_ONLY_SCORE_FIELDS = ("pu_extra", "pu_protocol", "will", "protocol", "same_as_will")
 ZERO = Decimal(0)
@@ -140,6 +149,15 @@ def _game_refusals(game: dict[str, Any], rules: Any, players: set[Any], stages: 
 
     if rules == "fiim2018" and _present(game.get("broken_table")):
         add("fsm_only")
+    # FSM 8.6.6: night_killed only with broken_table, not the first killed, a seat
+    night_killed = game.get("night_killed")
+    if night_killed is not None and (
+        not game.get("broken_table") or night_killed == fk or night_killed not in range(1, 11)
+    ):
+        add("night_killed")
+    # 3.2: FIIM has no approval of the limits
+    if rules == "fiim2018" and game.get("limits_approved") is True:
+        add("limits_approval")
 
     scores: dict[str, Any] = game.get("scores") or {}
     limits_approved = bool(game.get("limits_approved"))
@@ -160,12 +178,37 @@ def _game_refusals(game: dict[str, Any], rules: Any, players: set[Any], stages: 
             add("team_loss_not_lost", seat)
         if "team_loss" in kinds and "disqualification" in kinds:
             add("team_loss_and_dq", seat)
+        # section 4: a player leaves a table once; 8.3.9.14 once
+        if kinds.count("team_loss") > 1 or kinds.count("disqualification") > 1:
+            add("removal_twice", seat)
+        if rules == "fsm" and "revealed_sheriff_no_will" in kinds:
+            if kinds.count("revealed_sheriff_no_will") > 1:
+                add("revealed_twice", seat)
+            if seat != fk:
+                add("revealed_not_fk", seat)
+            elif sc.get("will") is not None or sc.get("pu_protocol") is not None:
+                add("revealed_with_will", seat)
         for p in penalties:
             if p.get("kind") == "game_action":
                 pts = p.get("points")
+                if rules == "fiim2018":
+                    case = FIIM_CASES.get(p.get("rule"))  # type: ignore[arg-type]
+                    if case is None:
+                        add("game_action_case", seat)
+                    elif seats_known:
+                        case_roles, must_have_lost = case
+                        if role not in case_roles:
+                            add("game_action_case_role", seat)
+                        if must_have_lost is not None and result in RESULTS and (
+                            result in (must_have_lost, "draw")
+                        ):
+                            add("game_action_case_result", seat)
                 if rules == "fsm":
                     if pts is None:
                         add("game_action_points", seat)
+                    elif p.get("rule") == "8.5.9":
+                        if D(pts) != FSM_UNPLAYABILITY:
+                            add("unplayability", seat)
                     elif D(pts) in FSM_NEGATIVE_APPROVAL:
                         if not approved:
                             add("needs_approval", seat)
@@ -181,6 +224,8 @@ def _game_refusals(game: dict[str, Any], rules: Any, players: set[Any], stages: 
             for f in FSM_ONLY_SCORE_FIELDS:
                 if _present(sc.get(f)):
                     add("fsm_only", seat)
+            if extra is not None and D(extra) < 0:
+                add("negative_extra", seat)  # 3.2: FIIM 9.9
             if extra is not None and D(extra) > 0:
                 x = D(extra)
                 given[seat] = x
@@ -220,11 +265,21 @@ def _game_refusals(game: dict[str, Any], rules: Any, players: set[Any], stages: 
         if (pu_extra is not None or sc.get("pu_protocol") is not None) and seat != fk:
             add("pu_not_fk", seat)
         pu_protocol = sc.get("pu_protocol")
+        will, protocol = sc.get("will"), sc.get("protocol")
         if pu_protocol is not None:
-            blacks = [e for e in pu_protocol.get("entries", []) if e.get("colour") == "black"]
+            entries = pu_protocol.get("entries", [])
+            blacks = [e for e in entries if e.get("colour") == "black"]
             if len(blacks) > 3:
                 add("black_entries", seat)
-        will, protocol = sc.get("will"), sc.get("protocol")
+            # 8.3.9.9: checked only on a red entry of a first killed who is the sheriff
+            if any(e.get("tag") == "checked" and (e.get("colour") != "red" or role != "sheriff")
+                   for e in entries):
+                add("checked", seat)
+            if pu_protocol.get("aside") and will is not None:
+                if len(entries) >= 4:
+                    add("aside_will", seat)  # 8.3.9.11
+                if D(will) in FSM_WILL and D(will) not in FSM_ASIDE_WILL:
+                    add("aside_will_value", seat)  # 8.3.9.13
         if will is not None:
             w = D(will)
             if w not in FSM_WILL:
@@ -249,7 +304,7 @@ def _game_refusals(game: dict[str, Any], rules: Any, players: set[Any], stages: 
                 add("extra_on_draw", seat)  # FSM 8.4.8
 
     # --- the game's limits (FIIM 8.4.1-8.4.2, FSM 8.4.1) --------------------------------------
-    if not limits_approved and rules in ("fsm", "fiim2018"):
+    if (not limits_approved or rules == "fiim2018") and rules in ("fsm", "fiim2018"):
         max_players = FSM_LIMIT_PLAYERS if rules == "fsm" else FIIM_LIMIT_PLAYERS
         max_sum = FSM_LIMIT_SUM if rules == "fsm" else FIIM_LIMIT_SUM
         if len(given) > max_players:

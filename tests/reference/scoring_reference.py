@@ -62,15 +62,17 @@ def penalty_points(rules: str, penalty: dict[str, Any]) -> Fraction:
     if rules == "fiim2018":
         if kind in ("disqualification", "team_loss"):  # FIIM 8.2.4; team loss: Reading
             return F("-0.5")
-        if kind == "game_action":  # FIIM 8.5
-            return F(penalty["points"]) if penalty.get("points") is not None else F("-0.4")
+        if kind == "game_action":  # FIIM 8.5.1-8.5.4: -0.4 each
+            return F("-0.4")
         raise ValueError(f"fiim2018 has no penalty {kind}")
     if kind == "disqualification":  # FSM 8.2.4, 8.5.8
         return F("-1.0") if penalty.get("critical") else F("-0.6")
     if kind == "team_loss":  # FSM 8.2.5, 8.5.8
         return F("-1.5")
-    if kind == "game_action":  # FSM 8.5.1: the 8.4.4 scale, points given
-        return F(penalty["points"])
+    if kind == "game_action":
+        if penalty.get("rule") == "8.5.9":  # section 4: "оцениваются штрафом −1"
+            return F("-1.0")
+        return F(penalty["points"])  # FSM 8.5.1: the 8.4.4 scale, points given
     if kind == "revealed_sheriff_no_will":  # FSM 8.3.9.14
         return F("-0.2")
     raise ValueError(f"unknown penalty {kind}")
@@ -119,11 +121,22 @@ def pu_protocol_points(protocol: dict[str, Any], roles: dict[int, str]) -> Fract
         correct_red_place = 0
         red_points = F(0)
         red_errors = 0
+        # 8.3.9.8: after a near-reliable entry "the next colour in the protocol" that is
+        # correctly written and scores, whatever its colour, is scored as the first of it
+        # colour (+0.1 red, +0.2 black); that colour's count goes on from it
+        after_near = False
         for entry in entries:
             role = roles[entry["seat"]]
             tag = entry.get("tag")
             colour = entry["colour"]
             correct = is_black(role) == (colour == "black")
+            scores_here = correct and tag not in NO_PLACE_TAGS
+            if scores_here and after_near:
+                after_near = False
+                if colour == "black":
+                    correct_black_place = 0
+                else:
+                    correct_red_place = 0
             if colour == "black":
                 if not correct:
                     total += F("-0.2") if wrong_black_place == 0 else F("-0.3")
@@ -132,7 +145,8 @@ def pu_protocol_points(protocol: dict[str, Any], roles: dict[int, str]) -> Fract
                     pass
                 elif tag == "near_reliable":
                     total += black_place_value(correct_black_place) / 2
-                    correct_black_place = 0  # the next is scored as the first again
+                    correct_black_place = 0  # its colour's count starts again
+                    after_near = True
                 else:
                     total += black_place_value(correct_black_place)
                     correct_black_place += 1
@@ -144,6 +158,7 @@ def pu_protocol_points(protocol: dict[str, Any], roles: dict[int, str]) -> Fract
                 elif tag == "near_reliable":
                     red_points += red_place_value(correct_red_place) / 2
                     correct_red_place = 0
+                    after_near = True
                 else:
                     red_points += red_place_value(correct_red_place)
                     correct_red_place += 1
@@ -170,6 +185,8 @@ def game_points(rules: str, game: dict[str, Any]) -> dict[str, dict[str, Any]]:
     roles = {s["seat"]: s["role"] for s in game["seats"]}
     fk = game.get("first_killed")
     broken = bool(game.get("broken_table"))
+    # 5, FSM 8.6.6: the player shot in a broken table's first shooting night
+    night_killed = game.get("night_killed") if broken else None
     scores = game.get("scores") or {}
     out: dict[str, dict[str, Any]] = {}
     for s in game["seats"]:
@@ -178,8 +195,10 @@ def game_points(rules: str, game: dict[str, Any]) -> dict[str, dict[str, Any]]:
         row: dict[str, Any] = {
             "won": (not draw) and team_of(role) == result,
             "role": role,
-            "first_killed": fk == seat and not broken,  # 5: broken table is no night death
-            "fk_red": fk == seat and not broken and role in RED_TEAM,
+            # 5: a broken table's first killed is no night death; its night_killed is
+            "first_killed": (fk == seat and not broken) or night_killed == seat,
+            "fk_red": ((fk == seat and not broken) or night_killed == seat) and role in RED_TEAM,
+            "ci_paid": fk == seat and not broken,  # night_killed made no best move
             "best_move": F(0),
             "extra": F(0),
             "penalties": F(0),
@@ -193,11 +212,13 @@ def game_points(rules: str, game: dict[str, Any]) -> dict[str, dict[str, Any]]:
             fsm_draw = rules == "fsm" and draw  # Reading (FSM 8.4.8)
             if role in RED_TEAM and not no_best_move and not fsm_draw:
                 row["best_move"] = BEST_MOVE[rules][blacks]
-            if rules == "fsm" and sc.get("pu_protocol") and role in RED_TEAM:
-                pts = pu_protocol_points(sc["pu_protocol"], roles)
-                if draw and pts > 0:
-                    pts = F(0)  # 3.3: on a draw a positive total is dropped
-                row["extra"] += pts
+        pu_pts: Fraction | None = None
+        if fk == seat and rules == "fsm" and sc.get("pu_protocol") is not None:
+            pu_pts = F(0)  # 3.3: a black first killed's protocol scores 0
+            if role in RED_TEAM:
+                pu_pts = pu_protocol_points(sc["pu_protocol"], roles)
+                if draw and pu_pts > 0:
+                    pu_pts = F(0)  # 3.3: on a draw a positive total is dropped
         if sc.get("extra") is not None:
             row["extra"] += F(sc["extra"])
         if sc.get("pu_extra") is not None:
@@ -206,11 +227,16 @@ def game_points(rules: str, game: dict[str, Any]) -> dict[str, dict[str, Any]]:
         protocol = sc.get("protocol")
         if sc.get("same_as_will") and will is not None and protocol is not None:
             row["extra"] += max(F(will), F(protocol))  # FSM 8.3.8.11
+        elif sc.get("same_as_will") and will is not None and pu_pts is not None:
+            row["extra"] += max(F(will), pu_pts)  # 3.2: 8.3.8.11 for the first killed
+            pu_pts = None
         else:
             if will is not None:
                 row["extra"] += F(will)
             if protocol is not None:
                 row["extra"] += F(protocol)
+        if pu_pts is not None:
+            row["extra"] += pu_pts
         for p in sc.get("penalties") or []:
             row["penalties"] += penalty_points(rules, p)
         row["extra"] += row["best_move"] + row["penalties"]
@@ -333,7 +359,7 @@ def reference_standings(data: dict[str, Any], stages: list[str] | None = None) -
                 r["main"] += k if game["result"] == heavy else F(1)
             if p["first_killed"]:
                 r["first_killed"] += 1
-            if p["fk_red"] and stage_pays(rules, stage_by_id[game["stage"]]):
+            if p["fk_red"] and p["ci_paid"] and stage_pays(rules, stage_by_id[game["stage"]]):
                 c = ci[(player, dist[game["stage"]])]
                 pay = F(0)
                 if rules == "fiim2018":

@@ -333,6 +333,24 @@ def test_broken_table() -> None:
     assert mine["p00"]["best_move"] == Fraction("0.9")  # 0.6 + 0.1 + 0.1 + 0.1
 
 
+def test_broken_table_night_killed() -> None:
+    """FSM 8.6.6: the seat shot in a broken table's first night counts in his i and first
+    night deaths, whatever his role; he made no best move, so that game pays him no Ci."""
+    g1 = game("g1", ten(), "black", first_killed=1, best_move=[4, 5], broken_table=True,
+              day1_vote_left=1, night_killed=2)
+    g2 = game("g2", ten(), "black", first_killed=2, best_move=[4])
+    g3 = game("g3", ten(), "red", first_killed=1, best_move=[4], broken_table=True,
+              day1_vote_left=1, night_killed=5)  # a black shot
+    g4 = game("g4", ten(), "red", first_killed=6, best_move=[7])
+    g5 = game("g5", ten(), "black", first_killed=9, broken_table=True, day1_vote_left=1,
+              night_killed=2)
+    text = tournament("fsm", 10, [g1, g2, g3, g4, g5])
+    assert_same(text)
+    mine = {r["player"]: r for r in reference_standings(json.loads(text))}
+    assert (mine["p01"]["first_killed"], mine["p04"]["first_killed"]) == (3, 1)
+    assert mine["p01"]["compensation"] == Fraction("0.3")  # 0.4 * 3 / 4, paid in g2 only
+
+
 def _pu(entries: list[tuple[int, str, str | None]], **more: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"entries": [
         {"seat": s, "colour": c, **({"tag": t} if t else {})} for s, c, t in entries]}
@@ -351,7 +369,7 @@ PROTOCOLS: list[dict[str, Any]] = [
          (9, "red", None), (10, "red", None)]),
     _pu([(2, "red", None), (3, "red", None), (6, "red", None), (8, "red", None),
          (9, "red", None), (10, "red", None)]),
-    _pu([(2, "red", "checked"), (3, "red", None), (4, "red", "near_reliable")]),
+    _pu([(2, "red", "from_version"), (3, "red", None), (4, "red", "near_reliable")]),
     _pu([(4, "red", None), (5, "red", "reliable"), (7, "red", None), (2, "red", None)]),
     _pu([(2, "red", "from_version"), (6, "red", None), (4, "black", "from_version"), (5, "black", None)]),
     _pu([(2, "red", "near_reliable"), (6, "red", "near_reliable"), (8, "red", None)]),
@@ -365,7 +383,7 @@ PROTOCOLS: list[dict[str, Any]] = [
     _pu([(4, "black", "reliable"), (5, "black", None), (8, "black", None), (9, "red", "near_reliable")],
         aside=True),
     _pu([(5, "black", None), (4, "black", "reliable")], aside=True),
-    _pu([(2, "black", None), (6, "red", "checked"), (4, "red", None), (8, "red", None)], aside=True,
+    _pu([(2, "black", None), (6, "red", "reliable"), (4, "red", None), (8, "red", None)], aside=True,
         version={"situation": "black_vs_black", "right": True}),
     _pu([(4, "black", "from_version"), (9, "red", None), (10, "red", None), (8, "red", None),
          (6, "red", None), (2, "red", None), (3, "red", None)], aside=True,
@@ -378,6 +396,24 @@ PROTOCOLS: list[dict[str, Any]] = [
 def test_pu_protocol(index: int, result: str) -> None:
     g = game("g1", ten(), result, first_killed=1, best_move=[4, 2],
              scores={"1": {"pu_protocol": PROTOCOLS[index]}})
+    assert_same(tournament("fsm", 10, [g]))
+
+
+# seat 3 (sheriff) first killed: `checked` reds (8.3.9.9), and 8.3.9.8 across colours
+SHERIFF_PROTOCOLS: list[dict[str, Any]] = [
+    _pu([(2, "red", "checked"), (6, "red", None), (4, "black", "near_reliable"), (8, "red", None)]),
+    _pu([(4, "black", None), (2, "red", "near_reliable"), (5, "black", None), (6, "red", "checked"),
+         (8, "red", None)]),
+    _pu([(2, "red", None), (5, "black", "near_reliable"), (9, "black", None), (6, "red", None)]),
+    _pu([(2, "red", "checked"), (4, "black", None), (6, "red", None)], aside=True),
+]
+
+
+@pytest.mark.parametrize("result", ["red", "black"])
+@pytest.mark.parametrize("index", range(len(SHERIFF_PROTOCOLS)))
+def test_sheriff_pu_protocol(index: int, result: str) -> None:
+    g = game("g1", ten(), result, first_killed=3, best_move=[4],
+             scores={"3": {"pu_protocol": SHERIFF_PROTOCOLS[index]}})
     assert_same(tournament("fsm", 10, [g]))
 
 
@@ -534,7 +570,10 @@ def _random_protocol(rng: random.Random) -> tuple[int, dict[str, Any]]:
     for s in seats:
         colour = rng.choice(["red", "black"]) if blacks < 3 else "red"
         blacks += colour == "black"
-        entries.append((s, colour, rng.choice(PU_TAGS)))
+        tag = rng.choice(PU_TAGS)
+        if tag == "checked" and (colour != "red" or ROLES[fk - 1] != "sheriff"):
+            tag = None  # 8.3.9.9: refused anywhere else
+        entries.append((s, colour, tag))
     more: dict[str, Any] = {}
     if rng.random() < 0.5:
         more["version"] = {"situation": rng.choice(SITUATIONS), "right": rng.random() < 0.5}
@@ -566,8 +605,14 @@ def _has_known_disagreement(data: dict[str, Any]) -> bool:
 @settings(max_examples=600, deadline=None)
 @given(seed=st.integers(0, 10**9), result=st.sampled_from(["red", "black", "draw"]))
 def test_random_pu_protocol(seed: int, result: str) -> None:
-    fk, protocol = _random_protocol(random.Random(seed))
-    if _aside_blacks_differ(protocol):
-        return
-    g = game("g1", ten(), result, first_killed=fk, best_move=[], scores={str(fk): {"pu_protocol": protocol}})
+    rng = random.Random(seed)
+    fk, protocol = _random_protocol(rng)
+    scores: dict[str, Any] = {"pu_protocol": protocol}
+    # his will beside it (FSM 8.3.8.11 when the same; 8.3.9.11/8.3.9.13 beside an aside one)
+    aside = bool(protocol.get("aside"))
+    if rng.random() < 0.4 and (not aside or len(protocol["entries"]) <= 3) and result != "draw":
+        wills = ["-0.2", "0", "0.2", "0.3"] if aside else ["-0.4", "-0.2", "0", "0.2", "0.3", "0.4"]
+        scores["will"] = float(rng.choice(wills))
+        scores["same_as_will"] = rng.random() < 0.5
+    g = game("g1", ten(), result, first_killed=fk, best_move=[], scores={str(fk): scores})
     assert_same(tournament("fsm", 10, [g]))

@@ -57,6 +57,20 @@ CODES: dict[str, set[str]] = {
     "fsm_only": {"fsm_only", "broken_table_not_in_rules", "penalty_not_in_rules"},
     "limit_players": {"limit_players"},
     "limit_sum": {"limit_sum"},
+    "negative_extra": {"negative_extra"},
+    "limits_approval": {"limits_approval_not_in_rules"},
+    "game_action_case": {"game_action_case"},
+    "game_action_case_role": {"game_action_case_role"},
+    "game_action_case_result": {"game_action_case_result"},
+    "unplayability": {"game_action_fixed"},
+    "removal_twice": {"removal_twice"},
+    "revealed_twice": {"revealed_twice"},
+    "revealed_not_fk": {"revealed_not_fk"},
+    "revealed_with_will": {"revealed_with_will"},
+    "checked": {"checked_not_sheriff_red"},
+    "aside_will": {"aside_will_and_protocol"},
+    "aside_will_value": {"off_scale"},
+    "night_killed": {"night_killed_without_broken_table", "night_killed_is_fk", "seat_number"},
 }
 
 
@@ -175,6 +189,13 @@ def m_penalty(rng: random.Random, data: Data, game: Game) -> None:
         pen["critical"] = rng.random() < 0.5
     if kind == "game_action" and rng.random() < 0.8:
         pen["points"] = rng.choice([v for v in VALUES if v < 0] + [_dec("-0.4")] * 3)
+    if kind == "game_action" and rng.random() < 0.8:
+        pen["rule"] = rng.choice(["8.5.1", "8.5.2", "8.5.3", "8.5.4", "8.5.4", "8.5.9", "8.5.9",
+                                  "8.5.5", "9.9"])
+        if pen["rule"] == "8.5.9" and rng.random() < 0.5:
+            pen["points"] = _dec("-1.0")
+    if kind == "revealed_sheriff_no_will" and game.get("first_killed") and rng.random() < 0.6:
+        seat = int(game["first_killed"])
     if kind == "team_loss" and rng.random() < 0.7:
         # usually on a player of the team that lost
         losers = [s["seat"] for s in game["seats"]
@@ -186,6 +207,8 @@ def m_penalty(rng: random.Random, data: Data, game: Game) -> None:
     penalties.append(pen)
     if kind == "team_loss" and rng.random() < 0.15:
         penalties.append({"kind": "disqualification", "critical": True})
+    if kind != "game_action" and rng.random() < 0.15:
+        penalties.append(dict(pen))  # the same removal (or 8.3.9.14) twice
 
 
 def m_day1_vote(rng: random.Random, data: Data, game: Game) -> None:
@@ -199,9 +222,20 @@ def m_black_entries(rng: random.Random, data: Data, game: Game) -> None:
     others = [s for s in range(1, 11) if s != fk]
     rng.shuffle(others)
     n = rng.randint(1, 5)
-    entries = [{"seat": s, "colour": "black"} for s in others[:n]]
+    entries: list[dict[str, Any]] = [{"seat": s, "colour": "black"} for s in others[:n]]
     entries += [{"seat": s, "colour": "red"} for s in others[n:n + rng.randint(0, 3)]]
-    _scores(game, fk)["pu_protocol"] = {"entries": entries}
+    for e in entries:
+        if rng.random() < 0.2:
+            e["tag"] = rng.choice(["checked", "checked", "near_reliable", "reliable"])
+    protocol: dict[str, Any] = {"entries": entries}
+    if rng.random() < 0.3:
+        protocol["aside"] = True
+    _scores(game, fk)["pu_protocol"] = protocol
+    if rng.random() < 0.3:
+        _scores(game, fk)["will"] = rng.choice([_dec(v) for v in ("-0.3", "-0.2", "0", "0.2", "0.3",
+                                                                 "0.4")])
+        if rng.random() < 0.3:
+            _scores(game, fk)["same_as_will"] = True
 
 
 def m_result(rng: random.Random, data: Data, game: Game) -> None:
@@ -291,6 +325,15 @@ def m_broken_table(rng: random.Random, data: Data, game: Game) -> None:
         game["broken_table"] = True
 
 
+def m_night_killed(rng: random.Random, data: Data, game: Game) -> None:
+    """FSM 8.6.6: the seat shot in a broken table's first night; sound or not."""
+    fk = game.get("first_killed")
+    if fk is not None and rng.random() < 0.6:
+        game["broken_table"] = True
+    others = [s for s in range(1, 11) if s != fk]
+    game["night_killed"] = rng.choice(others + others + [fk or 1, 11])
+
+
 def m_limit_mix(rng: random.Random, data: Data, game: Game) -> None:
     """Extras, wills and protocols (same_as_will or not) around the FSM 4.0 / 7-player limits."""
     if data["rules"] != "fsm":
@@ -321,7 +364,8 @@ def m_sound_swap(rng: random.Random, data: Data, game: Game) -> None:
 MUTATIONS: list[Callable[[random.Random, Data, Game], None]] = [
     m_extra, m_extra, m_pu_extra, m_move_pu, m_penalty, m_penalty, m_day1_vote, m_black_entries,
     m_result, m_will, m_will, m_approved, m_many_extras, m_many_extras, m_best_move, m_seats,
-    m_switch_rules, m_broken_table, m_sound_swap, m_limit_mix, m_limit_mix,
+    m_switch_rules, m_broken_table, m_sound_swap, m_limit_mix, m_limit_mix, m_night_killed,
+    m_black_entries,
 ]
 
 
@@ -363,8 +407,11 @@ def test_random_mutations_cover_every_reason() -> None:
         data = mutated(seed)
         seen.update((data["rules"], reason) for reason, _, _ in refusals_of(data))
     fsm_only_reasons = {"black_entries", "bm_after_vote", "extra_on_fk", "extra_when_removed",
-                        "game_action_points", "pu_not_fk"}
-    fiim_only_reasons = {"fsm_only", "loser_max"}
+                        "game_action_points", "pu_not_fk", "unplayability", "revealed_twice",
+                        "revealed_not_fk", "revealed_with_will", "checked", "aside_will",
+                        "aside_will_value"}
+    fiim_only_reasons = {"fsm_only", "loser_max", "negative_extra", "limits_approval",
+                         "game_action_case", "game_action_case_role", "game_action_case_result"}
     for reason in CODES:
         if reason not in fiim_only_reasons:
             assert ("fsm", reason) in seen, reason
@@ -536,9 +583,14 @@ EDGES: list[tuple[str, Data, bool, str | None]] = [
     # --- FIIM 8.4 ----------------------------------------------------------------------------
     ("fiim 3 players, sum exactly 1.0", fiim(extras(["0.4", "0.3", "0.3"])), False, None),
     ("fiim 4 players", fiim(extras(["0.2", "0.2", "0.2", "0.2"])), True, "limit_players"),
-    ("fiim 4 players, limits approved", fiim(extras(["0.2"] * 4), limits_approved=True), False, None),
+    ("fiim 4 players, limits approved: FIIM has no approval",
+     fiim(extras(["0.2"] * 4), limits_approved=True), True, "limits_approval"),
+    ("fiim 3 players, limits_approved true", fiim(extras(["0.2"] * 3), limits_approved=True),
+     True, "limits_approval"),
+    ("fiim limits_approved false", fiim(extras(["0.2"] * 3), limits_approved=False), False, None),
     ("fiim sum 1.1", fiim(extras(["0.5", "0.3", "0.3"])), True, "limit_sum"),
-    ("fiim sum 1.1, limits approved", fiim(extras(["0.5", "0.3", "0.3"]), limits_approved=True), False, None),
+    ("fiim sum 1.1, limits approved", fiim(extras(["0.5", "0.3", "0.3"]), limits_approved=True),
+     True, "limit_sum"),
     ("fiim the first killed's extra and best move", fiim({1: {"extra": "0.3"}}, best_move=[8, 9, 10]),
      False, None),
     ("fiim winner +0.5", fiim({2: {"extra": "0.5"}}), False, None),
@@ -553,11 +605,39 @@ EDGES: list[tuple[str, Data, bool, str | None]] = [
     ("fiim extra 0", fiim({2: {"extra": "0"}}), False, None),
     ("fiim draw with +0.2", fiim({2: {"extra": "0.2"}}, result="draw"), True, "extra_on_draw"),
     ("fiim draw with a best move", fiim({}, result="draw", best_move=[8, 9]), False, None),
-    ("fiim game_action without points", fiim({2: {"penalties": [{"kind": "game_action"}]}}), False, None),
-    ("fiim game_action -0.4", fiim({2: {"penalties": [{"kind": "game_action", "points": "-0.4"}]}}),
-     False, None),
-    ("fiim game_action -0.2", fiim({2: {"penalties": [{"kind": "game_action", "points": "-0.2"}]}}),
-     True, "off_scale"),
+    ("fiim game_action without points", fiim({2: {"penalties": [{"kind": "game_action",
+                                                              "rule": "8.5.2"}]}}), False, None),
+    ("fiim game_action -0.4", fiim({2: {"penalties": [{"kind": "game_action", "points": "-0.4",
+                                                     "rule": "8.5.2"}]}}), False, None),
+    ("fiim game_action -0.2", fiim({2: {"penalties": [{"kind": "game_action", "points": "-0.2",
+                                                     "rule": "8.5.2"}]}}), True, "off_scale"),
+    ("fiim game_action without a case", fiim({2: {"penalties": [{"kind": "game_action"}]}}),
+     True, "game_action_case"),
+    ("fiim game_action 8.5.9 (an FSM case)",
+     fiim({2: {"penalties": [{"kind": "game_action", "rule": "8.5.9"}]}}), True, "game_action_case"),
+    ("fiim 8.5.1 on a red, red lost",
+     fiim({2: {"penalties": [{"kind": "game_action", "rule": "8.5.1"}]}}, result="black"), False, None),
+    ("fiim 8.5.1 on a red, red won",
+     fiim({2: {"penalties": [{"kind": "game_action", "rule": "8.5.1"}]}}), True, "game_action_case_result"),
+    ("fiim 8.5.1 on a black", fiim({8: {"penalties": [{"kind": "game_action", "rule": "8.5.1"}]}},
+                                   result="black"), True, "game_action_case_role"),
+    ("fiim 8.5.2 on the sheriff", fiim({7: {"penalties": [{"kind": "game_action", "rule": "8.5.2"}]}}),
+     True, "game_action_case_role"),
+    ("fiim 8.5.2 on a red, draw", fiim({2: {"penalties": [{"kind": "game_action", "rule": "8.5.2"}]}},
+                                       result="draw"), False, None),
+    ("fiim 8.5.3 on the sheriff, red lost",
+     fiim({7: {"penalties": [{"kind": "game_action", "rule": "8.5.3"}]}}, result="black"), False, None),
+    ("fiim 8.5.3 on the sheriff, draw",
+     fiim({7: {"penalties": [{"kind": "game_action", "rule": "8.5.3"}]}}, result="draw"),
+     True, "game_action_case_result"),
+    ("fiim 8.5.4 on the don, black lost",
+     fiim({10: {"penalties": [{"kind": "game_action", "rule": "8.5.4"}]}}), False, None),
+    ("fiim 8.5.4 on the don, black won",
+     fiim({10: {"penalties": [{"kind": "game_action", "rule": "8.5.4"}]}}, result="black"),
+     True, "game_action_case_result"),
+    ("fiim 8.5.4 on a red", fiim({2: {"penalties": [{"kind": "game_action", "rule": "8.5.4"}]}}),
+     True, "game_action_case_role"),
+    ("fiim two disqualifications", fiim({2: {"penalties": [DQ, DQ]}}), True, "removal_twice"),
     ("fiim team loss on the winning team", fiim({2: {"penalties": [TEAM_LOSS]}}), True, "team_loss_not_lost"),
     ("fiim team loss on the losing team", fiim({2: {"penalties": [TEAM_LOSS]}}, result="black"), False, None),
     ("fiim team loss and disqualification", fiim({2: {"penalties": [TEAM_LOSS, DQ]}}, result="black"),
@@ -602,13 +682,64 @@ EDGES: list[tuple[str, Data, bool, str | None]] = [
     ("fiim sum 1.05", fiim(extras(["0.25", "0.3", "0.5"])), True, "limit_sum"),
     ("fiim disqualified player with +0.3 (section 8 cites FSM 8.4.7 only)",
      fiim({2: {"extra": "0.3", "penalties": [DQ]}}), False, None),
-    ("fiim negative extra", fiim({2: {"extra": "-0.4"}}), False, None),
-    ("fiim negative extra on a draw", fiim({2: {"extra": "-0.4"}}, result="draw"), False, None),
+    ("fiim negative extra", fiim({2: {"extra": "-0.4"}}), True, "negative_extra"),
+    ("fiim negative extra on a draw", fiim({2: {"extra": "-0.4"}}, result="draw"), True,
+     "negative_extra"),
+    ("fiim negative extra on the first killed", fiim({1: {"extra": "-0.2"}}), True, "negative_extra"),
     ("fiim winner +0.55", fiim({2: {"extra": "0.55"}}), False, None),
     ("fiim broken_table false", fiim({}, broken_table=False), False, None),
     ("fiim will 0 is still a use of an FSM field", fiim({2: {"will": "0"}}), True, "fsm_only"),
     ("fiim limits_approved does not lift the loser's +0.4",
      fiim({8: {"extra": "0.5"}}, limits_approved=True), True, "loser_max"),
+    # --- the corrected spec: FSM 8.5.9, 8.5.8, 8.3.9.9, 8.3.9.11, 8.3.9.13, 8.3.9.14, 8.6.6 ---
+    ("fsm 8.5.9 at -1.0", fsm({2: {"penalties": [{"kind": "game_action", "points": "-1.0",
+                                                   "rule": "8.5.9"}]}}), False, None),
+    ("fsm 8.5.9 at -0.6", fsm({2: {"penalties": [{"kind": "game_action", "points": "-0.6",
+                                                   "rule": "8.5.9"}]}}), True, "unplayability"),
+    ("fsm 8.5.9 at -1.5 approved", fsm({2: {"penalties": [{"kind": "game_action", "points": "-1.5",
+                                                            "rule": "8.5.9"}], "approved": True}}),
+     True, "unplayability"),
+    ("fsm two disqualifications", fsm({2: {"penalties": [DQ, DQ]}}), True, "removal_twice"),
+    ("fsm two team losses", fsm({2: {"penalties": [TEAM_LOSS, TEAM_LOSS]}}, result="black"),
+     True, "removal_twice"),
+    ("fsm checked red of a sheriff first killed", fsm({7: {"pu_protocol": {"entries": [
+        {"seat": 2, "colour": "red", "tag": "checked"}]}}}, first_killed=7), False, None),
+    ("fsm checked red of a red first killed", fsm({1: {"pu_protocol": {"entries": [
+        {"seat": 2, "colour": "red", "tag": "checked"}]}}}), True, "checked"),
+    ("fsm checked black of a sheriff first killed", fsm({7: {"pu_protocol": {"entries": [
+        {"seat": 8, "colour": "black", "tag": "checked"}]}}}, first_killed=7), True, "checked"),
+    ("fsm will beside an aside protocol of 3", fsm({1: {"will": "0.2", "pu_protocol": {
+        "aside": True, "entries": [{"seat": s, "colour": "red"} for s in (2, 3, 4)]}}}), False, None),
+    ("fsm will beside an aside protocol of 4", fsm({1: {"will": "0.2", "pu_protocol": {
+        "aside": True, "entries": [{"seat": s, "colour": "red"} for s in (2, 3, 4, 5)]}}}),
+     True, "aside_will"),
+    ("fsm will of 4 entries not aside", fsm({1: {"will": "0.2", "pu_protocol": {
+        "entries": [{"seat": s, "colour": "red"} for s in (2, 3, 4, 5)]}}}), False, None),
+    ("fsm aside will +0.3", fsm({1: {"will": "0.3", "pu_protocol": {
+        "aside": True, "entries": [{"seat": 8, "colour": "black"}]}}}), False, None),
+    ("fsm aside will +0.4", fsm({1: {"will": "0.4", "pu_protocol": {
+        "aside": True, "entries": [{"seat": 8, "colour": "black"}]}}}), True, "aside_will_value"),
+    ("fsm aside will -0.3", fsm({1: {"will": "-0.3", "pu_protocol": {
+        "aside": True, "entries": [{"seat": 8, "colour": "black"}]}}}), True, "aside_will_value"),
+    ("fsm 8.3.9.14 on another seat", fsm({2: {"penalties": [{"kind": "revealed_sheriff_no_will"}]}}),
+     True, "revealed_not_fk"),
+    ("fsm 8.3.9.14 beside his will", fsm({1: {"will": "-0.2", "penalties": [
+        {"kind": "revealed_sheriff_no_will"}]}}), True, "revealed_with_will"),
+    ("fsm 8.3.9.14 beside his protocol", fsm({1: {"pu_protocol": {"entries": []}, "penalties": [
+        {"kind": "revealed_sheriff_no_will"}]}}), True, "revealed_with_will"),
+    ("fsm 8.3.9.14 twice", fsm({1: {"penalties": [{"kind": "revealed_sheriff_no_will"}] * 2}}),
+     True, "revealed_twice"),
+    ("fsm first killed's will same as his protocol", fsm({1: {"will": "0.2", "same_as_will": True,
+                                                          "pu_protocol": {"entries": [
+                                                              {"seat": 8, "colour": "black"}]}}}),
+     False, None),
+    ("fsm night_killed on a broken table", fsm({}, best_move=[8], broken_table=True, night_killed=2),
+     False, None),
+    ("fsm night_killed without broken_table", fsm({}, night_killed=2), True, "night_killed"),
+    ("fsm night_killed is the first killed", fsm({}, broken_table=True, night_killed=1),
+     True, "night_killed"),
+    ("fsm night_killed not a seat", fsm({}, broken_table=True, night_killed=11), True, "night_killed"),
+    ("fiim night_killed", fiim({}, night_killed=2), True, "night_killed"),
 ]
 
 

@@ -60,19 +60,33 @@ def format_points(value: Hundredths | Points, lang: str = "en", sign: bool = Fal
     return text
 
 
+#: written value -> hundredths: a tournament writes the same few values (0.2, -0.4, ...)
+#: thousands of times, and a dictionary look-up is several times cheaper than Decimal
+#: arithmetic. Only values with at most two places are kept, so the cache stays small.
+_HUNDREDTHS: dict[Decimal, int] = {}
+
+
 def hundredths_of(value: Decimal) -> int | None:
     """A written point value as whole hundredths; None when it has more than two decimal
     places (or is not a finite number)."""
     if not value.is_finite():
         return None
+    known = _HUNDREDTHS.get(value)
+    if known is not None:
+        return known
     scaled = value * 100
     whole = scaled.to_integral_value()
-    return int(whole) if scaled == whole else None
+    if scaled != whole:
+        return None
+    if len(_HUNDREDTHS) < 4096:
+        _HUNDREDTHS[value] = int(whole)
+    return int(whole)
 
 
 def h(value: Decimal) -> int:
     """Hundredths of a value already checked by `hundredths_of` (validation)."""
-    return int(value * 100)
+    known = _HUNDREDTHS.get(value) if value.is_finite() else None
+    return known if known is not None else int(value * 100)
 
 
 def decimal_of(hundredths: int) -> Decimal:

@@ -196,6 +196,58 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "такого штрафа нет в правилах {rules}",
         "the {rules} rules have no such penalty",
     ),
+    "negative_extra": (
+        "доп. баллы судьи только положительные ({value}); штраф записывается в penalties",
+        "the judge's extras are positive ({value}); a penalty is a penalties[] entry",
+    ),
+    "limits_approval_not_in_rules": (
+        "эти правила не дают главному судье снимать ограничения доп. баллов игры",
+        "these rules give the head judge no power to lift the game's limits on extras",
+    ),
+    "game_action_case": (
+        "штраф за игровое действие называет свой случай ({choices}), указано {value!r}",
+        "a game_action penalty names its case ({choices}); {value!r} given",
+    ),
+    "game_action_case_role": (
+        "случай {rule} — только для ролей: {roles_ru}",
+        "case {rule} applies only to the roles {roles}",
+    ),
+    "game_action_case_result": (
+        "случай {rule} — только если {team_ru} команда проиграла",
+        "case {rule} applies only when the {team} team lost",
+    ),
+    "removal_twice": (
+        "игрок покидает стол один раз: не больше одного штрафа за удаление или ППК за игру",
+        "a player leaves a table once: at most one disqualification or team-loss penalty",
+    ),
+    "revealed_twice": (
+        "штраф за вскрытие шерифа без завещания и протокола записан дважды",
+        "the penalty for revealing the sheriff without a will or protocol is written twice",
+    ),
+    "revealed_not_fk": (
+        "штраф за вскрытие шерифа без завещания — только у первого убиенного, а он на месте {fk}",
+        "this penalty belongs to the first killed, who is seat {fk}",
+    ),
+    "revealed_with_will": (
+        "штраф за то, что ПУ не оставил ни завещания, ни протокола, но они записаны",
+        "a penalty for leaving neither will nor protocol, but one is written",
+    ),
+    "checked_not_sheriff_red": (
+        "пометка checked у места {value}: только у «красного» цвета в протоколе ПУ-шерифа",
+        "the checked tag on seat {value}: only on a red entry of a first killed who is the sheriff",
+    ),
+    "aside_will_and_protocol": (
+        "нельзя оставить и завещание, и протокол «в стороне» из {count} цветов",
+        "a will and an aside protocol of {count} colours may not both be left",
+    ),
+    "night_killed_without_broken_table": (
+        "night_killed — только при «сломе стола» (broken_table)",
+        "night_killed is given only with broken_table",
+    ),
+    "night_killed_is_fk": (
+        "night_killed — это место {value}, место получившего лучший ход",
+        "night_killed is seat {value}, the seat that got the best move",
+    ),
     # --- the game log (domain/gamelog*.py, docs/gamelog.md) ---
     "log_malformed": ("событие записано неверно: {detail}", "a malformed event: {detail}"),
     "log_seat": ("{what}: место {value!r} вне 1–10", "{what}: seat {value!r} is not in 1-10"),

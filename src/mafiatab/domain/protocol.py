@@ -128,6 +128,8 @@ class Game(_Record, kw_only=True):
     best_move: list[int] = []
     day1_vote_left: int = 0
     broken_table: bool = False
+    #: FSM 8.6.6, with `broken_table`: the seat shot in the first shooting night
+    night_killed: int | None = None
     limits_approved: bool = False
     scores: dict[int, SeatScores] = {}
     #: the game log (issue 5), events as written; `domain.gamelog` reads and checks them

@@ -22,6 +22,7 @@ from mafiatab.domain.protocol import (
     RED_ROLES,
     ZERO_TAGS,
     Game,
+    Penalty,
     PuProtocol,
     SeatScores,
 )
@@ -86,6 +87,10 @@ class GameScore:
     first_night_death: bool = False
     ci_counted: bool = False
     ci_share: Fraction = Fraction(0)
+    #: FSM 8.6.6: on a broken table, the player shot in the first shooting night; he
+    #: died on the first night and counts in Ci's i (when red), but is paid no Ci
+    night_killed_player: str | None = None
+    night_killed_ci_counted: bool = False
 
     def seat_results(self) -> list[SeatResult]:
         out = []
@@ -98,6 +103,9 @@ class GameScore:
                 res.first_night_death = self.first_night_death
                 res.ci_counted = self.ci_counted
                 res.ci_share = self.ci_share
+            elif self.night_killed_player is not None and s.seat == self.game.night_killed:
+                res.first_night_death = True
+                res.ci_counted = self.night_killed_ci_counted
             out.append(res)
         return out
 
@@ -106,6 +114,35 @@ class GameScore:
 def _short(clause: str) -> str:
     """The reference alone: "FSM 8.4.3" of "FSM 8.4.3 (Reading: ...)"."""
     return clause.split(" (", 1)[0]
+
+
+@lru_cache(maxsize=1024)
+def _plain_part(kind: str, points: int, clause: str) -> Part:
+    """A part with no detail (a judge's extra, a will, ...), one object per kind, value
+    and clause: parts are never changed, and the same few values recur thousands of
+    times in a tournament."""
+    return Part(kind, points, _short(clause))
+
+
+def penalty_size(pen: Penalty, p: RuleProfile) -> tuple[int | None, str]:
+    """The size the rules give a penalty (hundredths) and the clause that sets it; None
+    when the judge sets it (a game action on an open scale, FSM 8.5.1). The one place
+    where scoring and validation learn what a penalty weighs."""
+    kind = pen.kind
+    if kind == "disqualification":
+        r = p.penalty_disqualification_critical if pen.critical else p.penalty_disqualification
+        return r.value, r.clause
+    if kind == "team_loss":
+        return p.penalty_team_loss.value, p.penalty_team_loss.clause
+    if kind == "game_action":
+        by_rule = p.game_action_fixed_by_rule.value
+        if pen.rule is not None and pen.rule in by_rule:
+            return by_rule[pen.rule], f"{p.federation} {pen.rule}"
+        fixed = p.penalty_game_action_fixed
+        if pen.rule is not None:
+            return fixed.value, f"{p.federation} {pen.rule}"
+        return fixed.value, fixed.clause
+    return p.penalty_revealed_sheriff_no_will.value, p.penalty_revealed_sheriff_no_will.clause
 
 
 def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw: bool,
@@ -147,6 +184,10 @@ def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw:
         black_correct = p.pu_protocol_black_correct.value
         black_wrong = p.pu_protocol_black_wrong.value
         red_errors = p.pu_protocol_red_errors.value
+        # FSM 8.3.9.8: after a near-reliable entry the next correct entry that scores,
+        # whatever its colour, is scored as the first of its colour
+        next_as_first = False
+        near_resets_both = p.pu_protocol_near_reliable_next_as_first.value
         for e in pp.entries:
             correct = (e.colour == "black") == (roles.get(e.seat, "") in BLACK_ROLES)
             if e.colour == "black":
@@ -156,10 +197,13 @@ def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw:
                 elif e.tag in ZERO_TAGS:
                     v = 0
                 else:
+                    if next_as_first:
+                        black_ok, next_as_first = 0, False
                     v = black_correct[min(black_ok, len(black_correct) - 1)]
                     if e.tag == "near_reliable":
                         v = v * pct // 100
                         black_ok = 0
+                        next_as_first = near_resets_both
                     else:
                         black_ok += 1
             else:
@@ -175,11 +219,14 @@ def score_pu_protocol(pp: PuProtocol, roles: dict[int, str], fk_role: str, draw:
                 elif e.tag in ZERO_TAGS:
                     v = 0
                 else:
+                    if next_as_first:
+                        red_ok, next_as_first = 0, False
                     v = p.pu_protocol_red_first.value if red_ok == 0 else (
                         p.pu_protocol_red_next.value)
                     if e.tag == "near_reliable":
                         v = v * pct // 100
                         red_ok = 0
+                        next_as_first = near_resets_both
                     else:
                         red_ok += 1
                     v = max(0, min(v, p.pu_protocol_red_cap.value - red_sum))
@@ -206,46 +253,45 @@ def _seat_parts(sc: SeatScores, seat: int, role: str, game: Game, roles: dict[in
     if sc.extra:
         extra = h(sc.extra)
         scale = p.extra_positive_scale if extra > 0 else p.extra_negative_scale
-        parts.append(Part(EXTRA, extra, _short(
-            scale.clause if scale.value else p.extra_limits.clause)))
+        parts.append(_plain_part(EXTRA, extra,
+                                 scale.clause if scale.value else p.extra_limits.clause))
+    if (sc.pu_extra is None and sc.will is None and sc.protocol is None
+            and sc.pu_protocol is None and not sc.penalties):
+        return  # the usual seat: a judge's extra alone
     if sc.pu_extra:
-        parts.append(Part(PU_EXTRA, h(sc.pu_extra), _short(p.pu_extra_scale.clause)))
+        parts.append(_plain_part(PU_EXTRA, h(sc.pu_extra), p.pu_extra_scale.clause))
     will = h(sc.will) if sc.will is not None else None
     proto = h(sc.protocol) if sc.protocol is not None else None
-    if will is not None and proto is not None and sc.same_as_will and (
-        p.same_as_will_larger_counts.value
-    ):
+    pu_total: int | None = None
+    pu_items: list[dict[str, Any]] = []
+    if sc.pu_protocol is not None and seat == game.first_killed:
+        pu_total, pu_items = score_pu_protocol(sc.pu_protocol, roles, role,
+                                               game.result == DRAW, p)
+    larger_counts = sc.same_as_will and will is not None and p.same_as_will_larger_counts.value
+    if larger_counts and will is not None and proto is not None:
         larger = max(will, proto)
         if larger:
             parts.append(Part(WILL_PROTOCOL, larger, _short(p.same_as_will_larger_counts.clause),
                               {"will": will, "protocol": proto}))
-    else:
-        if will:
-            parts.append(Part(WILL, will, _short(p.will_scale.clause)))
-        if proto:
-            parts.append(Part(PROTOCOL, proto, _short(p.protocol_scale.clause)))
-    if sc.pu_protocol is not None and seat == game.first_killed:
-        total, items = score_pu_protocol(sc.pu_protocol, roles, role, game.result == DRAW, p)
-        parts.append(Part(PU_PROTOCOL, total, "FSM 8.3.9", {"items": items}))
+        will = proto = None
+    elif larger_counts and will is not None and pu_total is not None:
+        # FSM 8.3.8.11 for the first killed: his will against his protocol's total
+        parts.append(Part(WILL_PROTOCOL, max(will, pu_total),
+                          _short(p.same_as_will_larger_counts.clause),
+                          {"will": will, "protocol": pu_total, "items": pu_items}))
+        will = pu_total = None
+    if will:
+        parts.append(_plain_part(WILL, will, p.will_scale.clause))
+    if proto:
+        parts.append(_plain_part(PROTOCOL, proto, p.protocol_scale.clause))
+    if pu_total is not None:
+        parts.append(Part(PU_PROTOCOL, pu_total, _short(p.has_first_killed_protocol.clause),
+                          {"items": pu_items}))
     for pen in sc.penalties:
-        kind = pen.kind
-        if kind == "disqualification":
-            r = p.penalty_disqualification_critical if pen.critical else (
-                p.penalty_disqualification)
-            amount, clause = r.value, r.clause
-        elif kind == "team_loss":
-            amount, clause = p.penalty_team_loss.value, p.penalty_team_loss.clause
-        elif kind == "game_action":
-            fixed = p.penalty_game_action_fixed.value
-            amount = h(pen.points) if pen.points is not None else (fixed or 0)
-            clause = p.penalty_game_action_fixed.clause
-            if pen.rule:
-                clause = f"{p.federation} {pen.rule}"
-        else:
-            amount = p.penalty_revealed_sheriff_no_will.value or 0
-            clause = p.penalty_revealed_sheriff_no_will.clause
+        fixed, clause = penalty_size(pen, p)
+        amount = fixed if fixed is not None else (h(pen.points) if pen.points is not None else 0)
         parts.append(Part(PENALTY, amount, _short(clause),
-                          {"kind": kind, "critical": pen.critical, "note": pen.note}))
+                          {"kind": pen.kind, "critical": pen.critical, "note": pen.note}))
 
 
 def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
@@ -265,7 +311,7 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
     # the best move (FIIM 8.3.1, FSM 8.3.5) and what Ci needs from it
     bm_blacks = 0
     if fk is not None and game.best_move:
-        bm_blacks = sum(1 for n in game.best_move if roles.get(n, "") in BLACK_ROLES)
+        bm_blacks = len([n for n in game.best_move if roles.get(n, "") in BLACK_ROLES])
 
     win = Part(WIN, win_points, win_clause)  # shared: parts are never changed
     gs = GameScore(game, _WINNING_ROLES.get(result, _NOBODY), win, {})
@@ -287,6 +333,10 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
                 p.best_move_on_draw.clause if "dropped_on_draw" in detail
                 else p.best_move_points.clause), detail))
             gs.parts[fk] = parts
+        nk = game.night_killed if broken else None
+        if nk is not None and nk in roles and nk != fk:
+            gs.night_killed_player = game.player_at(nk)
+            gs.night_killed_ci_counted = roles[nk] in RED_ROLES
         if role in RED_ROLES and not broken:
             gs.ci_counted = True
             if pays_ci and not draw:

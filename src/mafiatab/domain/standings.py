@@ -9,13 +9,15 @@ recomputed and never patched, because K and Ci depend on every game (scoring.md 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
+from operator import attrgetter
 from typing import Any
 
 from mafiatab.domain.points import Hundredths
-from mafiatab.domain.protocol import DON, SHERIFF, Game, Stage, Tournament
+from mafiatab.domain.protocol import DON, SHERIFF, Game, Seat, Stage, Tournament
 from mafiatab.domain.scoring import (
     BEST_MOVE,
     COMPENSATION,
@@ -88,7 +90,20 @@ class Standings:
     ci: dict[tuple[str, str], CompensationRate] = field(default_factory=dict)
 
 
-def distances(t: Tournament, p: RuleProfile) -> dict[str, str]:
+def seated_by_stage(t: Tournament) -> dict[str, list[str]]:
+    """Stage id -> the player of every seat of its games (one pass over the seats that
+    the distances, B's game counts and the standings' game counts all read)."""
+    out: dict[str, list[str]] = {}
+    for g in t.games:
+        bucket = out.get(g.stage)
+        if bucket is None:
+            bucket = out[g.stage] = []
+        bucket += [s.player for s in g.seats]
+    return out
+
+
+def distances(t: Tournament, p: RuleProfile,
+              seated: dict[str, list[str]] | None = None) -> dict[str, str]:
     """Stage id -> the compensation distance it belongs to (scoring.md 5)."""
     out: dict[str, str] = {}
     if p.comp_distance.value is Distance.QUAL_SEMI_TOGETHER:
@@ -96,15 +111,12 @@ def distances(t: Tournament, p: RuleProfile) -> dict[str, str]:
             out[st.id] = "qualification+semifinal" if st.kind != "final" else st.id
         return out
     # FSM 8.6.2, 8.6.5: consecutive stages while the number of participants is unchanged
-    players_by_stage: dict[str, set[str]] = {st.id: set() for st in t.stages}
-    for g in t.games:
-        bucket = players_by_stage.get(g.stage)
-        if bucket is not None:
-            bucket.update([s.player for s in g.seats])
+    if seated is None:
+        seated = seated_by_stage(t)
     current: str | None = None
     current_count = -1
     for st in t.stages:
-        count = len(players_by_stage[st.id])
+        count = len(set(seated.get(st.id, ())))
         if count == 0:
             out[st.id] = st.id  # no games yet: nothing to compensate
             continue
@@ -142,21 +154,31 @@ def coefficient_k(t: Tournament, p: RuleProfile) -> Coefficient:
     return Coefficient(True, k, n_games, heavy, n, p.k_formula.clause)
 
 
-def compensation_rates(p: RuleProfile, scored: Sequence[GameScore], dist: dict[str, str]
+def compensation_rates(p: RuleProfile, scored: Sequence[GameScore], dist: dict[str, str],
+                       seated: dict[str, list[str]] | None = None
                        ) -> dict[tuple[str, str], CompensationRate]:
-    """(player, distance) -> Ci, for every player first killed as red at least once."""
+    """(player, distance) -> Ci, for every player first killed as red at least once.
+    `seated`: the players of each stage's seats (`seated_by_stage`), if already known."""
     games: dict[tuple[str, str], int] = {}
     first: dict[tuple[str, str], int] = {}
-    per_distance: dict[str, Counter[str]] = {}
     for gs in scored:
         d = dist.get(gs.game.stage, gs.game.stage)
-        counter = per_distance.get(d)
-        if counter is None:
-            counter = per_distance[d] = Counter()
-        counter.update([s.player for s in gs.game.seats])
         if gs.ci_counted and gs.first_killed_player is not None:
             key = (gs.first_killed_player, d)
             first[key] = first.get(key, 0) + 1
+        if gs.night_killed_ci_counted and gs.night_killed_player is not None:
+            key = (gs.night_killed_player, d)
+            first[key] = first.get(key, 0) + 1
+    per_distance: dict[str, Counter[str]] = {}
+    if first:
+        if seated is None:
+            seated = {}
+            for gs in scored:
+                seated.setdefault(gs.game.stage, []).extend([s.player for s in gs.game.seats])
+        by_distance: dict[str, list[str]] = {}
+        for stage, players in seated.items():
+            by_distance.setdefault(dist.get(stage, stage), []).extend(players)
+        per_distance = {d: Counter(players) for d, players in by_distance.items()}
     for key in first:
         games[key] = per_distance[key[1]][key[0]]
     pct = p.comp_b_percent.value
@@ -179,14 +201,17 @@ class _Context:
     k: Coefficient
     ci: dict[tuple[str, str], CompensationRate]
     dist: dict[str, str]
+    seated: dict[str, list[str]]
 
 
 def _context(t: Tournament, p: RuleProfile) -> _Context:
     stage_by_id = {s.id: s for s in t.stages}
     pays = {sid: pays_compensation(st, p) for sid, st in stage_by_id.items()}
     scored = [score_game(g, p, pays.get(g.stage, False)) for g in t.games]
-    dist = distances(t, p)
-    return _Context(p, scored, coefficient_k(t, p), compensation_rates(p, scored, dist), dist)
+    seated = seated_by_stage(t)
+    dist = distances(t, p, seated)
+    return _Context(p, scored, coefficient_k(t, p), compensation_rates(p, scored, dist, seated),
+                    dist, seated)
 
 
 def _in_scope(g: Game, scope: frozenset[str] | None) -> bool:
@@ -201,72 +226,148 @@ def compute_standings(t: Tournament, p: RuleProfile,
     names = {pl.id: pl.nickname for pl in t.players}
     rows: dict[str, Row] = {}
     k = ctx.k
-    heavy_wins: dict[str, int] = {}
     don_sheriff = DON_SHERIFF
+    win_points = p.win_points.value
+    # games and wins are counted over plain lists of players, once at the end
+    played: list[str] = []
+    for stage, players in ctx.seated.items():
+        if scope is None or stage in scope:
+            played += players
+    winners: list[Seat] = []
+    heavy_winners: list[str] = []
+    first_night: list[str] = []
+    paid: list[tuple[str, Fraction]] = []
     for gs in ctx.scored:
         g = gs.game
         if scope is not None and g.stage not in scope:
             continue
-        heavy = k.applies and g.result == k.heavy_side
+        seats = g.seats
         win_roles = gs.win_roles
-        win_points = gs.win.points
-        for s in g.seats:
-            row = rows.get(s.player)
-            if row is None:
-                row = rows[s.player] = Row(s.player, names.get(s.player, s.player))
-            row.games += 1
-            if s.role in win_roles:
-                row.wins += 1
-                if s.role in don_sheriff:
-                    row.wins_don_sheriff += 1
-                if heavy:
-                    heavy_wins[s.player] = heavy_wins.get(s.player, 0) + win_points
-                else:
-                    row.main += win_points
+        if win_roles:
+            won = [s for s in seats if s.role in win_roles]
+            winners += won
+            if k.applies and g.result == k.heavy_side:
+                heavy_winners += [s.player for s in won]
         if gs.parts:
             for seat, parts in gs.parts.items():
-                row = rows[g.player_at(seat)]
+                pid = g.player_at(seat)
+                row = rows.get(pid)
+                if row is None:
+                    row = rows[pid] = Row(pid, names.get(pid, pid))
                 for part in parts:
                     row.extra += part.points
                     if part.kind == BEST_MOVE:
                         row.best_move += part.points
                     elif part.kind == PENALTY:
                         row.penalties += part.points
+        if gs.night_killed_player is not None:
+            first_night.append(gs.night_killed_player)
         fk_player = gs.first_killed_player
         if fk_player is not None:
             if gs.first_night_death:
-                rows[fk_player].first_killed += 1
-            if gs.ci_share:
-                ci = ctx.ci[(fk_player, ctx.dist.get(g.stage, g.stage))].ci * gs.ci_share
-                rows[fk_player].compensation += ci
+                first_night.append(fk_player)
+            share = gs.ci_share
+            if share:
+                ci = ctx.ci[(fk_player, ctx.dist.get(g.stage, g.stage))].ci
+                paid.append((fk_player, ci if share == 1 else ci * share))
+    for pid, n in Counter(played).items():
+        row = rows.get(pid)
+        if row is None:
+            row = rows[pid] = Row(pid, names.get(pid, pid))
+        row.games = n
+    for pid, n in Counter(first_night).items():
+        rows[pid].first_killed = n
+    for pid, ci in paid:
+        rows[pid].compensation += ci
+    heavy = Counter(heavy_winners)
+    for pid, n in Counter([s.player for s in winners]).items():
+        row = rows[pid]
+        row.wins = n
+        row.main += (n - heavy.get(pid, 0)) * win_points
+    for pid, n in Counter([s.player for s in winners if s.role in don_sheriff]).items():
+        rows[pid].wins_don_sheriff = n
     # K and Ci divide: added once per player, so the sums above stay in integers
-    for pid, points in heavy_wins.items():
-        rows[pid].main += points * k.k
+    for pid, n in heavy.items():
+        rows[pid].main += n * win_points * k.k
     for row in rows.values():
         if row.compensation:
             row.main += row.compensation
-    ranked = rank(list(rows.values()), t.lots)
+    ranked = rank(list(rows.values()), t.lots, p.tie_breakers.value)
     stage_ids = [s.id for s in t.stages if scope is None or s.id in scope]
     return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci)
 
 
-def _key(row: Row) -> tuple[Hundredths, Hundredths, int, int, int]:
-    """Total, then tie-breakers 1-4 (FIIM 8.8.1-8.8.4, FSM 8.7.2-8.7.5)."""
-    return (row.total, row.extra, row.wins, row.wins_don_sheriff, row.first_killed)
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A standings metric a profile's `tie_breakers` may name, and its direction (as
+    Tabbycat's standings metrics: each knows whether more is better; the profile gives
+    only their precedence)."""
+
+    name: str
+    value: Callable[[Row], Hundredths]
+    higher_is_better: bool = True
 
 
-def rank(rows: list[Row], lots: Sequence[str]) -> list[Row]:
-    """Order rows by total and tie-breakers; a recorded lot orders a tied group only when
-    it names every player of the group (FIIM 8.8.5, FSM 8.7.6); others share the place."""
-    rows.sort(key=lambda r: r.player)
-    rows.sort(key=_key, reverse=True)
+#: every metric a rule profile may rank by, by the name its `tie_breakers` uses
+METRICS: dict[str, Metric] = {m.name: m for m in (
+    Metric("total", attrgetter("total")),
+    Metric("main", attrgetter("main")),
+    Metric("extra", attrgetter("extra")),
+    Metric("wins", attrgetter("wins")),
+    Metric("wins_don_sheriff", attrgetter("wins_don_sheriff")),
+    Metric("first_killed", attrgetter("first_killed")),
+    Metric("penalties", attrgetter("penalties")),
+    Metric("best_move", attrgetter("best_move")),
+    Metric("games", attrgetter("games"), higher_is_better=False),
+)}
+
+
+def ranking_key(precedence: Sequence[str]) -> Callable[[Row], tuple[Hundredths, ...]]:
+    """The sort key of a profile's `tie_breakers`: larger is better in every place (a
+    metric where less is better is negated). Raises KeyError for an unknown metric."""
+    metrics = [(METRICS[name].value, METRICS[name].higher_is_better) for name in precedence]
+
+    def key(row: Row) -> tuple[Hundredths, ...]:
+        return tuple(value(row) if higher else -value(row) for value, higher in metrics)
+    return key
+
+
+def _whole(keys: list[tuple[Hundredths, ...]]) -> list[tuple[int, ...]]:
+    """The same keys in whole numbers, in the same order: a column holding Fractions (K
+    and Ci divide totals) is multiplied by the least common multiple of its
+    denominators, exactly, so that sorting compares ints rather than Fractions."""
+    if not keys:
+        return []
+    columns: list[list[int]] = []
+    for column in zip(*keys, strict=True):
+        # `type(v) is int`: isinstance against Fraction goes through the numbers ABCs
+        dens = {v.denominator for v in column if type(v) is not int}
+        if not dens:
+            columns.append(list(column))
+            continue
+        m = lcm(*dens)
+        columns.append([v * m if type(v) is int else v.numerator * (m // v.denominator)
+                        for v in column])
+    return list(zip(*columns, strict=True))
+
+
+def rank(rows: list[Row], lots: Sequence[str], precedence: Sequence[str]) -> list[Row]:
+    """Order rows by the profile's `tie_breakers` (total, then its tie-breakers); a
+    recorded lot orders a tied group only when it names every player of the group
+    (FIIM 8.8.5, FSM 8.7.6); others share the place."""
+    key_of = ranking_key(precedence)
+    rows.sort(key=attrgetter("player"))
+    keys = _whole([key_of(r) for r in rows])
+    order = sorted(range(len(rows)), key=keys.__getitem__, reverse=True)
+    rows[:] = [rows[i] for i in order]
+    keys = [keys[i] for i in order]
     lot_index = {pid: i for i, pid in enumerate(lots)}
     out: list[Row] = []
     i = 0
     while i < len(rows):
         j = i + 1
-        key = _key(rows[i])
-        while j < len(rows) and _key(rows[j]) == key:
+        key = keys[i]
+        while j < len(rows) and keys[j] == key:
             j += 1
         group = rows[i:j]
         place = i + 1

@@ -28,6 +28,7 @@ from mafiatab.domain.protocol import (
     SeatScores,
     Tournament,
 )
+from mafiatab.domain.scoring import penalty_size
 from mafiatab.rules.profile import ExtraLimits, Ruled, RuleProfile
 
 SECTION_1 = "scoring.md 1"
@@ -35,6 +36,9 @@ _SEAT_LIST = list(range(1, 11))
 _ROLE_LIST = sorted(role for role, n in ROLE_COUNTS.items() for _ in range(n))
 FORMAT = "mafiatab.tournament/1"
 FORMAT_1 = "format 1"
+#: the glossary's words for roles and teams, in the Russian of a refusal's text
+ROLE_RU = {"red": "красный", "sheriff": "шериф", "black": "чёрный", "don": "дон"}
+TEAM_RU = {"red": "красная", "black": "чёрная"}
 
 
 def _choices(values: Collection[int]) -> str:
@@ -112,10 +116,20 @@ class _GameChecker:
             elif fk is None:
                 self.add("broken_table_without_fk", None, "broken_table",
                          p.has_broken_table)
+        nk = g.night_killed
+        if nk is not None:
+            if not g.broken_table:
+                self.add("night_killed_without_broken_table", None, "night_killed",
+                         p.has_broken_table)
+            if not 1 <= nk <= 10:
+                self.add("seat_number", None, "night_killed", p.has_broken_table, value=nk)
+            elif nk == fk:
+                self.add("night_killed_is_fk", None, "night_killed", p.has_broken_table,
+                         value=nk)
         if not bm:
             return
-        if fk is None:
-            self.add("bm_without_fk", None, "best_move", "FIIM 9.6, FSM 8.3.1")
+        if fk is None and p.best_move_needs_first_killed.value:
+            self.add("bm_without_fk", None, "best_move", p.best_move_needs_first_killed)
         if len(bm) > p.best_move_max_numbers.value:
             self.add("bm_too_many", None, "best_move", p.best_move_max_numbers,
                      max=p.best_move_max_numbers.value)
@@ -123,10 +137,10 @@ class _GameChecker:
         for n in bm:
             if not 1 <= n <= 10:
                 self.add("seat_number", None, "best_move", SECTION_1, value=n)
-            elif n in seen:
-                self.add("bm_repeat", None, "best_move", "FSM 8.3.4", value=n)
-            elif n == fk:
-                self.add("bm_own_seat", None, "best_move", "FSM 8.3.4", value=n)
+            elif n in seen and p.best_move_fixed_numbers.value:
+                self.add("bm_repeat", None, "best_move", p.best_move_fixed_numbers, value=n)
+            elif n == fk and p.best_move_fixed_numbers.value:
+                self.add("bm_own_seat", None, "best_move", p.best_move_fixed_numbers, value=n)
             seen.add(n)
         limit = p.no_best_move_day1_leavers.value
         if limit is not None and g.day1_vote_left >= limit:
@@ -169,19 +183,14 @@ class _GameChecker:
         fsm_fields = p.has_first_killed_protocol
         removed = False
         kinds = [pen.kind for pen in sc.penalties] if sc.penalties else []
-        if kinds and "team_loss" in kinds and "disqualification" in kinds and (
-            p.team_loss_excludes_disqualification.value
-        ):
-            self.add("team_loss_and_dq", seat, "penalties", p.team_loss_excludes_disqualification)
+        if kinds:
+            self.penalty_counts(seat, sc, kinds)
         for pen in sc.penalties:
             if pen.points is not None and pen.kind != "game_action":
-                fixed_by = {"team_loss": p.penalty_team_loss,
-                            "disqualification": p.penalty_disqualification_critical
-                            if pen.critical else p.penalty_disqualification,
-                            }.get(pen.kind, p.penalty_revealed_sheriff_no_will)
+                fixed_size, fixed_clause = penalty_size(pen, p)
                 self.problems.append(Problem(
-                    "penalty_points_ignored", g.id, seat, "penalties.points", fixed_by.clause,
-                    {"value": Points(fixed_by.value or 0)}, warning=True))
+                    "penalty_points_ignored", g.id, seat, "penalties.points", fixed_clause,
+                    {"value": Points(fixed_size or 0)}, warning=True))
             if pen.kind == "team_loss":
                 removed = True
                 if not lost:
@@ -194,15 +203,18 @@ class _GameChecker:
                     self.add("dq_critical", seat, "penalties.critical",
                              p.penalty_disqualification_critical)
             elif pen.kind == "game_action":
-                fixed = p.penalty_game_action_fixed.value
+                if p.game_action_cases.value:
+                    self.game_action_case(seat, pen.rule, role)
+                fixed, size_clause = penalty_size(pen, p)
                 points = self.points(seat, "penalties.points", pen.points)
                 if pen.points is not None and points is None:
                     pass  # reported: more than two places
-                elif fixed is not None:
+                elif fixed is not None and (
+                    points is not None or p.penalty_game_action_fixed.value is not None
+                ):
                     if points is not None and points != fixed:
                         self.add("game_action_fixed", seat, "penalties.points",
-                                 p.penalty_game_action_fixed, value=Points(points),
-                                 max=Points(fixed))
+                                 size_clause, value=Points(points), max=Points(fixed))
                 elif points is None:
                     self.add("game_action_points", seat, "penalties.points",
                              p.penalty_game_action_fixed)
@@ -235,10 +247,13 @@ class _GameChecker:
         pu_extra = self.points(seat, "pu_extra", sc.pu_extra) if sc.pu_extra is not None else None
         will = self.points(seat, "will", sc.will) if sc.will is not None else None
         proto = self.points(seat, "protocol", sc.protocol) if sc.protocol is not None else None
+        if extra is not None and extra < 0 and not p.extra_negative_allowed.value:
+            self.add("negative_extra", seat, "extra", p.extra_negative_allowed,
+                     value=Points(extra))
         if extra is not None and extra != 0:
             if p.extra_limits.value is ExtraLimits.BY_SCALE:
                 if extra > 0 and is_fk and fsm_fields.value:
-                    self.add("extra_on_fk", seat, "extra", "FSM 8.3.9.1")
+                    self.add("extra_on_fk", seat, "extra", p.pu_extra_scale)
                 if extra > 0:
                     self.scale(seat, "extra", extra, p.extra_positive_scale,
                                p.extra_positive_approval, sc.approved)
@@ -272,30 +287,80 @@ class _GameChecker:
                 self.positive_allowed(seat, "pu_extra", pu_extra, draw, removed)
 
         if fsm_fields.value:
-            if will is not None:
+            if will is not None and will != 0 and not (
+                will in p.will_scale.value and (is_fk or will not in p.will_approval.value)
+            ):
                 approval = p.will_approval if not is_fk else Ruled(frozenset(), "")
                 allowed = p.will_scale.value - approval.value
                 self.scale(seat, "will", will, Ruled(allowed, p.will_scale.clause), approval,
                            sc.approved)
-                if will > 0:
-                    self.positive_allowed(seat, "will", will, draw, removed)
+            if will is not None and will > 0:
+                self.positive_allowed(seat, "will", will, draw, removed)
             if proto is not None:
                 if is_fk:
-                    self.add("protocol_on_fk", seat, "protocol", "FSM 8.3.8.12, 8.3.9")
-                allowed = p.protocol_scale.value - p.protocol_approval.value
-                self.scale(seat, "protocol", proto, Ruled(allowed, p.protocol_scale.clause),
-                           p.protocol_approval, sc.approved)
+                    self.add("protocol_on_fk", seat, "protocol", p.protocol_scale)
+                if proto != 0 and (proto not in p.protocol_scale.value
+                                   or proto in p.protocol_approval.value):
+                    allowed = p.protocol_scale.value - p.protocol_approval.value
+                    self.scale(seat, "protocol", proto, Ruled(allowed, p.protocol_scale.clause),
+                               p.protocol_approval, sc.approved)
                 if proto > 0:
                     self.positive_allowed(seat, "protocol", proto, draw, removed)
-            if sc.same_as_will and (will is None or proto is None):
+            # the other half of same_as_will: a protocol, or the first killed's pu_protocol
+            other_given = proto is not None or (is_fk and sc.pu_protocol is not None)
+            if sc.same_as_will and (will is None or not other_given):
                 self.problems.append(Problem("same_as_will_alone", g.id, seat, "same_as_will",
                                              p.same_as_will_larger_counts.clause, {},
                                              warning=True))
             if (will is not None or proto is not None) and p.limit_counts_will_and_protocol.value:
                 counted += _will_protocol_positive(will, proto, sc.same_as_will, p)
             if sc.pu_protocol is not None:
-                self.pu_protocol(seat, sc, is_fk)
+                self.pu_protocol(seat, sc, is_fk, role)
         return counted
+
+    def penalty_counts(self, seat: int, sc: SeatScores, kinds: list[str]) -> None:
+        """A player leaves a table once, and 8.3.9.14 is given once, to the first killed
+        who left neither will nor protocol: a repeated penalty is refused, never summed."""
+        p, g = self.p, self.game
+        if "team_loss" in kinds and "disqualification" in kinds and (
+            p.team_loss_excludes_disqualification.value
+        ):
+            self.add("team_loss_and_dq", seat, "penalties", p.team_loss_excludes_disqualification)
+        if p.one_removal_per_game.value and (
+            kinds.count("team_loss") > 1 or kinds.count("disqualification") > 1
+        ):
+            self.add("removal_twice", seat, "penalties", p.one_removal_per_game)
+        revealed = kinds.count("revealed_sheriff_no_will")
+        rule = p.penalty_revealed_sheriff_no_will
+        if revealed and rule.value is not None:
+            if revealed > 1:
+                self.add("revealed_twice", seat, "penalties", rule)
+            if seat != g.first_killed:
+                self.add("revealed_not_fk", seat, "penalties", rule, fk=g.first_killed or "—")
+            elif sc.will is not None or sc.pu_protocol is not None or sc.protocol is not None:
+                self.add("revealed_with_will", seat, "penalties", rule)
+
+    def game_action_case(self, seat: int, rule: str | None, role: str | None) -> None:
+        """A closed list of game actions (FIIM 8.5.1-8.5.4): the penalty names its case,
+        and the case's role and result hold."""
+        p, g = self.p, self.game
+        cases = p.game_action_cases.value
+        case = cases.get(rule) if rule is not None else None
+        if case is None:
+            self.add("game_action_case", seat, "penalties.rule", p.game_action_cases,
+                     value=rule if rule is not None else "—", choices=", ".join(cases))
+            return
+        clause = f"{p.federation} {rule}"
+        case_roles, must_have_lost = case.roles, case.team_lost
+        if role is not None and role not in case_roles:
+            self.add("game_action_case_role", seat, "penalties.rule", clause, rule=rule,
+                     roles=", ".join(case_roles),
+                     roles_ru=", ".join(ROLE_RU[r] for r in case_roles))
+        if must_have_lost is not None and g.result in RESULTS and (
+            g.result in (must_have_lost, DRAW)
+        ):
+            self.add("game_action_case_result", seat, "penalties.rule", clause, rule=rule,
+                     team=must_have_lost, team_ru=TEAM_RU[must_have_lost])
 
     def plain_extra(self, seat: int, sc: SeatScores, roles: dict[int, str]) -> int | None:
         """The most common seat in a protocol, in one glance: a judge's extra alone, on the
@@ -312,9 +377,11 @@ class _GameChecker:
             return None
         if p.extra_limits.value is ExtraLimits.BY_SCALE:
             ok = h == 0 or h in p.extra_positive_scale.value or h in p.extra_negative_scale.value
+        elif h < 0:
+            ok = p.extra_negative_allowed.value
         else:
             won = TEAM_OF.get(roles.get(seat, ""), None) == g.result
-            ok = h <= 0 or (h < p.extra_approval_from.value if won else h <= p.extra_max_loser.value)
+            ok = h == 0 or (h < p.extra_approval_from.value if won else h <= p.extra_max_loser.value)
         return max(h, 0) if ok else None
 
     def words(self, seat: int, sc: SeatScores) -> None:
@@ -334,7 +401,7 @@ class _GameChecker:
                 self.add("bad_choice", seat, "pu_protocol.entries.tag", FORMAT_1, value=e.tag,
                          choices=", ".join(ENTRY_TAGS))
         if pp.version is not None and pp.version.situation not in VERSION_SITUATIONS:
-            self.add("bad_choice", seat, "pu_protocol.version.situation", "FSM 8.3.9.10",
+            self.add("bad_choice", seat, "pu_protocol.version.situation", self.p.pu_protocol_versions,
                      value=pp.version.situation, choices=", ".join(VERSION_SITUATIONS))
 
     def positive_allowed(self, seat: int, field: str, value: int, draw: bool,
@@ -347,13 +414,29 @@ class _GameChecker:
             self.add("extra_when_removed", seat, field, p.no_positive_extra_when_removed,
                      value=Points(value))
 
-    def pu_protocol(self, seat: int, sc: SeatScores, is_fk: bool) -> None:
+    def pu_protocol(self, seat: int, sc: SeatScores, is_fk: bool, role: str | None) -> None:
         p, g = self.p, self.game
         pp = sc.pu_protocol
         assert pp is not None
+        where = p.has_first_killed_protocol
         if not is_fk:
-            self.add("pu_field_not_fk", seat, "pu_protocol", "FSM 8.3.9", what="pu_protocol",
+            self.add("pu_field_not_fk", seat, "pu_protocol", where, what="pu_protocol",
                      fk=g.first_killed or "—")
+        checked_roles = p.pu_protocol_checked_roles
+        for e in pp.entries:
+            if e.tag == "checked" and (e.colour != "red" or role not in checked_roles.value):
+                self.add("checked_not_sheriff_red", seat, "pu_protocol.entries.tag",
+                         checked_roles, value=e.seat)
+        if pp.aside and sc.will is not None:
+            most = p.pu_protocol_aside_will_max_entries.value
+            if most is not None and len(pp.entries) > most:
+                self.add("aside_will_and_protocol", seat, "will",
+                         p.pu_protocol_aside_will_max_entries, count=len(pp.entries))
+            will = hundredths_of(sc.will)
+            scale = p.pu_protocol_aside_will_scale
+            if will is not None and will in p.will_scale.value and will not in scale.value:
+                self.add("off_scale", seat, "will", scale, value=Points(will),
+                         choices=_choices(scale.value))
         blacks = sum(1 for e in pp.entries if e.colour == "black")
         if blacks > p.pu_protocol_max_black_entries.value:
             self.add("pu_black_entries", seat, "pu_protocol", p.pu_protocol_max_black_entries,
@@ -361,19 +444,21 @@ class _GameChecker:
         seen: set[int] = set()
         for e in pp.entries:
             if not 1 <= e.seat <= 10 or e.seat == seat:
-                self.add("pu_entry_seat", seat, "pu_protocol.entries", "FSM 8.3.9",
-                         value=e.seat)
+                self.add("pu_entry_seat", seat, "pu_protocol.entries", where, value=e.seat)
             elif e.seat in seen:
-                self.add("pu_entry_twice", seat, "pu_protocol.entries", "FSM 8.3.9",
-                         value=e.seat)
+                self.add("pu_entry_twice", seat, "pu_protocol.entries", where, value=e.seat)
             seen.add(e.seat)
 
     def limits(self, counted: dict[int, int]) -> None:
         g, p = self.game, self.p
         if g.limits_approved:
+            if p.limits_approval.value:
+                return
+            self.add("limits_approval_not_in_rules", None, "limits_approved", p.limits_approval)
+        positive = [v for v in counted.values() if v > 0]
+        if not positive:
             return
-        players = sum(1 for v in counted.values() if v > 0)
-        total = sum(v for v in counted.values() if v > 0)
+        players, total = len(positive), sum(positive)
         if players > p.extra_max_players.value:
             self.add("limit_players", None, "scores", p.extra_max_players, count=players,
                      max=p.extra_max_players.value)

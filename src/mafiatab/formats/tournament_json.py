@@ -45,7 +45,8 @@ _TOURNAMENT_FIELDS = frozenset(
 _EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
-     "best_move", "day1_vote_left", "broken_table", "limits_approved", "scores", "log"}
+     "best_move", "day1_vote_left", "broken_table", "night_killed", "limits_approved", "scores",
+     "log"}
 )
 _SEAT_FIELDS = frozenset({"seat", "player", "role"})
 _SCORE_FIELDS = frozenset(
@@ -309,6 +310,10 @@ class _Reader:
         if not isinstance(broken, bool):
             self.type_error(broken, "true/false", gid, field="broken_table")
             broken = False
+        night_killed = g.get("night_killed")
+        if night_killed is not None and not _is_int(night_killed):
+            self.type_error(night_killed, "seat number or null", gid, field="night_killed")
+            night_killed = None
         approved = g.get("limits_approved", False)
         if not isinstance(approved, bool):
             self.type_error(approved, "true/false", gid, field="limits_approved")
@@ -348,8 +353,8 @@ class _Reader:
         assert isinstance(stage, str) and isinstance(result, str)
         return Game(id=gid, stage=stage, round=rnd, table=table, seats=seats, result=result,
                     first_killed=fk, best_move=best_move, day1_vote_left=d1,
-                    broken_table=broken, limits_approved=approved, scores=scores, date=date,
-                    judge=judge, log=log, other=other)
+                    broken_table=broken, night_killed=night_killed, limits_approved=approved,
+                    scores=scores, date=date, judge=judge, log=log, other=other)
 
     def seat_slow(self, s: object, gid: str, seats: list[Seat]) -> bool:
         """The careful path for a seat entry that is not plainly sound."""
@@ -593,6 +598,8 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         d["day1_vote_left"] = g.day1_vote_left
     if g.broken_table:
         d["broken_table"] = True
+    if g.night_killed is not None:
+        d["night_killed"] = g.night_killed
     if g.limits_approved:
         d["limits_approved"] = True
     if g.scores:

@@ -5,7 +5,7 @@ All points in hundredths.
 
 from __future__ import annotations
 
-from mafiatab.rules.profile import Distance, ExtraLimits, Ruled, RuleProfile
+from mafiatab.rules.profile import Distance, ExtraLimits, GameActionCase, Ruled, RuleProfile
 
 _NONE: frozenset[int] = frozenset()
 
@@ -108,4 +108,25 @@ FIIM2018 = RuleProfile(
     removal_after_result_cancels_next_vote=Ruled(True, "FIIM 7.2"),
     three_fouls_speak_at_revote=Ruled(True, "FIIM 7.5"),
     last_words_after_end=Ruled(True, "FIIM 7.10"),
+    extra_negative_allowed=Ruled(
+        False, "FIIM 8.4, 9.9 (the judge's extras are positive; a penalty is a penalties[] entry)"
+    ),
+    limits_approval=Ruled(False, "FIIM 8.4.1-8.4.2 (no approval of the limits)"),
+    game_action_cases=Ruled(
+        {
+            "8.5.1": GameActionCase(("red", "sheriff"), team_lost="red"),
+            "8.5.2": GameActionCase(("red",)),
+            "8.5.3": GameActionCase(("red", "sheriff"), team_lost="red"),
+            "8.5.4": GameActionCase(("black", "don"), team_lost="black"),
+        },
+        "FIIM 8.5 (a closed list: 8.5.1-8.5.4)",
+    ),
+    game_action_fixed_by_rule=Ruled({}, "FIIM 8.5 (every case -0.4)"),
+    one_removal_per_game=Ruled(True, "FIIM 8.2.4 (Reading: a player leaves a table once)"),
+    pu_protocol_checked_roles=Ruled(frozenset(), "FIIM (no first killed's protocol)"),
+    pu_protocol_near_reliable_next_as_first=Ruled(False, "FIIM (no first killed's protocol)"),
+    pu_protocol_aside_will_max_entries=Ruled(None, "FIIM (no first killed's protocol)"),
+    pu_protocol_aside_will_scale=Ruled(frozenset(), "FIIM (no first killed's protocol)"),
+    best_move_needs_first_killed=Ruled(True, "FIIM 9.6"),
+    best_move_fixed_numbers=Ruled(True, "FIIM 8.3 (three players named once)"),
 )

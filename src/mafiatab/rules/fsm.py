@@ -156,6 +156,17 @@ FSM = RuleProfile(
     last_words_after_end=Ruled(
         True, "FSM 7 (Reading: last words after the last vote or shot; the result stands)"
     ),
+    extra_negative_allowed=Ruled(True, "FSM 8.4.4"),
+    limits_approval=Ruled(True, "FSM 8.4.1"),
+    game_action_cases=Ruled({}, "FSM 8.5 (an open list: \"в том числе\")"),
+    game_action_fixed_by_rule=Ruled({"8.5.9": -100}, "FSM 8.5.9"),
+    one_removal_per_game=Ruled(True, "FSM 8.5.8"),
+    pu_protocol_checked_roles=Ruled(frozenset({"sheriff"}), "FSM 8.3.9.9"),
+    pu_protocol_near_reliable_next_as_first=Ruled(True, "FSM 8.3.9.8"),
+    pu_protocol_aside_will_max_entries=Ruled(3, "FSM 8.3.9.11"),
+    pu_protocol_aside_will_scale=Ruled(frozenset({-20, 0, 20, 30}), "FSM 8.3.9.13"),
+    best_move_needs_first_killed=Ruled(True, "FSM 8.3.1"),
+    best_move_fixed_numbers=Ruled(True, "FSM 8.3.4"),
 )
 
 

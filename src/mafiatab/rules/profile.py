@@ -45,6 +45,19 @@ class Distance(StrEnum):
     SAME_PARTICIPANTS = "same_participants"
 
 
+@dataclass(frozen=True, slots=True)
+class GameActionCase:
+    """One case of a closed list of negative game actions (FIIM 8.5.1-8.5.4): on whom it
+    may be given, and which team must have lost (None: whatever the result)."""
+
+    roles: tuple[str, ...]
+    team_lost: str | None = None
+
+    def __str__(self) -> str:
+        lost = f", the {self.team_lost} team lost" if self.team_lost else ""
+        return "/".join(self.roles) + lost
+
+
 @dataclass(frozen=True)
 class RuleProfile:
     """Every number and option of one rule set. Points are in hundredths."""
@@ -227,6 +240,36 @@ class RuleProfile:
     #: FIIM 7.10: who leaves by the last vote or shot has his last words after the end;
     #: a removal then keeps the result and adds the penalty
     last_words_after_end: Ruled[bool] = Ruled(True, "FIIM 7.10")
+    # --- second pass over both rule texts (issue 11) -------------------------------------
+    #: FIIM 8.4, 9.9: whether a judge's `extra` may be negative (FIIM: everything negative
+    #: is a penalty, a `penalties[]` entry)
+    extra_negative_allowed: Ruled[bool] = Ruled(True, "FSM 8.4.4")
+    #: FSM 8.4.1: the head judge may approve going past a game's limits on extras (FIIM
+    #: 8.4.1-8.4.2 give no such power: `limits_approved: true` is refused)
+    limits_approval: Ruled[bool] = Ruled(True, "FSM 8.4.1")
+    #: a closed list of negative game actions (FIIM 8.5.1-8.5.4): rule -> its case; empty:
+    #: the list is open and `rule` is optional (FSM 8.5 "в том числе")
+    game_action_cases: Ruled[dict[str, GameActionCase]] = Ruled({}, "FSM 8.5 (an open list)")
+    #: game actions whose clause fixes the size (FSM 8.5.9: -1.0): rule -> hundredths
+    game_action_fixed_by_rule: Ruled[dict[str, int]] = Ruled({"8.5.9": -100}, "FSM 8.5.9")
+    #: a player leaves a table once: at most one removal penalty per player per game
+    one_removal_per_game: Ruled[bool] = Ruled(True, "FSM 8.5.8")
+    #: FSM 8.3.9.9: the roles of a first killed who may tag a red entry `checked`
+    pu_protocol_checked_roles: Ruled[frozenset[str]] = Ruled(frozenset({"sheriff"}),
+                                                             "FSM 8.3.9.9")
+    #: FSM 8.3.9.8: after a near-reliable entry the next correctly written entry that
+    #: scores, whatever its colour, is scored as the first of its colour
+    pu_protocol_near_reliable_next_as_first: Ruled[bool] = Ruled(True, "FSM 8.3.9.8")
+    #: FSM 8.3.9.11: a will beside an aside protocol of more than this many entries is
+    #: refused (four or more colours); None: no such rule
+    pu_protocol_aside_will_max_entries: Ruled[int | None] = Ruled(3, "FSM 8.3.9.11")
+    #: FSM 8.3.9.13: the values of the first killed's will beside an aside protocol
+    pu_protocol_aside_will_scale: Ruled[frozenset[int]] = Ruled(
+        frozenset({-20, 0, 20, 30}), "FSM 8.3.9.13")
+    #: a best move exists only with a first killed (FIIM 9.6: the protocol's dash)
+    best_move_needs_first_killed: Ruled[bool] = Ruled(True, "FSM 8.3.1")
+    #: a best move names distinct seats other than the first killed's own, unchanged
+    best_move_fixed_numbers: Ruled[bool] = Ruled(True, "FSM 8.3.4")
 
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""

@@ -86,7 +86,11 @@ def standings_from_bytes(data: bytes | str, stages: Iterable[str] | None = None)
     """What `mafiatab standings` does: the file's bytes to ranked rows."""
     with gc_paused():
         loaded = _load(data)
-        return compute_standings(loaded.tournament, loaded.profile, stages)
+        standings = compute_standings(loaded.tournament, loaded.profile, stages)
+        # freed by reference counting while the collector is still paused: its first
+        # collection afterwards then walks the few rows kept, not every game read
+        del loaded
+    return standings
 
 
 def write_tournament_file(t: Tournament, path: str | Path) -> None:
