@@ -33,6 +33,7 @@ from mafiatab.domain.protocol import Game, Tournament
 from mafiatab.domain.scoring import WIN, score_game
 from mafiatab.domain.standings import Standings, pays_compensation
 from mafiatab.formats.labels import role_letter, w
+from mafiatab.formats.tables import lot_marks
 from mafiatab.rules.profile import RuleProfile
 
 FONT = "DejaVu"
@@ -362,6 +363,7 @@ def standings_pdf(s: Standings, rules_title: str, lang: str) -> bytes:
     pdf.ln(2)
     _standings_header(pdf, lang)
     row_h = 6.2
+    lots = lot_marks(s, lang)
     for r in s.rows:
         if pdf.get_y() + row_h > pdf.h - 12:
             pdf.add_page()
@@ -373,7 +375,7 @@ def standings_pdf(s: Standings, rules_title: str, lang: str) -> bytes:
         values = [str(r.place), r.nickname, str(r.games), str(r.wins), str(r.wins_don_sheriff),
                   str(r.first_killed), num(r.main), num(r.extra), num(r.total),
                   num(r.best_move), num(r.compensation), num(r.penalties),
-                  i18n.t("lot_needed", lang) if r.lot_needed else ""]
+                  lots.get(r.player, "")]
         for (key, width), value in zip(_STANDING_COLS, values, strict=True):
             pdf.set_font(FONT, "B" if key == "total" else "", 9)
             pdf.cell(width, row_h, value, border=1, align="L" if key == "player" else "R",
