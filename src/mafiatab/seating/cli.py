@@ -35,7 +35,7 @@ MESSAGES = {
         "group": "Ячеек игрок–пара мест/половина вне нормы (S2)",
         "tablecells": "Ячеек игрок–стол вне нормы (T1)",
         "hard": "Нарушено жёстких ограничений",
-        "pairs": "пар",
+        "seats": "Места за столом",
         "mu": "Среднее μ",
         "stopped": "Остановлено: показана лучшая рассадка на этот момент.",
         "searching": "Подбор столов",
@@ -55,7 +55,7 @@ MESSAGES = {
         "group": "Player–seat-pair/half cells off (S2)",
         "tablecells": "Player–table cells off (T1)",
         "hard": "Hard constraints broken",
-        "pairs": "pairs",
+        "seats": "Seats at the table",
         "mu": "Mean μ",
         "stopped": "Stopped: the best seating so far is shown.",
         "searching": "Choosing tables",
@@ -63,6 +63,21 @@ MESSAGES = {
         "method": "Method",
     },
 }
+
+
+#: how the seating was made (Result.method), in words
+METHODS: dict[str, tuple[str, str]] = {
+    "search": ("поиск", "search"),
+    "affine": ("аффинная плоскость", "affine plane"),
+    "hadamard": ("матрица Адамара", "Hadamard matrix"),
+}
+
+
+def method_text(method: str, lang: str) -> str:
+    """`hadamard+search` -> `матрица Адамара, затем поиск`."""
+    i = 0 if lang == "ru" else 1
+    words = [METHODS.get(part, (part, part))[i] for part in method.split("+")]
+    return (", затем " if lang == "ru" else ", then ").join(words)
 
 
 def _bad(msg: str) -> typer.BadParameter:
@@ -106,22 +121,34 @@ def _load_clubs(path: Path, players: int) -> dict[int, str]:
 
 
 def _render(result: Result, lang: str, console: Console, players: int) -> None:
+    """A row per table of a round, the ten seats as columns: 60 characters wide for up to
+    999 players, whatever the number of tables, so it fits an 80-column terminal."""
+    from rich import box
+
+    from mafiatab import i18n
+
     msg = MESSAGES[lang]
     rounds = result.seating.rounds
-    grid = Table(title=None, show_lines=False)
-    grid.add_column(msg["round"], justify="right")
-    for t in range(len(rounds[0])):
-        grid.add_column(f"{msg['table']} {t + 1}")
+    seats = max((len(table) for rnd in rounds for table in rnd), default=10)
+    grid = Table(title=msg["seats"], box=box.SIMPLE_HEAD,
+                 pad_edge=False, padding=(0, 1))
+    grid.add_column(msg["round"], justify="right", no_wrap=True)
+    grid.add_column(msg["table"], justify="right", no_wrap=True)
+    for seat in range(1, seats + 1):
+        grid.add_column(str(seat), justify="right", no_wrap=True)
     for i, rnd in enumerate(rounds):
-        grid.add_row(str(i + 1), *(" ".join(f"{p + 1:>3}" for p in table) for table in rnd))
+        for t, table in enumerate(rnd):
+            grid.add_row(str(i + 1) if t == 0 else "", str(t + 1),
+                         *(str(p + 1) for p in table), end_section=t == len(rnd) - 1)
     console.print(grid)
     m = result.metrics
     mt = Table(title=msg["metrics"], show_header=False)
     mt.add_column()
     mt.add_column(justify="right")
-    mt.add_row(msg["method"], result.method)
-    mt.add_row(msg["mu"], f"{mean_meetings(players, result.seating.games):.3f}")
-    mt.add_row(msg["max"], f"{m.max_meetings} ({m.pairs_at_max} {msg['pairs']})")
+    mu = f"{mean_meetings(players, result.seating.games):.3f}"
+    mt.add_row(msg["method"], method_text(result.method, lang))
+    mt.add_row(msg["mu"], mu.replace(".", ",") if lang == "ru" else mu)
+    mt.add_row(msg["max"], f"{m.max_meetings} ({i18n.count(m.pairs_at_max, 'pair', lang)})")
     mt.add_row(msg["min"], str(m.min_meetings))
     mt.add_row(msg["never"], str(m.pairs_never))
     mt.add_row(msg["sumsq"], str(m.sum_sq))
