@@ -69,6 +69,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "lot_not_written": ("Пока не записан: добавьте --write, чтобы сохранить жребий в файле.",
                         "Not written yet: add --write to store the lot in the file."),
     "by_lot": ("по жребию", "by lot"),
+    "file_written": ("Записан файл {file}", "Written: {file}"),
     "internal_error": ("Внутренняя ошибка: {detail}", "Internal error: {detail}"),
     "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
     "demo_intro": (
