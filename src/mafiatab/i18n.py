@@ -130,6 +130,26 @@ PART: dict[str, tuple[str, str]] = {
     "pu_protocol": ("протокол ПУ", "first killed's protocol"),
     "penalty": ("штраф", "penalty"),
 }
+#: the first killed's protocol (FSM 8.3.9): tags of an entry, and the versions
+TAG: dict[str, tuple[str, str]] = {
+    "reliable": ("достоверный цвет", "reliable"),
+    "near_reliable": ("околодостоверный цвет", "near-reliable"),
+    "from_version": ("следует из версии", "follows from the version"),
+    "checked": ("проверен шерифом", "checked by the sheriff himself"),
+    "aside": ("«в стороне» от версий", "aside from the versions"),
+}
+VERSION: dict[str, tuple[str, str]] = {
+    "sheriff_don": ("Шериф / Дон", "sheriff / don"),
+    "sheriff_don_vs_red": ("Шериф, Дон / красный", "sheriff, don / red"),
+    "red_vs_red": ("красный / красный", "red / red"),
+    "black_vs_black": ("чёрный / чёрный", "black / black"),
+    "second_claim_after_leaving": ("второе вскрытие после ухода ПУ",
+                                   "second claim after he left"),
+    "single_claim": ("одно вскрытие", "a single claim"),
+    "sheriff_hides": ("Шериф скрывает информацию", "the sheriff hides information"),
+    "unreliable_sheriff_info": ("недостоверная информация Шерифа",
+                                "unreliable sheriff's information"),
+}
 PENALTY: dict[str, tuple[str, str]] = {
     "disqualification": ("дисквалификация", "disqualification"),
     "team_loss": ("присуждение поражения команде (ППК)", "team loss awarded"),
@@ -245,13 +265,14 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
                 colour = ("чёрный" if item["colour"] == "black" else "красный") if ru else item["colour"]
                 ok = ("верно" if item["correct"] else "ошибка") if ru else (
                     "right" if item["correct"] else "wrong")
-                tag = f", {item['tag']}" if item.get("tag") else ""
+                tag = f", {pick(TAG, item['tag'], lang)}" if item.get("tag") else ""
                 bits.append(f"{item['seat']} {colour} ({ok}{tag}) "
                             f"{format_points(item['points'], lang, True)}")
             elif "version" in item:
                 ok = ("верная" if item["right"] else "неверная") if ru else (
                     "right" if item["right"] else "wrong")
-                bits.append(("версия " if ru else "version ") + f"{item['version']} ({ok}) "
+                bits.append(("версия " if ru else "version ")
+                            + f"«{pick(VERSION, item['version'], lang)}» ({ok}) "
                             f"{format_points(item['points'], lang, True)}")
             elif "not_scored_role" in item:
                 bits.append("ПУ не красный — протокол не оценивается" if ru

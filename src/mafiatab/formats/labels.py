@@ -46,7 +46,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "no_explanations": ("Доп. баллов и штрафов нет.", "No extra points or penalties."),
     "page": ("стр.", "page"),
     "rules": ("Правила", "Rules"),
-    "player_id": ("ID игрока", "Player id"),
+    "player_id": ("Код игрока", "Player id"),
     "result": ("Итог игры", "Result"),
     "game": ("Игра", "Game"),
     "game_total": ("Итого за игру", "Game total"),

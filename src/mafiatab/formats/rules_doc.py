@@ -237,18 +237,7 @@ CRITERIA: dict[str, tuple[str, str]] = {
                                                      "wins as don or sheriff"),
     "first_killed": ("смерти в первую ночь", "first-night deaths"),
 }
-VERSIONS: dict[str, tuple[str, str]] = {
-    "sheriff_don": ("Шериф / Дон", "sheriff / don"),
-    "sheriff_don_vs_red": ("Шериф, Дон / красный", "sheriff, don / red"),
-    "red_vs_red": ("красный / красный", "red / red"),
-    "black_vs_black": ("чёрный / чёрный", "black / black"),
-    "second_claim_after_leaving": ("второе вскрытие после ухода ПУ",
-                                   "second claim after he left"),
-    "single_claim": ("одно вскрытие", "a single claim"),
-    "sheriff_hides": ("Шериф скрывает информацию", "the sheriff hides information"),
-    "unreliable_sheriff_info": ("недостоверная информация Шерифа",
-                                "unreliable sheriff's information"),
-}
+VERSIONS = i18n.VERSION
 K_FORMULA: dict[str, tuple[str, str]] = {
     "K = 1 + (N/2 - n)/(N/2), on win points only": (
         "K = 1 + (N/2 − n)/(N/2), только на баллы за победу",

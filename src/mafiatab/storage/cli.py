@@ -147,7 +147,9 @@ def _service(db: str | None) -> TournamentService:
 
 
 def _url_text(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=True)
+    """The database's address as the user gave it: no password, no driver's name."""
+    url = engine.url.set(drivername=engine.url.get_backend_name())
+    return url.render_as_string(hide_password=True)
 
 
 # --- db upgrade ------------------------------------------------------------------------
