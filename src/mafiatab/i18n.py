@@ -65,7 +65,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "No lot is needed: every place is decided."),
     "lot_drawn": ("Жребий на места {places} (зерно «{seed}»): {order}",
                   "Lot for places {places} (seed '{seed}'): {order}"),
-    "lot_written": ("Жребий записан в файл {file}.", "The lot is written to {file}."),
+    "lot_written": ("Жребий записан в файл {file}.", "Written to {file}: the lot is stored."),
     "lot_not_written": ("Пока не записан: добавьте --write, чтобы сохранить жребий в файле.",
                         "Not written yet: add --write to store the lot in the file."),
     "by_lot": ("по жребию", "by lot"),
