@@ -167,3 +167,13 @@ def test_demo_prints_the_standings_the_web_database_serves(tmp_path: Path) -> No
     assert f"{games} games" in p.stdout
     file = json.loads((tmp_path / "mafiatab-demo.json").read_text(encoding="utf-8"))
     assert len(file["games"]) == games  # the file is the database's tournament too
+
+
+def test_every_setting_of_every_profile_is_named_in_words() -> None:
+    """A setting added to a profile without its words would show its code in `rules`."""
+    from mafiatab.formats.rules_doc import SETTINGS
+    from mafiatab.rules import PROFILES
+
+    for profile in PROFILES.values():
+        missing = sorted(set(profile.settings()) - set(SETTINGS))
+        assert not missing, f"{profile.id}: add {missing} to formats/rules_doc.SETTINGS"

@@ -45,7 +45,7 @@ def profile_markdown(profile: RuleProfile) -> str:
 #: how a setting's value reads
 Kind = Literal["points", "signed", "list", "best_move", "count", "percent", "minutes", "flag",
                "share", "roles", "stage_kinds", "deciders", "tie_breakers", "versions",
-               "choice", "sizes", "errors", "text"]
+               "choice", "sizes", "errors", "text", "action_cases", "rule_points"]
 
 #: setting -> (Russian name, English name, kind of value)
 SETTINGS: dict[str, tuple[str, str, Kind]] = {
@@ -207,6 +207,29 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
                                       "A changed result needs the judicial committee", "flag"),
     "pu_protocol_aside_black_entry": ("Протокол «в стороне»: какой верный чёрный засчитан",
                                       "Protocol aside: which right black counts", "choice"),
+    "extra_negative_allowed": ("Доп. балл судьи может быть отрицательным",
+                               "A judge's extra may be negative", "flag"),
+    "limits_approval": ("ГС может одобрить превышение пределов доп. баллов",
+                        "The head judge may approve going past the extras' limits", "flag"),
+    "game_action_cases": ("Штрафы за игровые действия (пункт: кому, когда)",
+                          "Penalties for game actions (clause: on whom, when)", "action_cases"),
+    "game_action_fixed_by_rule": ("Штрафы за игровое действие, заданные пунктом",
+                                  "Game-action penalties fixed by their clause", "rule_points"),
+    "one_removal_per_game": ("Одно удаление со стола за игру", "One removal a game", "flag"),
+    "pu_protocol_checked_roles": ("«Проверен шерифом» пишет", "'Checked by the sheriff' is "
+                                  "written by", "roles"),
+    "pu_protocol_near_reliable_next_as_first": (
+        "После околодостоверного следующий верный считается первым",
+        "After a near-reliable entry the next right one scores as the first", "flag"),
+    "pu_protocol_aside_will_max_entries": ("Завещание при протоколе «в стороне»: записей не "
+                                           "больше", "Will beside a protocol aside: at most "
+                                           "this many entries", "count"),
+    "pu_protocol_aside_will_scale": ("Шкала завещания при протоколе «в стороне»",
+                                     "Scale of the will beside a protocol aside", "list"),
+    "best_move_needs_first_killed": ("ЛХ только при ПУ", "A best move only with a first "
+                                     "killed", "flag"),
+    "best_move_fixed_numbers": ("ЛХ: разные номера, кроме своего, без исправлений",
+                                "Best move: distinct seats, not his own, unchanged", "flag"),
 }
 
 #: the values of the settings that choose among named ways
@@ -232,7 +255,8 @@ DECIDERS: dict[str, tuple[str, str]] = {
     "appeals_commission": ("апелляционная комиссия", "the appeals commission"),
 }
 CRITERIA: dict[str, tuple[str, str]] = {
-    "total": ("итого", "total"), "extra": ("доп. баллы", "extra points"),
+    "total": ("итого", "total"), "main": ("основные баллы", "main points"),
+    "extra": ("доп. баллы", "extra points"),
     "wins": ("победы", "wins"), "wins_don_sheriff": ("победы доном и шерифом",
                                                      "wins as don or sheriff"),
     "first_killed": ("смерти в первую ночь", "first-night deaths"),
@@ -317,6 +341,20 @@ def value_text(kind: Kind, value: object, lang: str) -> str:
         return ", ".join(str(n) for n in sizes[:-1]) + (" или " if ru else " or ") \
             + i18n.count(sizes[-1], "player", lang) if len(sizes) > 1 else \
             i18n.count(sizes[0], "player", lang) if sizes else "—"
+    if kind == "action_cases" and isinstance(value, dict):
+        if not value:
+            return "список открыт" if ru else "an open list"
+        parts = []
+        for clause, case in value.items():
+            roles = ", ".join(i18n.pick(i18n.ROLE, r, lang) for r in getattr(case, "roles", ()))
+            lost = getattr(case, "team_lost", None)
+            when = ((f", если проиграли {i18n.pick(i18n.TEAM, lost, lang)}" if ru
+                     else f", when the {lost} team lost") if lost else "")
+            parts.append(f"{clause}: {roles}{when}")
+        return "; ".join(parts)
+    if kind == "rule_points" and isinstance(value, dict):
+        return "; ".join(f"{k}: {_points(v, lang, sign=True)}" for k, v in value.items()) or \
+            _none(lang)
     if kind == "text" and isinstance(value, str):
         return _word(K_FORMULA, value, lang) if value else "—"
     if kind == "choice":
