@@ -48,7 +48,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "imported": ("Импортирован турнир №{id} «{name}»: {games}, {players}.",
                  "Imported tournament no. {id} '{name}': {games}, {players}."),
     "importing": ("Импорт", "Importing"),
-    "progress_line": ("импорт: {done} из {total}", "import: {done} of {total} games"),
+    "progress_line": ("импорт игр: {done}/{total}", "import: {done}/{total} games"),
     "exported": ("Записано в {file}.", "Written to {file}."),
     "no_tournaments": ("В базе нет турниров.", "No tournaments in the database."),
     "tournaments_title": ("Турниры в {url}", "Tournaments in {url}"),
