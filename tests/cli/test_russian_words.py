@@ -142,6 +142,11 @@ def test_seating_speaks_russian() -> None:
     p = run("seating", "--players", "20", "--games", "2", "--iterations", "1000")
     assert p.returncode == 0, p.stderr
     assert_russian(p, set())
+    for args, code in ((["--pin", "x"], 2), (["--availability", "7:1-x"], 2),
+                       (["--tables", "4"], 1), (["--availability", "9:1-2"], 1)):
+        p = run("seating", "--players", "30", "--games", "3", *args)
+        assert p.returncode == code, p.stderr
+        assert_russian(p, set())
 
 
 def test_printouts_and_spreadsheets_speak_russian(tied: Path, tmp_path: Path) -> None:
