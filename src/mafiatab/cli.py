@@ -71,7 +71,8 @@ def _print_problems(problems: list[Problem], lang: str) -> None:
     errors = [p for p in problems if not p.warning]
     warnings = [p for p in problems if p.warning]
     if errors:
-        err.print(f"[bold red]{i18n.t('file_refused', lang, count=len(errors))}[/bold red]")
+        head = i18n.t("file_refused", lang, count=i18n.count(len(errors), "problem", lang))
+        err.print(head, style="bold red", markup=False)
         for p in errors:
             err.print("  • " + p.message(lang), markup=False)
     if warnings:
@@ -108,8 +109,18 @@ def _fixed(value: Hundredths, lang: str) -> str:
     return format_points(value, lang, fixed=True)
 
 
+def _stage_names(loaded: LoadedTournament, stages: list[str]) -> str:
+    """Stages as the tournament names them (its ids are codes)."""
+    names = {st.id: st.name for st in loaded.tournament.stages}
+    return ", ".join(names.get(sid, sid) for sid in stages)
+
+
 def _standings_table(s: Standings, lang: str) -> Table:
-    title = i18n.t("standings_title", lang, name=s.tournament, rules=PROFILES[s.rules].title)
+    from mafiatab.formats.tables import lot_marks
+
+    title = i18n.t("standings_title", lang, name=s.tournament,
+                   rules=i18n.federation(PROFILES[s.rules].title, lang))
+    lots = lot_marks(s, lang)
     table = Table(title=title, title_justify="left", header_style="bold")
     cols = ["place", "player", "games", "wins", "wins_don_sheriff", "first_killed", "main",
             "extra", "total", "best_move", "compensation", "penalties", "lot"]
@@ -121,8 +132,7 @@ def _standings_table(s: Standings, lang: str) -> Table:
             str(r.place), r.nickname, str(r.games), str(r.wins), str(r.wins_don_sheriff),
             str(r.first_killed), _fixed(r.main, lang), _fixed(r.extra, lang),
             f"[bold]{_fixed(r.total, lang)}[/bold]", _fixed(r.best_move, lang),
-            _fixed(r.compensation, lang), _fixed(r.penalties, lang),
-            i18n.t("lot_needed", lang) if r.lot_needed else "",
+            _fixed(r.compensation, lang), _fixed(r.penalties, lang), lots.get(r.player, ""),
         )
     return table
 
@@ -144,24 +154,35 @@ def standings(
         from mafiatab.storage.cli import standings_from_db
 
         result = standings_from_db(file, db, tournament, stage, lang.value)
+        stage_text = ", ".join(result.stages)
     else:
         loaded = _load(file, lang.value, show_warnings=not as_json)
         _check_stages(loaded, stage, lang.value)
         result = standings_of(loaded, stage or None)
+        stage_text = _stage_names(loaded, result.stages)
     if as_json:
         sys.stdout.write(dumps_standings(result))
         return
-    out.print(_standings_table(result, lang.value))
-    if stage:
-        out.print(i18n.t("stages", lang.value, stages=", ".join(result.stages)))
+    print_standings(result, lang.value, stage_text if stage else None, stage or [])
+
+
+def print_standings(result: Standings, lang: str, stage_text: str | None,
+                    stages: list[str]) -> None:
+    """The standings table and what goes under it: the stages, K, and the places a lot
+    must still decide, with the command that draws it for the same stages."""
+    out.print(_standings_table(result, lang))
+    if stage_text is not None:
+        out.print(i18n.t("stages", lang, stages=stage_text))
     if result.k.applies:
-        out.print(i18n.t("k_applied", lang.value, k=_fixed(result.k.k * 100, lang.value),
+        out.print(i18n.t("k_applied", lang, k=_fixed(result.k.k * 100, lang),
                          games=result.k.games,
-                         side=i18n.pick(i18n.TEAM, result.k.heavy_side or "", lang.value),
+                         side=i18n.pick(i18n.TEAM, result.k.heavy_side or "", lang),
                          n=result.k.heavy_wins))
     pending = sorted({r.place for r in result.rows if r.lot_needed})
     if pending:
-        out.print(i18n.t("lots_pending", lang.value, places=", ".join(map(str, pending))))
+        flags = "".join(f" --stage {sid}" for sid in stages)
+        out.print(i18n.t("lots_pending", lang, places=", ".join(map(str, pending)),
+                         stages=flags), markup=False)
 
 
 @app.command()
@@ -192,8 +213,10 @@ def check(
             {"sound": True, "problems": [p.as_dict(lang.value) for p in loaded.warnings]},
             ensure_ascii=False, indent=1) + "\n")
         return
-    out.print(i18n.t("file_sound", lang.value, games=len(t.games), players=len(t.players),
-                     rules=loaded.profile.title))
+    L = lang.value
+    out.print(i18n.t("file_sound", L, games=i18n.count(len(t.games), "game", L),
+                     players=i18n.count(len(t.players), "player", L),
+                     rules=i18n.federation(loaded.profile.title, L)))
     if loaded.warnings:
         _print_problems(loaded.warnings, lang.value)
 
@@ -220,8 +243,10 @@ def explain(
         out.print(i18n.t("no_games", lang.value))
         return
     L = lang.value
+    stage_names = {st.id: st.name for st in t.stages}
     for g in games:
-        head = i18n.t("explain_game", L, game=g.game, stage=g.stage, round=g.round,
+        head = i18n.t("explain_game", L, game=g.game, stage=stage_names.get(g.stage, g.stage),
+                      round=g.round,
                       table=g.table, seat=g.seat, role=i18n.pick(i18n.ROLE, g.role, L),
                       result=i18n.pick(i18n.RESULT, g.result, L))
         out.print(f"[bold]{head}[/bold]")
@@ -262,21 +287,35 @@ def lots(
     file: FileArg,
     seed: Annotated[str, typer.Option("--seed", help="The announced seed / зерно жребия")],
     write: Annotated[bool, typer.Option("--write", help="Store the draw in the file")] = False,
+    stage: StageOpt = None,
     lang: LangOpt = Lang.ru,
 ) -> None:
-    """A recorded random draw among the players who need a lot / жребий."""
+    """A recorded random draw among the players who need a lot, in the standings of the
+    given stages as `standings --stage` shows them / жребий."""
     L = lang.value
     loaded = _load(file, L)
-    result = standings_of(loaded)
+    _check_stages(loaded, stage, L)
+    result = standings_of(loaded, stage or None)
     draws = draw_lots(result.rows, seed)
     if not draws:
         out.print(i18n.t("no_lot_needed", L))
         return
-    names = {p.id: p.nickname for p in loaded.tournament.players}
+    players = loaded.tournament.players
+    names = {p.id: p.nickname for p in players}
+    folded = [p.nickname.casefold() for p in players]
+    twins = {p.id for p, n in zip(players, folded, strict=True) if folded.count(n) > 1}
+
+    def who(pid: str) -> str:
+        """A nickname; with the id only when two players share the nickname."""
+        name = names.get(pid, pid)
+        return f"{name} ({pid})" if pid in twins else name
+
     places = {r.player: r.place for r in result.rows}
     for d in draws:
-        order = " > ".join(f"{names.get(pid, pid)} ({pid})" for pid in d.order)
-        out.print(i18n.t("lot_drawn", L, seed=seed, place=places[d.order[0]], order=order))
+        first = places[d.order[0]]
+        span = f"{first}–{first + len(d.order) - 1}"
+        out.print(i18n.t("lot_drawn", L, seed=seed, places=span,
+                         order=" > ".join(who(pid) for pid in d.order)), markup=False)
     if write:
         record_draws(loaded.tournament, draws)
         try:
@@ -299,58 +338,85 @@ def demo(
     no_serve: Annotated[bool, typer.Option(
         "--no-serve", help="Only write the file, the database and the standings")] = False,
 ) -> None:
-    """A demo tournament: file, SQLite database, web app / демо-турнир и веб-приложение."""
+    """A demo tournament: SQLite database, web app, and the same tournament as a file /
+    демо-турнир и веб-приложение."""
     from mafiatab.sample import sample_tournament
-    from mafiatab.web.demo import build_demo
+    from mafiatab.web.demo import DEMO_PASSWORD, as_served, build_demo
 
+    L = lang.value
     if rules not in PROFILES:
-        _fail_usage(f"--rules: {rules!r} (fsm, fiim2018)")
+        _fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
     t = sample_tournament(rules, players, rounds, seed=2026, final_round=True,
                           name="Демо-турнир" if lang is Lang.ru else "Demo tournament")
+    built = build_demo(Path("mafiatab-demo.sqlite"), t)
+    # the file, the terminal and the web app show one tournament: the database's
+    stored, result = as_served(built.db_path, built.tournament)
     path = Path("mafiatab-demo.json")
-    write_tournament_file(t, path)
-    out.print(i18n.t("demo_intro", lang.value, players=players, games=len(t.games),
-                     rules=PROFILES[rules].title, file=str(path.resolve())))
-    loaded = _load(path, lang.value)
-    out.print(_standings_table(standings_of(loaded), lang.value))
-    built = build_demo(Path("mafiatab-demo.sqlite"), loaded.tournament)
-    out.print(f"SQLite: {built.db_path.resolve()}  (tournament {built.tournament}; "
-              f"open tables: {', '.join(built.open_games)})")
-    for name, password, role in built.accounts:
-        out.print(f"  {role:<10} {name} / {password}", markup=False)
-    out.print(f"  judge code for {built.code_user}: {built.code}", markup=False)
+    write_tournament_file(stored, path)
+    out.print(i18n.t("demo_intro", L, players=i18n.count(len(stored.players), "player", L),
+                     games=i18n.count(len(stored.games), "game", L),
+                     rules=i18n.federation(PROFILES[rules].title, L), file=str(path.resolve())),
+              markup=False)
+    out.print(i18n.t("demo_db", L, db=str(built.db_path.resolve()), id=built.tournament),
+              markup=False)
+    if built.open_tables:
+        out.print(i18n.t("demo_open_round", L, round=built.open_round,
+                         tables=i18n.count(len(built.open_tables), "table", L),
+                         list=", ".join(map(str, built.open_tables))))
+    out.print(i18n.t("demo_db_standings", L))
+    print_standings(result, L, None, [])
+    out.print(i18n.t("demo_accounts", L, password=DEMO_PASSWORD), markup=False)
+    for name, _password, role in built.accounts:
+        out.print(f"  {_ROLE_WORDS.get(role, (role, role))[0 if L == 'ru' else 1]:<16} {name}",
+                  markup=False)
+    out.print(i18n.t("demo_code", L, user=built.code_user, code=built.code), markup=False)
     if no_serve:
         return
     from mafiatab.web.server import run
 
-    out.print(f"http://127.0.0.1:{port}/  (Ctrl+C)")
+    out.print(i18n.t("demo_open", L, url=f"http://127.0.0.1:{port}/"), markup=False)
     run(str(built.db_path), "127.0.0.1", port, None)
+
+
+#: the demo's accounts by role, in the glossary's words
+_ROLE_WORDS: dict[str, tuple[str, str]] = {
+    "organizer": ("организатор", "organizer"),
+    "head_judge": ("главный судья", "head judge"),
+    "judge": ("судья стола", "table judge"),
+    "viewer": ("зритель", "viewer"),
+}
 
 
 @app.command("rules")
 def rules_command(
     profile: Annotated[str, typer.Argument(help="fiim2018 or fsm")] = "fsm",
-    markdown: Annotated[bool, typer.Option("--markdown", help="as Markdown")] = False,
+    markdown: Annotated[bool, typer.Option(
+        "--markdown", help="The developers' reference, as in docs/rules.md (English, "
+        "setting names, hundredths) / справочник для разработчиков")] = False,
+    lang: LangOpt = Lang.ru,
 ) -> None:
     """Every number and option of a rule profile, with its clause / параметры правил."""
     if profile not in PROFILES:
-        _fail_usage(f"{profile!r}: fiim2018, fsm")
+        _fail_usage(i18n.t("unknown_rules", lang.value, value=profile,
+                           choices=", ".join(PROFILES)))
     p = PROFILES[profile]
     if markdown:
         from mafiatab.formats.rules_doc import profile_markdown
 
         sys.stdout.write(profile_markdown(p))
         return
-    table = Table(title=p.title, title_justify="left")
-    table.add_column("setting")
-    table.add_column("value")
-    table.add_column("clause")
-    for name, ruled in p.settings().items():
-        value = ruled.value
-        if isinstance(value, frozenset):
-            value = sorted(value)  # type: ignore[type-var]
-        table.add_row(name, str(value), ruled.clause)
+    from mafiatab.formats.rules_doc import profile_rows
+
+    L = lang.value
+    table = Table(title=i18n.t("rules_title", L, rules=i18n.federation(p.title, L)),
+                  title_justify="left", header_style="bold", expand=False)
+    table.add_column(i18n.t("rules_setting", L), ratio=5)
+    table.add_column(i18n.t("rules_value", L), ratio=4)
+    table.add_column(i18n.t("rules_clause", L), ratio=2, no_wrap=False)
+    for name, value, clause in profile_rows(p, L):
+        table.add_row(name, value, clause)
     out.print(table)
+    out.print(i18n.t("rules_points_note", L))
 
 
 # --- sub-commands registered by other modules (keep one line each) ---

@@ -30,7 +30,7 @@ def _write(path: Path, data: bytes, lang: str) -> None:
         base.err.print(base.i18n.t("cannot_read", lang, file=str(path), detail=str(e)),
                        markup=False)
         raise typer.Exit(1) from None
-    base.out.print(str(path))
+    base.out.print(base.i18n.t("file_written", lang, file=str(path)), markup=False)
 
 
 @print_app.command("protocol")
@@ -58,7 +58,8 @@ def print_protocol(
             base._fail_usage("--blank / --game: " + ("одно из двух" if L == "ru" else "one of them"))
         if stage is None or round_ is None:
             base._fail_usage("--blank N --stage ID --round R")
-        sheets = blank_sheets(t, loaded.profile, stage, round_, blank, L)
+        # a round already in the file: its tables carry their players and judges
+        sheets = blank_sheets(t, loaded.profile, stage, round_, blank, L, seated=t.games)
     else:
         games = [g for g in t.games
                  if (not game or g.id in game) and (stage is None or g.stage == stage)
@@ -83,7 +84,8 @@ def print_standings(file: FileArg, output: OutOpt, stage: StageOpt = None,
     loaded = base._load(file, L)
     base._check_stages(loaded, stage, L)
     s = base.standings_of(loaded, stage or None)
-    _write(output, standings_pdf(s, loaded.profile.title, L), L)
+    names = {st.id: st.name for st in loaded.tournament.stages}
+    _write(output, standings_pdf(s, loaded.profile.title, L, names), L)
 
 
 def export_standings(
@@ -216,6 +218,6 @@ def appeal_check(
     ok = "можно подать" if L == "ru" else "may be filed"
     if deadline is not None:
         until = "до" if L == "ru" else "until"
-        ok += f" {until} {deadline.at.isoformat(timespec='minutes')} " \
-              f"({base._clause(deadline.clause, L)})"
+        at = deadline.at.strftime("%d.%m.%Y %H:%M" if L == "ru" else "%Y-%m-%d %H:%M")
+        ok += f" {until} {at} ({base._clause(deadline.clause, L)})"
     base.out.print(ok)

@@ -7,7 +7,10 @@ headers, role names, and the sentence that explains each part of a player's poin
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
+
+from babel import Locale
 
 from mafiatab.domain.points import format_points
 
@@ -34,13 +37,13 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "lots_pending": (
         "Места {places}: игроков не разделяет ни один показатель — нужен жребий "
-        "(mafiatab lots FILE --seed ...)",
+        "(mafiatab lots ФАЙЛ --seed ЗЕРНО{stages})",
         "Places {places}: players no criterion separates — a lot is needed "
-        "(mafiatab lots FILE --seed ...)",
+        "(mafiatab lots FILE --seed SEED{stages})",
     ),
-    "file_sound": ("Файл в порядке: игр — {games}, игроков — {players}, правила {rules}.",
-                   "The file is sound: {games} games, {players} players, rules {rules}."),
-    "file_refused": ("Файл отклонён, проблем: {count}.", "The file is refused: {count} problem(s)."),
+    "file_sound": ("Файл в порядке: {games}, {players}, правила {rules}.",
+                   "The file is sound: {games}, {players}, rules {rules}."),
+    "file_refused": ("Файл отклонён: {count}.", "The file is refused: {count}."),
     "warnings": ("Предупреждения:", "Warnings:"),
     "unknown_player_arg": ("Игрок {value!r} не найден в турнире.",
                            "Player {value!r} is not in the tournament."),
@@ -58,30 +61,56 @@ TEXT: dict[str, tuple[str, str]] = {
         "Итого {player}: осн. {main} + доп. {extra} = {total} (строка таблицы: место {place})",
         "Total for {player}: main {main} + extra {extra} = {total} (standings row: place {place})",
     ),
-    "no_lot_needed": ("Жребий никому не нужен.", "Nobody needs a lot."),
-    "lot_drawn": ("Жребий (seed {seed}) для мест {place}: {order}",
-                  "Lot (seed {seed}) for places {place}: {order}"),
-    "lot_written": ("Записано в {file} (поле lots).", "Written to {file} (field lots)."),
-    "lot_not_written": ("Не записано: добавьте --write, чтобы сохранить в файл.",
-                        "Not written: add --write to store it in the file."),
+    "no_lot_needed": ("Жребий не нужен: все места разделены показателями.",
+                      "No lot is needed: every place is decided."),
+    "lot_drawn": ("Жребий на места {places} (зерно «{seed}»): {order}",
+                  "Lot for places {places} (seed '{seed}'): {order}"),
+    "lot_written": ("Жребий записан в файл {file}.", "Written to {file}: the lot is stored."),
+    "lot_not_written": ("Пока не записан: добавьте --write, чтобы сохранить жребий в файле.",
+                        "Not written yet: add --write to store the lot in the file."),
+    "by_lot": ("по жребию", "by lot"),
+    "file_written": ("Записан файл {file}", "Written: {file}"),
     "internal_error": ("Внутренняя ошибка: {detail}", "Internal error: {detail}"),
     "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
     "demo_intro": (
-        "Демо-турнир: игроков — {players}, игр — {games}, правила {rules}. "
-        "Файл: {file}",
-        "Demo tournament: {players} players, {games} games, rules {rules}. File: {file}",
+        "Демо-турнир: {players}, {games}, правила {rules}. Файл: {file}",
+        "Demo tournament: {players}, {games}, rules {rules}. File: {file}",
     ),
+    "demo_db": ("База данных веб-приложения: {db} (турнир №{id}).",
+                "The web app's database: {db} (tournament no. {id})."),
+    "demo_open_round": ("Тур {round} рассажен и ждёт судей: {tables} ({list}).",
+                        "Round {round} is seated and waits for its judges: {tables} ({list})."),
+    "demo_db_standings": ("Таблица ниже — из этой же базы, как на сайте.",
+                          "The standings below come from the same database as the site."),
+    "demo_accounts": ("Учётные записи (пароль у всех {password}):",
+                      "Accounts (password {password} for all):"),
+    "demo_code": ("Личный код входа судьи {user}: {code}",
+                  "Personal sign-in code of the judge {user}: {code}"),
+    "demo_open": ("Откройте {url} (остановить: Ctrl+C)", "Open {url} (stop: Ctrl+C)"),
+    "unknown_rules": ("Правила {value!r} неизвестны; есть: {choices}.",
+                      "Unknown rules {value!r}; there are: {choices}."),
+    "rules_setting": ("Параметр", "Setting"),
+    "rules_value": ("Значение", "Value"),
+    "rules_clause": ("Пункт правил", "Clause"),
+    "rules_title": ("Правила {rules}: каждое число с его пунктом",
+                    "Rules {rules}: every number with its clause"),
+    "rules_points_note": ("Баллы записаны как в таблице (0,25 — четверть балла); «толкование» — "
+                          "выбор программы там, где текст правил молчит.",
+                          "Points are written as in the standings (0.25 is a quarter point); "
+                          "'reading' marks a choice the program makes where the rule text is "
+                          "silent."),
 }
 
+#: the glossary's words for a role (../shared/spec/glossary.md)
 ROLE: dict[str, tuple[str, str]] = {
-    "red": ("красный (К)", "red citizen"),
-    "sheriff": ("шериф (Ш)", "sheriff"),
-    "black": ("чёрный (Ч)", "black"),
-    "don": ("дон (Д)", "don"),
+    "red": ("мирный («красный»)", "civilian (red)"),
+    "sheriff": ("шериф", "sheriff"),
+    "black": ("мафия («чёрный»)", "mafia (black)"),
+    "don": ("дон", "don"),
 }
 RESULT: dict[str, tuple[str, str]] = {
-    "red": ("победа красных", "red team won"),
-    "black": ("победа чёрных", "black team won"),
+    "red": ("победа красных", "red win"),
+    "black": ("победа чёрных", "black win"),
     "draw": ("ничья", "draw"),
 }
 TEAM: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black")}
@@ -101,6 +130,26 @@ PART: dict[str, tuple[str, str]] = {
     "pu_protocol": ("протокол ПУ", "first killed's protocol"),
     "penalty": ("штраф", "penalty"),
 }
+#: the first killed's protocol (FSM 8.3.9): tags of an entry, and the versions
+TAG: dict[str, tuple[str, str]] = {
+    "reliable": ("достоверный цвет", "reliable"),
+    "near_reliable": ("околодостоверный цвет", "near-reliable"),
+    "from_version": ("следует из версии", "follows from the version"),
+    "checked": ("проверен шерифом", "checked by the sheriff himself"),
+    "aside": ("«в стороне» от версий", "aside from the versions"),
+}
+VERSION: dict[str, tuple[str, str]] = {
+    "sheriff_don": ("Шериф / Дон", "sheriff / don"),
+    "sheriff_don_vs_red": ("Шериф, Дон / красный", "sheriff, don / red"),
+    "red_vs_red": ("красный / красный", "red / red"),
+    "black_vs_black": ("чёрный / чёрный", "black / black"),
+    "second_claim_after_leaving": ("второе вскрытие после ухода ПУ",
+                                   "second claim after he left"),
+    "single_claim": ("одно вскрытие", "a single claim"),
+    "sheriff_hides": ("Шериф скрывает информацию", "the sheriff hides information"),
+    "unreliable_sheriff_info": ("недостоверная информация Шерифа",
+                                "unreliable sheriff's information"),
+}
 PENALTY: dict[str, tuple[str, str]] = {
     "disqualification": ("дисквалификация", "disqualification"),
     "team_loss": ("присуждение поражения команде (ППК)", "team loss awarded"),
@@ -108,6 +157,49 @@ PENALTY: dict[str, tuple[str, str]] = {
     "revealed_sheriff_no_will": ("вскрыл шерифа, не оставив завещания и протокола",
                                  "revealed the sheriff, left no will or protocol"),
 }
+
+
+#: a counted word: Russian (one, few, many) and English (one, other)
+NOUNS: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
+    "game": (("игра", "игры", "игр"), ("game", "games")),
+    "player": (("игрок", "игрока", "игроков"), ("player", "players")),
+    "table": (("стол", "стола", "столов"), ("table", "tables")),
+    "round": (("тур", "тура", "туров"), ("round", "rounds")),
+    "pair": (("пара", "пары", "пар"), ("pair", "pairs")),
+    "problem": (("проблема", "проблемы", "проблем"), ("problem", "problems")),
+    "stage": (("стадия", "стадии", "стадий"), ("stage", "stages")),
+    "seat": (("место", "места", "мест"), ("seat", "seats")),
+    "minute": (("минута", "минуты", "минут"), ("minute", "minutes")),
+}
+
+
+@lru_cache(maxsize=4)
+def _locale(lang: str) -> Locale:
+    return Locale.parse("ru" if lang == "ru" else "en")
+
+
+def noun(n: int, key: str, lang: str) -> str:
+    """The word in the form its number asks for (2 стола, 5 столов; 1 game, 2 games).
+
+    The plural categories come from the CLDR rules through Babel rather than a home-made
+    `n % 10` ladder: the same rules every well-localised program uses."""
+    ru, en = NOUNS[key]
+    form = _locale(lang).plural_form(abs(n))
+    if lang == "ru":
+        return ru[0] if form == "one" else ru[1] if form == "few" else ru[2]
+    return en[0] if form == "one" else en[1]
+
+
+def count(n: int, key: str, lang: str) -> str:
+    """`2 стола`, `5 игр`, `1 player`."""
+    return f"{n} {noun(n, key, lang)}"
+
+
+def federation(text: str, lang: str) -> str:
+    """A rule set's name or a clause in the reader's language: `ФСМ`, `ФИИМ 2018`."""
+    if lang == "ru":
+        return text.replace("FIIM", "ФИИМ").replace("FSM", "ФСМ")
+    return text
 
 
 def t(key: str, lang: str, **params: Any) -> str:
@@ -173,13 +265,14 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
                 colour = ("чёрный" if item["colour"] == "black" else "красный") if ru else item["colour"]
                 ok = ("верно" if item["correct"] else "ошибка") if ru else (
                     "right" if item["correct"] else "wrong")
-                tag = f", {item['tag']}" if item.get("tag") else ""
+                tag = f", {pick(TAG, item['tag'], lang)}" if item.get("tag") else ""
                 bits.append(f"{item['seat']} {colour} ({ok}{tag}) "
                             f"{format_points(item['points'], lang, True)}")
             elif "version" in item:
                 ok = ("верная" if item["right"] else "неверная") if ru else (
                     "right" if item["right"] else "wrong")
-                bits.append(("версия " if ru else "version ") + f"{item['version']} ({ok}) "
+                bits.append(("версия " if ru else "version ")
+                            + f"«{pick(VERSION, item['version'], lang)}» ({ok}) "
                             f"{format_points(item['points'], lang, True)}")
             elif "not_scored_role" in item:
                 bits.append("ПУ не красный — протокол не оценивается" if ru

@@ -156,14 +156,14 @@ def test_lots_draw_write_and_repeat(tmp_path: Path) -> None:
     assert not any(r["lot_needed"] for r in st["standings"])
     assert sorted(r["place"] for r in st["standings"]) == list(range(1, 11))
     none_left = run("lots", str(f), "--seed", "x", "--lang", "en")
-    assert "Nobody needs a lot" in none_left.stdout
+    assert "No lot is needed" in none_left.stdout
 
 
 def test_demo_and_rules(tmp_path: Path) -> None:
     p = run("demo", "--lang", "en", "--no-serve", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "mafiatab-demo.json").exists() and "Place" in p.stdout
-    r = run("rules", "fsm")
+    r = run("rules", "fsm", "--markdown")
     assert r.returncode == 0 and "best_move_points" in r.stdout and "FSM 8.3.5" in r.stdout
 
 

@@ -133,7 +133,7 @@ def test_xlsx_read_back_equals_the_standings(loaded: LoadedTournament) -> None:
     wb = load_workbook(io.BytesIO(data))
     sheet = wb["Таблица"]
     rows = list(sheet.iter_rows(values_only=True))
-    assert rows[0][:3] == ("Место", "ID игрока", "Игрок")
+    assert rows[0][:3] == ("Место", "Код игрока", "Игрок")
     assert len(rows) == len(s.rows) + 1
     for got, r in zip(rows[1:], s.rows, strict=True):
         assert got[0] == r.place and got[1] == r.player and got[2] == r.nickname

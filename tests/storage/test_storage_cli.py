@@ -51,7 +51,7 @@ def test_import_export_standings(db_url: str, example_file: Path, tmp_path: Path
     assert f"schema {head_revision()}" in up.stdout
     imp = run("import", str(example_file), "--db", db_url)
     assert imp.returncode == 0, imp.stderr
-    assert "Импортирован турнир #1" in imp.stdout
+    assert "Импортирован турнир №1" in imp.stdout
     out = tmp_path / "out.json"
     exp = run("export", "1", "--db", db_url, "-o", str(out))
     assert exp.returncode == 0, exp.stderr

@@ -36,7 +36,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "draw": ("ничья", "draw"),
     "protest": ("Протест ({clause})", "Protest ({clause})"),
     "signature": ("Подпись судьи", "Judge's signature"),
-    "explanations": ("Пояснения судьи (ФИИМ 9.10)", "The judge's explanations (FIIM 9.10)"),
+    # FIIM 9.10; named without the clause, since FSM tournaments print the same form
+    "explanations": ("Пояснения судьи", "The judge's explanations"),
     "explanations_hint": (
         "Критерии доп. баллов и штрафов; решение по протесту, если он подан.",
         "Why extra points and penalties were given; the decision on a protest, if any.",
@@ -45,7 +46,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "no_explanations": ("Доп. баллов и штрафов нет.", "No extra points or penalties."),
     "page": ("стр.", "page"),
     "rules": ("Правила", "Rules"),
-    "player_id": ("ID игрока", "Player id"),
+    "player_id": ("Код игрока", "Player id"),
     "result": ("Итог игры", "Result"),
     "game": ("Игра", "Game"),
     "game_total": ("Итого за игру", "Game total"),

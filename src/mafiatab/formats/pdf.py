@@ -16,7 +16,7 @@ protocol is two pages, to print on both sides of one sheet.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +33,7 @@ from mafiatab.domain.protocol import Game, Tournament
 from mafiatab.domain.scoring import WIN, score_game
 from mafiatab.domain.standings import Standings, pays_compensation
 from mafiatab.formats.labels import role_letter, w
+from mafiatab.formats.tables import lot_marks
 from mafiatab.rules.profile import RuleProfile
 
 FONT = "DejaVu"
@@ -176,14 +177,28 @@ def _protest_clause(profile: RuleProfile, lang: str) -> str:
 
 
 def blank_sheets(t: Tournament, profile: RuleProfile, stage: str, round_: int, copies: int,
-                 lang: str) -> list[ProtocolSheet]:
-    """`copies` blank protocols for a round, header prefilled (FIIM 9.2: the judge writes
-    the tournament, stage, game number, table and date before the game), tables 1..N."""
+                 lang: str, seated: Sequence[Game] = ()) -> list[ProtocolSheet]:
+    """`copies` blank protocols for a round, tables 1..N, header prefilled (FIIM 9.2: the
+    tournament, stage, game number, table and date are written before the game). A table
+    already seated (a game of `seated` at that table: only its seats, judge and date are
+    read) also carries the seated nicknames and the judge (FIIM 9.2-9.3), so that the
+    judge checks the players at the table instead of writing them."""
     names = {s.id: s.name for s in t.stages}
-    return [ProtocolSheet(tournament=t.name, rules=profile.title, stage=names.get(stage, stage),
-                          round=str(round_), table=str(i),
-                          protest_clause=_protest_clause(profile, lang))
-            for i in range(1, copies + 1)]
+    nicknames = {p.id: p.nickname for p in t.players}
+    at_table = {g.table: g for g in seated if g.stage == stage and g.round == round_}
+    sheets = []
+    for i in range(1, copies + 1):
+        sheet = ProtocolSheet(tournament=t.name, rules=profile.title,
+                              stage=names.get(stage, stage), round=str(round_), table=str(i),
+                              protest_clause=_protest_clause(profile, lang))
+        game = at_table.get(i)
+        if game is not None:
+            sheet.game, sheet.judge, sheet.date = game.id, game.judge or "", game.date or ""
+            for seat in game.seats:
+                if 1 <= seat.seat <= len(sheet.seats) and seat.player:
+                    sheet.seats[seat.seat - 1].nickname = nicknames.get(seat.player, seat.player)
+        sheets.append(sheet)
+    return sheets
 
 
 # --- drawing -----------------------------------------------------------------------------
@@ -208,7 +223,8 @@ def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
     pdf.set_font(FONT, "B", 14)
     pdf.cell(0, 8, w("protocol", lang), align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FONT, "", 8)
-    pdf.cell(0, 4, f"{w('rules', lang)}: {s.rules}", align="C", new_x=XPos.LMARGIN,
+    pdf.cell(0, 4, f"{w('rules', lang)}: {i18n.federation(s.rules, lang)}", align="C",
+             new_x=XPos.LMARGIN,
              new_y=YPos.NEXT)
     pdf.ln(2)
     _labelled(pdf, w("tournament", lang), s.tournament, 120)
@@ -333,10 +349,10 @@ def protocols_pdf(sheets: Sequence[ProtocolSheet], lang: str) -> bytes:
 
 # --- standings ---------------------------------------------------------------------------
 
-_STANDING_COLS = (("place", 12), ("player", 60), ("games", 14), ("wins", 16),
+_STANDING_COLS = (("place", 12), ("player", 51), ("games", 14), ("wins", 16),
                   ("wins_don_sheriff", 14), ("first_killed", 12), ("main", 20), ("extra", 20),
                   ("total", 22), ("best_move", 18), ("compensation", 16), ("penalties", 20),
-                  ("lot", 17))
+                  ("lot", 26))
 
 
 def _standings_header(pdf: FPDF, lang: str) -> None:
@@ -348,20 +364,25 @@ def _standings_header(pdf: FPDF, lang: str) -> None:
     pdf.ln(7)
 
 
-def standings_pdf(s: Standings, rules_title: str, lang: str) -> bytes:
-    """The standings on A4 landscape, the header repeated on every page."""
+def standings_pdf(s: Standings, rules_title: str, lang: str,
+                  stage_names: Mapping[str, str] | None = None) -> bytes:
+    """The standings on A4 landscape, the header repeated on every page; the stages by
+    the names `stage_names` gives them (their ids otherwise)."""
     pdf = _new_pdf("L")
     pdf.set_title(s.tournament)
     pdf.add_page()
     pdf.set_font(FONT, "B", 13)
-    pdf.cell(0, 8, i18n.t("standings_title", lang, name=s.tournament, rules=rules_title),
+    pdf.cell(0, 8, i18n.t("standings_title", lang, name=s.tournament,
+                          rules=i18n.federation(rules_title, lang)),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FONT, "", 8.5)
-    pdf.cell(0, 5, i18n.t("stages", lang, stages=", ".join(s.stages)),
+    stages = ", ".join((stage_names or {}).get(sid, sid) for sid in s.stages)
+    pdf.cell(0, 5, i18n.t("stages", lang, stages=stages),
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(2)
     _standings_header(pdf, lang)
     row_h = 6.2
+    lots = lot_marks(s, lang)
     for r in s.rows:
         if pdf.get_y() + row_h > pdf.h - 12:
             pdf.add_page()
@@ -373,7 +394,7 @@ def standings_pdf(s: Standings, rules_title: str, lang: str) -> bytes:
         values = [str(r.place), r.nickname, str(r.games), str(r.wins), str(r.wins_don_sheriff),
                   str(r.first_killed), num(r.main), num(r.extra), num(r.total),
                   num(r.best_move), num(r.compensation), num(r.penalties),
-                  i18n.t("lot_needed", lang) if r.lot_needed else ""]
+                  lots.get(r.player, "")]
         for (key, width), value in zip(_STANDING_COLS, values, strict=True):
             pdf.set_font(FONT, "B" if key == "total" else "", 9)
             pdf.cell(width, row_h, value, border=1, align="L" if key == "player" else "R",

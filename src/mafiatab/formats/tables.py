@@ -27,8 +27,9 @@ from mafiatab.domain.scoring import (
     WILL_PROTOCOL,
     WIN,
 )
-from mafiatab.domain.standings import Standings, explain_games
+from mafiatab.domain.standings import Row, Standings, explain_games
 from mafiatab.formats.labels import w
+from mafiatab.rules import PROFILES
 from mafiatab.rules.profile import RuleProfile
 
 Cell = str | int | Decimal | None
@@ -63,14 +64,34 @@ def num(value: Hundredths) -> Decimal:
     return to_decimal(value)
 
 
+def lot_marks(s: Standings, lang: str) -> dict[str, str]:
+    """The lot column of every printout and export: "нужен" for players a lot must still
+    separate, "по жребию" for those whose place a recorded lot decided (FIIM 8.8.5,
+    FSM 8.7.6), nothing for the rest. A place was decided by the lot when a neighbour has
+    the same values in every criterion of the profile's order of places."""
+    criteria = PROFILES[s.rules].tie_breakers.value
+
+    def key(r: Row) -> tuple[object, ...]:
+        return tuple(getattr(r, c) for c in criteria)
+
+    marks: dict[str, str] = {}
+    rows = s.rows
+    for i, r in enumerate(rows):
+        if r.lot_needed:
+            marks[r.player] = i18n.t("lot_needed", lang)
+        elif any(0 <= j < len(rows) and key(rows[j]) == key(r) for j in (i - 1, i + 1)):
+            marks[r.player] = i18n.t("by_lot", lang)
+    return marks
+
+
 def standings_table(s: Standings, lang: str) -> tuple[list[str], list[list[Cell]]]:
     """The header and one row per player, in the standings' order."""
     rows: list[list[Cell]] = []
+    lots = lot_marks(s, lang)
     for r in s.rows:
         rows.append([r.place, r.player, r.nickname, r.games, r.wins, r.wins_don_sheriff,
                      r.first_killed, num(r.main), num(r.extra), num(r.total), num(r.best_move),
-                     num(r.compensation), num(r.penalties),
-                     i18n.t("lot_needed", lang) if r.lot_needed else ""])
+                     num(r.compensation), num(r.penalties), lots.get(r.player, "")])
     return [_header(k, lang) for k in STANDINGS_KEYS], rows
 
 

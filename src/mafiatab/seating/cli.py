@@ -35,7 +35,7 @@ MESSAGES = {
         "group": "Ячеек игрок–пара мест/половина вне нормы (S2)",
         "tablecells": "Ячеек игрок–стол вне нормы (T1)",
         "hard": "Нарушено жёстких ограничений",
-        "pairs": "пар",
+        "seats": "Места за столом",
         "mu": "Среднее μ",
         "stopped": "Остановлено: показана лучшая рассадка на этот момент.",
         "searching": "Подбор столов",
@@ -55,7 +55,7 @@ MESSAGES = {
         "group": "Player–seat-pair/half cells off (S2)",
         "tablecells": "Player–table cells off (T1)",
         "hard": "Hard constraints broken",
-        "pairs": "pairs",
+        "seats": "Seats at the table",
         "mu": "Mean μ",
         "stopped": "Stopped: the best seating so far is shown.",
         "searching": "Choosing tables",
@@ -65,8 +65,31 @@ MESSAGES = {
 }
 
 
-def _bad(msg: str) -> typer.BadParameter:
-    return typer.BadParameter(msg)
+#: how the seating was made (Result.method), in words
+METHODS: dict[str, tuple[str, str]] = {
+    "search": ("поиск", "search"),
+    "affine": ("аффинная плоскость", "affine plane"),
+    "hadamard": ("матрица Адамара", "Hadamard matrix"),
+}
+
+
+def method_text(method: str, lang: str) -> str:
+    """`hadamard+search` -> `матрица Адамара, затем поиск`."""
+    i = 0 if lang == "ru" else 1
+    words = [METHODS.get(part, (part, part))[i] for part in method.split("+")]
+    return (", затем " if lang == "ru" else ", then ").join(words)
+
+
+class _Bad(Exception):
+    """A wrong command line, in both languages; reported as one line, exit 2."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__(en)
+        self.ru, self.en = ru, en
+
+
+def _bad(ru: str, en: str) -> _Bad:
+    return _Bad(ru, en)
 
 
 def _parse_rounds(text: str) -> set[int]:
@@ -75,18 +98,19 @@ def _parse_rounds(text: str) -> set[int]:
     for part in text.split(","):
         m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if not m:
-            raise _bad(f"bad round list '{text}'")
+            raise _bad(f"неверный список туров «{text}»", f"bad round list '{text}'")
         lo = int(m.group(1))
         hi = int(m.group(2) or lo)
         if lo < 1 or hi < lo:
-            raise _bad(f"bad round range '{part}'")
+            raise _bad(f"неверный диапазон туров «{part}»", f"bad round range '{part}'")
         out.update(range(lo - 1, hi))
     return out
 
 
 def _player(text: str, players: int) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= players:
-        raise _bad(f"player '{text}' is not a number in 1..{players}")
+        raise _bad(f"игрок «{text}» — не номер от 1 до {players}",
+                   f"player '{text}' is not a number in 1..{players}")
     return int(text) - 1
 
 
@@ -94,34 +118,49 @@ def _load_clubs(path: Path, players: int) -> dict[int, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise _bad(f"cannot read clubs file {path}: {exc}") from None
+        raise _bad(f"не удалось прочитать файл клубов {path}: {exc}",
+                   f"cannot read clubs file {path}: {exc}") from None
     if not isinstance(data, dict):
-        raise _bad("clubs file must be a JSON object {player number: club}")
+        raise _bad("файл клубов — объект JSON {номер игрока: клуб}",
+                   "clubs file must be a JSON object {player number: club}")
     clubs: dict[int, str] = {}
     for key, value in data.items():
         if not isinstance(value, str | int) or isinstance(value, bool):
-            raise _bad(f"club of player {key} must be a string")
+            raise _bad(f"клуб игрока {key} должен быть строкой",
+                       f"club of player {key} must be a string")
         clubs[_player(str(key), players)] = str(value)
     return clubs
 
 
 def _render(result: Result, lang: str, console: Console, players: int) -> None:
+    """A row per table of a round, the ten seats as columns: 60 characters wide for up to
+    999 players, whatever the number of tables, so it fits an 80-column terminal."""
+    from rich import box
+
+    from mafiatab import i18n
+
     msg = MESSAGES[lang]
     rounds = result.seating.rounds
-    grid = Table(title=None, show_lines=False)
-    grid.add_column(msg["round"], justify="right")
-    for t in range(len(rounds[0])):
-        grid.add_column(f"{msg['table']} {t + 1}")
+    seats = max((len(table) for rnd in rounds for table in rnd), default=10)
+    grid = Table(title=msg["seats"], box=box.SIMPLE_HEAD,
+                 pad_edge=False, padding=(0, 1))
+    grid.add_column(msg["round"], justify="right", no_wrap=True)
+    grid.add_column(msg["table"], justify="right", no_wrap=True)
+    for seat in range(1, seats + 1):
+        grid.add_column(str(seat), justify="right", no_wrap=True)
     for i, rnd in enumerate(rounds):
-        grid.add_row(str(i + 1), *(" ".join(f"{p + 1:>3}" for p in table) for table in rnd))
+        for t, table in enumerate(rnd):
+            grid.add_row(str(i + 1) if t == 0 else "", str(t + 1),
+                         *(str(p + 1) for p in table), end_section=t == len(rnd) - 1)
     console.print(grid)
     m = result.metrics
     mt = Table(title=msg["metrics"], show_header=False)
     mt.add_column()
     mt.add_column(justify="right")
-    mt.add_row(msg["method"], result.method)
-    mt.add_row(msg["mu"], f"{mean_meetings(players, result.seating.games):.3f}")
-    mt.add_row(msg["max"], f"{m.max_meetings} ({m.pairs_at_max} {msg['pairs']})")
+    mu = f"{mean_meetings(players, result.seating.games):.3f}"
+    mt.add_row(msg["method"], method_text(result.method, lang))
+    mt.add_row(msg["mu"], mu.replace(".", ",") if lang == "ru" else mu)
+    mt.add_row(msg["max"], f"{m.max_meetings} ({i18n.count(m.pairs_at_max, 'pair', lang)})")
     mt.add_row(msg["min"], str(m.min_meetings))
     mt.add_row(msg["never"], str(m.pairs_never))
     mt.add_row(msg["sumsq"], str(m.sum_sq))
@@ -158,28 +197,50 @@ def seating_command(
 ) -> None:
     """Seating for qualification rounds: fair seats and fair meetings. / Рассадка отборочных
     туров."""
-    # the optimizer brings numba and OR-Tools: imported here, so that every other
-    # command of `mafiatab` starts without them
-    from mafiatab.seating.generate import generate, to_json
-
     if lang not in MESSAGES:
-        raise _bad("--lang must be ru or en")
-    msg = MESSAGES[lang]
+        raise typer.BadParameter("--lang: ru, en")
+    err = Console(stderr=True)
+    try:
+        clubs, pin_map, avail = _constraints(players, clubs_file, pins, availability)
+    except _Bad as bad:
+        err.print(bad.ru if lang == "ru" else bad.en, style="red", markup=False)
+        raise typer.Exit(2) from None
+    _run(players, games, tables, seed, as_json, time_limit, iterations, clubs, pin_map, avail,
+         lang, err)
+
+
+def _constraints(players: int, clubs_file: Path | None, pins: list[str], availability: list[str]
+                 ) -> tuple[dict[int, str], dict[int, int], dict[int, frozenset[int]]]:
+    """The command line's clubs, pins and availability, checked."""
     clubs = _load_clubs(clubs_file, players) if clubs_file is not None else {}
     pin_map: dict[int, int] = {}
     for item in pins:
         for part in item.split(","):
             m = re.fullmatch(r"\s*(\d+)\s*[:=]\s*(\d+)\s*", part)
             if not m or int(m.group(2)) < 1:
-                raise _bad(f"bad pin '{part}', expected PLAYER:TABLE")
+                raise _bad(f"неверное закрепление «{part}», нужно ИГРОК:СТОЛ",
+                           f"bad pin '{part}', expected PLAYER:TABLE")
             pin_map[_player(m.group(1), players)] = int(m.group(2)) - 1
     avail: dict[int, frozenset[int]] = {}
     for item in availability:
         m = re.fullmatch(r"\s*(\d+)\s*[:=](.+)", item)
         if not m:
-            raise _bad(f"bad availability '{item}', expected PLAYER:ROUNDS")
+            raise _bad(f"неверная доступность «{item}», нужно ИГРОК:ТУРЫ",
+                       f"bad availability '{item}', expected PLAYER:ROUNDS")
         avail[_player(m.group(1), players)] = frozenset(_parse_rounds(m.group(2)))
-    err = Console(stderr=True)
+    return clubs, pin_map, avail
+
+
+def _run(players: int, games: int, tables: int | None, seed: int, as_json: bool,
+         time_limit: float, iterations: int | None, clubs: dict[int, str],
+         pin_map: dict[int, int], avail: dict[int, frozenset[int]], lang: str,
+         err: Console) -> None:
+    """Generate and print: the part of the command after its line is read."""
+    # the optimizer brings numba and OR-Tools: imported here, so that every other
+    # command of `mafiatab` starts without them
+    from mafiatab.seating.generate import generate, to_json
+
+    msg = MESSAGES[lang]
     try:
         request = build_request(
             players, games, tables, seed=seed, clubs=clubs, pins=pin_map, availability=avail

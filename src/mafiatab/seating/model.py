@@ -9,6 +9,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from mafiatab import i18n
+
+
+def _n(n: int, word: str, lang: str = "ru") -> str:
+    """A count with its word in the form the number asks for (`2 стола`, `5 игроков`)."""
+    return i18n.count(n, word, lang)
+
 TABLE_SIZE = 10
 
 
@@ -85,7 +92,7 @@ def build_request(
     """Check the numbers and the constraints; raise InfeasibleRequest with the reason."""
     if players < TABLE_SIZE:
         raise InfeasibleRequest(
-            f"Нужно хотя бы {TABLE_SIZE} игроков, а их {players}.",
+            f"Нужно хотя бы {_n(TABLE_SIZE, 'player')}, а их {players}.",
             f"At least {TABLE_SIZE} players are needed, got {players}.",
         )
     if games < 1:
@@ -97,14 +104,14 @@ def build_request(
         tables = default_tables(players, games)
     if tables < 1 or tables * TABLE_SIZE > players:
         raise InfeasibleRequest(
-            f"{tables} столов по {TABLE_SIZE} мест не заполнить {players} игроками.",
-            f"{tables} tables of {TABLE_SIZE} cannot be filled by {players} players.",
+            f"{_n(tables, 'table')} по {_n(TABLE_SIZE, 'seat')} не заполнить, когда игроков {players}.",
+            f"{_n(tables, 'table', 'en')} of {TABLE_SIZE} cannot be filled by {players} players.",
         )
     seats = players * games
     if seats % (TABLE_SIZE * tables) != 0:
         raise InfeasibleRequest(
-            f"{players} игроков × {games} игр = {seats} мест, это не кратно "
-            f"{TABLE_SIZE * tables} (столов в туре: {tables}); выберите другое --tables "
+            f"{_n(players, 'player')} × {_n(games, 'game')} = {_n(seats, 'seat')}, это не "
+            f"кратно {TABLE_SIZE * tables} (столов в туре: {tables}); выберите другое --tables "
             "или число игр.",
             f"{players} players × {games} games = {seats} seats, not a multiple of "
             f"{TABLE_SIZE * tables} ({tables} tables a round); choose another --tables "
@@ -149,16 +156,16 @@ def _check_constraints(req: SeatingRequest) -> None:
             )
         if len(rounds) < req.games:
             raise InfeasibleRequest(
-                f"Игрок {p + 1} может прийти только в {len(rounds)} тур(ов), а должен сыграть "
-                f"{req.games} игр.",
-                f"Player {p + 1} can come to {len(rounds)} rounds only but must play "
-                f"{req.games} games.",
+                f"Игрок {p + 1} может прийти только на {_n(len(rounds), 'round')}, а должен "
+                f"сыграть {_n(req.games, 'game')}.",
+                f"Player {p + 1} can come to {_n(len(rounds), 'round', 'en')} only but must "
+                f"play {_n(req.games, 'game', 'en')}.",
             )
     for r in range(g):
         here = sum(1 for p in range(n) if req.available(p, r))
         if here < TABLE_SIZE * t:
             raise InfeasibleRequest(
-                f"В туре {r + 1} могут играть только {here} игроков, а нужно {TABLE_SIZE * t}.",
+                f"В туре {r + 1} могут играть только {_n(here, 'player')}, а нужно {TABLE_SIZE * t}.",
                 f"Only {here} players can play in round {r + 1}, {TABLE_SIZE * t} are needed.",
             )
     # Pins: at most 10 per table in a round, never two club-mates at one table.
@@ -169,7 +176,7 @@ def _check_constraints(req: SeatingRequest) -> None:
             if len(at_table) > TABLE_SIZE and req.byes_per_round == 0:
                 k = len(at_table)
                 raise InfeasibleRequest(
-                    f"За столом {tb + 1} закреплено {k} игроков, мест {TABLE_SIZE}.",
+                    f"За столом {tb + 1} закреплено {_n(k, 'player')}, а мест {TABLE_SIZE}.",
                     f"{k} players are pinned to table {tb + 1}, it has {TABLE_SIZE} seats.",
                 )
         if req.byes_per_round == 0:
@@ -193,14 +200,14 @@ def _check_constraints(req: SeatingRequest) -> None:
     for club, ps in members.items():
         if req.byes_per_round == 0 and len(ps) > t:
             raise InfeasibleRequest(
-                f"В клубе «{club}» {len(ps)} игроков, а столов в туре {t}: развести их нельзя.",
+                f"В клубе «{club}» {_n(len(ps), 'player')}, а столов в туре {t}: развести их нельзя.",
                 f"Club '{club}' has {len(ps)} players but there are {t} tables a round: "
                 "they cannot be kept apart.",
             )
         if len(ps) * req.games > t * g:
             raise InfeasibleRequest(
-                f"Клуб «{club}»: {len(ps)} игроков × {req.games} игр не уместить по одному за "
-                f"стол в {g} турах по {t} стола.",
+                f"Клуб «{club}»: {_n(len(ps), 'player')} × {_n(req.games, 'game')} не "
+                f"уместить по одному за стол: туров {g}, столов в туре {t}.",
                 f"Club '{club}': {len(ps)} players × {req.games} games do not fit one a table "
                 f"into {g} rounds of {t} tables.",
             )
@@ -210,7 +217,7 @@ def _check_constraints(req: SeatingRequest) -> None:
             ]
             if len(must) > t:
                 raise InfeasibleRequest(
-                    f"Клуб «{club}»: в туре {r + 1} играют {len(must)} игроков, столов {t}.",
+                    f"Клуб «{club}»: в туре {r + 1} играют {_n(len(must), 'player')}, а столов {t}.",
                     f"Club '{club}': {len(must)} players play round {r + 1}, there are {t} "
                     "tables.",
                 )

@@ -45,14 +45,14 @@ TEXT: dict[str, tuple[str, str]] = {
     ),
     "db_error": ("Ошибка базы данных: {detail}", "Database error: {detail}"),
     "upgraded": ("База данных {url}: схема {head}.", "Database {url}: schema {head}."),
-    "imported": ("Импортирован турнир #{id} «{name}»: {games} игр, {players} игроков.",
-                 "Imported tournament #{id} '{name}': {games} games, {players} players."),
+    "imported": ("Импортирован турнир №{id} «{name}»: {games}, {players}.",
+                 "Imported tournament no. {id} '{name}': {games}, {players}."),
     "importing": ("Импорт", "Importing"),
-    "progress_line": ("импорт: {done}/{total} игр", "import: {done}/{total} games"),
+    "progress_line": ("импорт игр: {done}/{total}", "import: {done}/{total} games"),
     "exported": ("Записано в {file}.", "Written to {file}."),
     "no_tournaments": ("В базе нет турниров.", "No tournaments in the database."),
     "tournaments_title": ("Турниры в {url}", "Tournaments in {url}"),
-    "col_id": ("id", "id"),
+    "col_id": ("№", "No."),
     "col_name": ("Название", "Name"),
     "col_rules": ("Правила", "Rules"),
     "col_players": ("Игроки", "Players"),
@@ -147,7 +147,9 @@ def _service(db: str | None) -> TournamentService:
 
 
 def _url_text(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=True)
+    """The database's address as the user gave it: no password, no driver's name."""
+    url = engine.url.set(drivername=engine.url.get_backend_name())
+    return url.render_as_string(hide_password=True)
 
 
 # --- db upgrade ------------------------------------------------------------------------
@@ -179,6 +181,7 @@ def import_command(
 ) -> None:
     """Import a tournament file into the database, all or nothing / импорт турнира."""
     lang = _check_lang(lang)
+    from mafiatab import i18n
     from mafiatab.services.tournament_file import load_tournament
     from mafiatab.services.tournaments import TournamentService
     from mafiatab.storage.engine import upgrade
@@ -195,8 +198,9 @@ def import_command(
         with _progress(len(loaded.tournament.games), lang) as report:
             tid = service.import_loaded(loaded, progress=report)
         src = loaded.tournament
-        out.print(t("imported", lang, id=tid, name=src.name, games=len(src.games),
-                    players=len(src.players)), markup=False)
+        out.print(t("imported", lang, id=tid, name=src.name,
+                    games=i18n.count(len(src.games), "game", lang),
+                    players=i18n.count(len(src.players), "player", lang)), markup=False)
 
 
 @contextmanager
@@ -254,6 +258,9 @@ def export_command(
 def tournaments_command(db: DbOpt = None, lang: LangOpt = "ru") -> None:
     """The tournaments in the database / турниры в базе."""
     lang = _check_lang(lang)
+    from mafiatab import i18n
+    from mafiatab.rules import PROFILES
+
     with _errors(lang):
         service = _service(db)
         rows = service.list_tournaments()
@@ -266,7 +273,9 @@ def tournaments_command(db: DbOpt = None, lang: LangOpt = "ru") -> None:
                     "col_confirmed", "col_created"):
             table.add_column(t(key, lang), justify="left" if key == "col_name" else "right")
         for r in rows:
-            table.add_row(str(r.id), r.name, r.rules, str(r.players), str(r.games),
+            rules = i18n.federation(PROFILES[r.rules].title, lang) if r.rules in PROFILES \
+                else r.rules
+            table.add_row(str(r.id), r.name, rules, str(r.players), str(r.games),
                           str(r.confirmed), r.created_at.strftime("%Y-%m-%d %H:%M"))
         out.print(table)
 

@@ -501,7 +501,11 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
                           default=1)
     t = svc.tournament(tid)
     profile, _ = profile_for(t)
-    data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang), me.lang)
+    # a seated table prints its players and judge (FIIM 9.2-9.3)
+    heads = [svc.head(tid, g.code) for g in games if g.stage == stage and g.round == round]
+    seated = [h.game_struct() for h in heads if h is not None]
+    data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
+                                      seated=seated), me.lang)
     return _file(data, "application/pdf", f"blank-{stage}-{round}.pdf")
 
 

@@ -11,7 +11,9 @@ from typing import Final
 from sqlalchemy import Engine
 
 from mafiatab.domain.protocol import Tournament
+from mafiatab.domain.standings import Standings
 from mafiatab.sample import sample_tournament
+from mafiatab.services.tournaments import TournamentService
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.storage.models import HEAD_JUDGE, JUDGE, VIEWER
@@ -30,6 +32,9 @@ class Demo:
     code: str  # a judge's sign-in code
     code_user: str
     open_games: list[str]
+    #: the round left open for the judges, and its tables
+    open_round: int = 0
+    open_tables: list[int] | None = None
 
 
 def build_demo(db_path: Path, t: Tournament | None = None, *, rules: str = "fsm",
@@ -83,4 +88,16 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
         info = svc.submit_protocol(tid, g.id, actor=judge, base_revision=info.number)
         svc.confirm_protocol(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
     code = svc.create_code(tid, judges[0], JUDGE, actor=ORGANIZER_NAME)
-    return Demo(db_path, tid, accounts, code, judges[0], open_games)
+    return Demo(db_path, tid, accounts, code, judges[0], open_games, last, tables)
+
+
+def as_served(db_path: Path, tournament: int) -> tuple[Tournament, Standings]:
+    """The demo tournament as the web app serves it: its confirmed games and the standings
+    the site shows, by the same service call. The terminal prints these, so that what the
+    demo prints and what the browser shows are one tournament."""
+    engine = make_engine(str(db_path))
+    try:
+        svc = TournamentService(engine)
+        return svc.tournament(tournament), svc.standings(tournament)
+    finally:
+        engine.dispose()
