@@ -230,6 +230,13 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
                                      "killed", "flag"),
     "best_move_fixed_numbers": ("ЛХ: разные номера, кроме своего, без исправлений",
                                 "Best move: distinct seats, not his own, unchanged", "flag"),
+    "removal_after_result_cancels_next_vote": (
+        "Удаление после итога голосования отменяет голосование следующего дня",
+        "A removal after the vote's result cancels the next day's vote", "flag"),
+    "three_fouls_speak_at_revote": ("С тремя фолами игрок говорит перед переголосованием",
+                                    "With three fouls a player speaks before a revote", "flag"),
+    "last_words_after_end": ("Последнее слово после окончания игры",
+                             "Last words after the game's end", "flag"),
 }
 
 #: the values of the settings that choose among named ways
