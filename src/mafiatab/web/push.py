@@ -63,6 +63,8 @@ class Topic:
     #: set (and replaced) when the version changes; every listener waits on it
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     listeners: int = 0
+    #: set once the first probe has answered (listeners that join meanwhile wait for it)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
     #: variant -> (version, the render's future), so one render serves all listeners
     payloads: dict[Hashable, tuple[Hashable, asyncio.Future[str]]] = field(default_factory=dict)
     #: how many times the version changed (the events' ids)
@@ -127,12 +129,21 @@ class Hub:
     async def _join(self, key: Hashable, probe: Callable[[], Hashable]) -> Topic:
         self._ensure_running()
         topic = self.topics.get(key)
+        fresh = topic is None
         if topic is None:
             topic = self.topics[key] = Topic(key, probe)
-            topic.listeners += 1
-            await self._probe(topic)
-        else:
-            topic.listeners += 1
+        topic.listeners += 1
+        try:
+            if fresh:
+                try:
+                    await self._probe(topic)
+                finally:
+                    topic.ready.set()
+            else:
+                await topic.ready.wait()
+        except BaseException:  # the client left while the first probe ran
+            topic.listeners -= 1
+            raise
         return topic
 
     async def _payload(self, topic: Topic, variant: Hashable,
