@@ -91,7 +91,7 @@ def people(live: tuple[str, World]) -> Iterator[tuple[Staff, Staff, Staff]]:  # 
         x.c.close()
 
 
-def _submit(judge: Staff, world: World, table: int, code: str) -> int:
+def submit_protocol(judge: Staff, world: World, table: int, code: str) -> int:
     tid = world.demo.tournament
     head = judge.call("GET", f"/api/t/{tid}/games/{code}")
     protocol = game_to_dict(world.open_game(table))
@@ -111,7 +111,7 @@ def test_a_confirmation_reaches_the_standings_and_hall_listeners_within_a_second
     _j1, judge, head = people
     tid = world.demo.tournament
     code = world.demo.open_games[1]
-    revision = _submit(judge, world, 2, code)
+    revision = submit_protocol(judge, world, 2, code)
     standings = [Listener(f"{base}/t/{tid}/standings/events") for _ in range(3)]
     hall = Listener(f"{base}/t/{tid}/hall/events")
     try:
@@ -145,7 +145,12 @@ def test_the_overlay_follows_the_live_log_and_a_write_from_elsewhere(
     code = world.demo.open_games[0]
     url = f"/api/t/{tid}/games/{code}/live"
     ov = Listener(f"{base}/t/{tid}/overlay/{code}/events")
+    screen = Listener(f"{base}{url}/events", cookies=judge.c.cookies)  # the judge's own
+    refused = Listener(f"{base}{url}/events")
+    assert screen.status == 200 and refused.status == 403
+    refused.close()
     try:
+        assert json.loads(screen.next()[1])["events"] == []
         start = json.loads(ov.next()[1])
         assert not start["dealt"]
         state = judge.call("GET", url)
@@ -172,6 +177,10 @@ def test_the_overlay_follows_the_live_log_and_a_write_from_elsewhere(
         event, data, at = ov.next(5)
         assert json.loads(data)["speaker"] == 3
         assert at - t0 < 2.5, f"{at - t0:.3f} s through the stamp poll"
+        # the judge's live screen gets both: its own batch, then the other write
+        assert json.loads(screen.next(5)[1])["roles"] == ROLES
+        assert [e["event"]["type"] for e in json.loads(screen.next(5)[1])["events"]] == [
+            "deal", "speech", "speech"]
         other.engine.dispose()
         # the link is revoked while a stream reads with it: the stream ends
         h = head.h
@@ -188,6 +197,7 @@ def test_the_overlay_follows_the_live_log_and_a_write_from_elsewhere(
     finally:
         head.c.post(f"/api/t/{tid}/options", json={}, headers=head.h)
         ov.close()
+        screen.close()
 
 
 def test_the_hub_renders_once_per_change_and_wakes_on_a_write() -> None:
@@ -209,7 +219,8 @@ def test_the_hub_renders_once_per_change_and_wakes_on_a_write() -> None:
         hub = Hub(ThreadPoolExecutor(max_workers=2), tick=60)
         streams = [hub.events("t", lambda: version["n"], "ru", render) for _ in range(50)]
         first = await asyncio.gather(*(s.__anext__() for s in streams))
-        assert {e["data"] for e in first} == {"v1"} and renders == [1]
+        assert set(first) == {b"id: 1\r\nevent: update\r\ndata: v1\r\nretry: 3000\r\n\r\n"}
+        assert renders == [1]
         pending = [asyncio.ensure_future(s.__anext__()) for s in streams]
         await asyncio.sleep(0.2)
         assert not any(p.done() for p in pending)  # nothing changed: nothing sent
@@ -218,8 +229,8 @@ def test_the_hub_renders_once_per_change_and_wakes_on_a_write() -> None:
         t0 = time.perf_counter()
         second = await asyncio.wait_for(asyncio.gather(*pending), 2)
         assert time.perf_counter() - t0 < 0.5
-        assert {e["data"] for e in second} == {"v2"} and renders == [1, 2]
-        assert {e["id"] for e in second} == {"2"}
+        assert set(second) == {b"id: 2\r\nevent: update\r\ndata: v2\r\nretry: 3000\r\n\r\n"}
+        assert renders == [1, 2]
         for s in streams:
             await s.aclose()  # type: ignore[attr-defined]
         assert hub.topics["t"].listeners == 0

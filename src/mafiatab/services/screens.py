@@ -333,7 +333,12 @@ class ScreenService(WebService):
         if roles is None or not live.dealt:
             return out
         state, phases = _replay_with_phases(game.log or [], roles, live)
+        if live.ended:
+            # the log is over: settle its last day (the only nominee leaves, ...), as the
+            # protocol's facts do
+            state.finish(len(phases))
         step = state.next_step()
+        daytime = state.phase.kind == "day" and not ended
         out["phase"] = {"kind": state.phase.kind, "number": state.phase.number}
         if step.step in (Step.SPEECHES, Step.DEFENCE, Step.LAST_WORDS) and step.seat is not None:
             out["speaker"] = step.seat
@@ -341,8 +346,9 @@ class ScreenService(WebService):
             out["speaker"] = step.last_words[0]
         if step.step in (Step.VOTE, Step.DEFENCE, Step.LIFT):
             out["candidates"] = list(step.candidates)
-        out["nominations"] = list(state.nominations)
-        for seat in state.nominations:
+        # the day's nominations, while the day goes on
+        out["nominations"] = list(state.nominations) if daytime else []
+        for seat in out["nominations"]:
             if seat in by_seat:
                 by_seat[seat]["nominated"] = True
         if out["speaker"] in by_seat:

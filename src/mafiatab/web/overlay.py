@@ -32,9 +32,11 @@ from sse_starlette.sse import EventSourceResponse
 from mafiatab.domain.gamelog_state import Phase
 from mafiatab.domain.problems import translate_clause
 from mafiatab.i18n import RESULT, pick
+from mafiatab.services import live_log
 from mafiatab.services.screens import MAX_ROLES_DELAY, ScreenService
 from mafiatab.services.web_support import STAFF
 from mafiatab.web.app import TEMPLATES, render
+from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role
 
@@ -176,10 +178,13 @@ def with_words(state: dict[str, Any], lang: str) -> dict[str, Any]:
                                     + _w(c["kind"], lang, target=c["target"], answer=answer)})
     out["checks"] = checks
     if state.get("result"):
-        text = pick(RESULT, state["result"], lang)
-        if state.get("end_clause"):
-            text += f" ({translate_clause(state['end_clause'], lang)})"
-        out["result_text"] = text
+        # the clause of a special ending (a draw by FIIM 7.8, a team loss) beside it, for
+        # the commentators; an ordinary win needs none
+        out["result_text"] = pick(RESULT, state["result"], lang)
+        special = state["result"] == "draw" or any(
+            d["how"] == "team_loss" for d in state["departures"])
+        if special and state.get("end_clause"):
+            out["result_text"] += f" ({translate_clause(state['end_clause'], lang)})"
     return out
 
 
@@ -241,7 +246,33 @@ async def overlay_events(request: Request, tid: int, code: str,
     async def stream() -> Any:
         async for event in hub.events(("overlay", tid, code), probe, lang, draw):
             if not await run_in_threadpool(svc.may_watch, tid, key=key, user=me.user):
-                yield {"event": "gone", "data": ""}
+                yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
+                return
+            yield event
+
+    return EventSourceResponse(stream(), ping=15,
+                               headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@api.get("/t/{tid}/games/{code}/live/events", include_in_schema=False)
+async def live_events(request: Request, tid: int, code: str) -> Response:
+    """The judge's live screen's stream: the state of `GET .../live` after every change
+    of the game made elsewhere (the table's judge and staff only: it has the roles)."""
+    me = await run_in_threadpool(principal, request)
+    svc = screens_of(request)
+    user = me.user
+    if user is None or not await run_in_threadpool(svc.may_edit, tid, code, user):
+        raise HTTPException(status_code=403, detail="not allowed")
+    lang = me.lang
+
+    def draw() -> str:
+        return json.dumps(live_state_of(live_log.load(svc, tid, code), lang), ensure_ascii=False)
+
+    async def stream() -> Any:
+        async for event in hub_of(request).events(("live", tid, code),
+                                                  lambda: svc.overlay_version(tid, code),
+                                                  lang, draw):
+            if not await run_in_threadpool(svc.may_edit, tid, code, user):
                 return
             yield event
 

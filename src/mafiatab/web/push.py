@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from fastapi import Request
+from sse_starlette.event import ServerSentEvent
 from sse_starlette.sse import EventSourceResponse
 
 #: seconds between the probes of the watched topics (other processes' writes, time)
@@ -66,7 +67,7 @@ class Topic:
     #: set once the first probe has answered (listeners that join meanwhile wait for it)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     #: variant -> (version, the render's future), so one render serves all listeners
-    payloads: dict[Hashable, tuple[Hashable, asyncio.Future[str]]] = field(default_factory=dict)
+    payloads: dict[Hashable, tuple[Hashable, asyncio.Future[bytes]]] = field(default_factory=dict)
     #: how many times the version changed (the events' ids)
     generation: int = 0
 
@@ -146,21 +147,28 @@ class Hub:
             raise
         return topic
 
-    async def _payload(self, topic: Topic, variant: Hashable,
-                       render: Callable[[], str]) -> str:
+    async def _payload(self, topic: Topic, variant: Hashable, render: Callable[[], str],
+                       event: str) -> bytes:
         version = topic.version
         hit = topic.payloads.get(variant)
         if hit is None or hit[0] != version or (hit[1].done() and hit[1].exception()):
-            future = asyncio.get_running_loop().run_in_executor(self.pool, render)
+            generation = topic.generation
+
+            def encoded() -> bytes:
+                # the event's bytes, made once for all the listeners of the variant
+                return ServerSentEvent(data=render(), event=event, id=str(generation),
+                                       retry=RETRY_MS).encode()
+
+            future = asyncio.get_running_loop().run_in_executor(self.pool, encoded)
             topic.payloads[variant] = hit = (version, future)
         return await asyncio.shield(hit[1])
 
     async def events(self, key: Hashable, probe: Callable[[], Hashable], variant: Hashable,
                      render: Callable[[], str], event: str = "update"
-                     ) -> AsyncIterator[dict[str, Any]]:
-        """The stream of one listener: the current payload at once, then a new one after
-        every change of the topic's version (sse-starlette cancels it when the client
-        leaves)."""
+                     ) -> AsyncIterator[bytes]:
+        """The stream of one listener, as encoded events: the current payload at once,
+        then a new one after every change of the topic's version (sse-starlette cancels
+        it when the client leaves)."""
         topic = await self._join(key, probe)
         try:
             sent: Hashable = object()
@@ -168,9 +176,7 @@ class Hub:
                 waiter = topic.changed
                 if topic.version != sent:
                     sent = topic.version
-                    data = await self._payload(topic, variant, render)
-                    yield {"event": event, "data": data, "id": str(topic.generation),
-                           "retry": RETRY_MS}
+                    yield await self._payload(topic, variant, render, event)
                 if topic.version == sent:
                     await waiter.wait()
         finally:
