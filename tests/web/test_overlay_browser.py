@@ -50,12 +50,17 @@ class Judge:
             st = self.send(**ev)
 
 
-def _until(check: Any, timeout: float = TIMEOUT / 1000, what: str = "") -> None:
-    """Wait in Python (the page's CSP forbids Playwright's string predicates)."""
+def _until(check: Any, timeout: float = TIMEOUT / 1000, what: str = "",
+           page: Any = None) -> None:
+    """Wait in Python (the page's CSP forbids Playwright's string predicates); with a
+    page, by its own clock, so that its events (requests) are delivered meanwhile."""
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out: {what}"
-        time.sleep(0.1)
+        if page is not None:
+            page.wait_for_timeout(100)
+        else:
+            time.sleep(0.1)
 
 
 def _revision(page: Any, at_least: int) -> None:
@@ -211,7 +216,7 @@ def test_the_public_standings_page_is_pushed_not_polled(
     page.goto(f"{base}/t/{tid}")
     _until(lambda: page.get_attribute("html", "data-push") == "up", what="the stream")
     before = page.inner_text("#standings p.muted")
-    time.sleep(6)  # longer than the page's 5-second poll
+    page.wait_for_timeout(6000)  # longer than the page's 5-second poll
     assert polls == []  # the poll is held back while the stream is up
     t0 = time.monotonic()
     head.call("POST", f"/api/t/{tid}/games/{code}/confirm", json={"base_revision": revision})
@@ -227,5 +232,5 @@ def test_the_public_standings_page_is_pushed_not_polled(
     cut.on("request", lambda r: fallback.append(r.url) if r.url.endswith(f"/t/{tid}/standings")
            else None)
     cut.goto(f"{base}/t/{tid}")
-    _until(lambda: len(fallback) >= 1, timeout=8, what="the fallback poll")
+    _until(lambda: len(fallback) >= 1, timeout=8, what="the fallback poll", page=cut)
     assert cut.get_attribute("html", "data-push") == "down"
