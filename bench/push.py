@@ -194,14 +194,14 @@ async def run(port: int, tid: int, topic: str, n: int, revisions: dict[str, int]
         t.cancel()
     head.close()
     print(f"\n{'confirmed':<14}{'answer ms':>10}{'got':>6}{'missed':>7}{'p50 ms':>9}"
-          f"{'p99 ms':>9}{'last ms':>9}")
+          f"{'p99 ms':>9}{'last ms':>9}{'last after answer':>19}")
     everything: list[float] = []
     for game, answer, delays, missed in rows:
         everything += delays
         p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] if delays else float("nan")
         print(f"{game:<14}{answer * 1000:>10.0f}{len(delays):>6}{missed:>7}"
               f"{statistics.median(delays) * 1000:>9.0f}{p99 * 1000:>9.0f}"
-              f"{delays[-1] * 1000:>9.0f}")
+              f"{delays[-1] * 1000:>9.0f}{(delays[-1] - answer) * 1000:>19.0f}")
     everything.sort()
     if everything:
         print(f"{'all':<14}{'':>10}{len(everything):>6}{'':>7}"

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
 
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import parse_events
@@ -141,7 +142,8 @@ class ScreenService(WebService):
             return Screens(row.roles_delay, lines, row.overlay_digest is not None,
                            row.overlay_made_at)
 
-    def _settings_row(self, s: Any, tid: int) -> db.ScreenSettings:
+    @staticmethod
+    def _settings_row(s: Session, tid: int) -> db.ScreenSettings:
         row = s.get(db.ScreenSettings, tid)
         if row is None:
             row = db.ScreenSettings(tournament_id=tid, announcements="")
