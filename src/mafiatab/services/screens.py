@@ -31,7 +31,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -116,6 +116,23 @@ class Hall:
     next_round: int | None
     tables: list[HallTable]
     announcements: list[str]
+
+
+class OverlayVersion(NamedTuple):
+    """The overlay's version (see `ScreenService.overlay_version`)."""
+
+    head: int
+    confirmed: int
+    roles_delay: int | None
+    digest: str | None
+    hidden: bool
+    revealed: bool
+
+    @property
+    def access(self) -> tuple[str | None, bool]:
+        """The part that decides who may watch: a listener is checked again when it
+        changes (a new or revoked link, the standings closed or opened)."""
+        return self.digest, self.hidden
 
 
 class ScreenService(WebService):
@@ -247,7 +264,7 @@ class ScreenService(WebService):
         return not self.visibility(tournament).standings_hidden
 
     # --- the game's version and deal time ---
-    def overlay_version(self, tournament: int, code: str) -> tuple[Any, ...]:
+    def overlay_version(self, tournament: int, code: str) -> OverlayVersion:
         """What changes whenever the overlay may change: the game's newest and confirmed
         revisions, the roles delay, the link's key, the public switch, and whether the
         delay has passed (two cheap reads, for the push hub's probe)."""
@@ -257,10 +274,11 @@ class ScreenService(WebService):
             web = s.get(db.WebSettings, tournament)
             delay = settings.roles_delay if settings is not None else None
             digest = settings.overlay_digest if settings is not None else None
-            version = (row.head_revision, row.confirmed_revision, delay, digest,
-                       bool(web and web.standings_hidden and not web.finished))
+            hidden = bool(web and web.standings_hidden and not web.finished)
+            head, confirmed = row.head_revision, row.confirmed_revision
         reveal = self.reveal_at(tournament, code, delay)
-        return (*version, reveal is not None and self.now() >= reveal)
+        return OverlayVersion(head, confirmed, delay, digest, hidden,
+                              reveal is not None and self.now() >= reveal)
 
     def dealt_at(self, tournament: int, code: str) -> dt.datetime | None:
         """When the game's roles were first stored: the first revision whose ten seats all
@@ -419,5 +437,5 @@ def _replay_with_phases(log: list[Any], roles: dict[int, str],
     return state, phases
 
 
-__all__ = ["MAX_ANNOUNCEMENTS", "MAX_ROLES_DELAY", "Hall", "HallTable", "ScreenRefused", "ScreenService",
-           "Screens", "key_digest"]
+__all__ = ["MAX_ANNOUNCEMENTS", "MAX_ROLES_DELAY", "Hall", "HallTable", "OverlayVersion",
+           "ScreenRefused", "ScreenService", "Screens", "key_digest"]

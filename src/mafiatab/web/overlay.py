@@ -33,7 +33,7 @@ from mafiatab.domain.gamelog_state import Phase
 from mafiatab.domain.problems import translate_clause
 from mafiatab.i18n import RESULT, pick
 from mafiatab.services import live_log
-from mafiatab.services.screens import MAX_ROLES_DELAY, ScreenService
+from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion, ScreenService
 from mafiatab.services.web_support import STAFF
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.live import state_of as live_state_of
@@ -243,11 +243,18 @@ async def overlay_events(request: Request, tid: int, code: str,
         state = svc.overlay_state(tid, code, verified=True)
         return json.dumps(with_words(state, lang), ensure_ascii=False)
 
+    topic = ("overlay", tid, code)
+
     async def stream() -> Any:
-        async for event in hub.events(("overlay", tid, code), probe, lang, draw):
-            if not await run_in_threadpool(svc.may_watch, tid, key=key, user=me.user):
-                yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
-                return
+        checked: Any = None  # the access part of the version this listener was checked at
+        async for event in hub.events(topic, probe, lang, draw):
+            version = hub.topics[topic].version if topic in hub.topics else None
+            access = version.access if isinstance(version, OverlayVersion) else version
+            if access != checked:
+                if not await run_in_threadpool(svc.may_watch, tid, key=key, user=me.user):
+                    yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
+                    return
+                checked = access
             yield event
 
     return EventSourceResponse(stream(), ping=15,
