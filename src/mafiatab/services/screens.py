@@ -142,7 +142,8 @@ class ScreenService(WebService):
         super().__init__(engine)
         #: the time the roles delay is measured by (tests move it)
         self.clock = clock
-        self._dealt: dict[tuple[int, str], dt.datetime] = {}
+        #: (tournament, game) -> (the last revision read, the deal's time then)
+        self._dealt: dict[tuple[int, str], tuple[int, dt.datetime | None]] = {}
         self._dealt_lock = threading.Lock()
 
     def now(self) -> dt.datetime:
@@ -281,25 +282,27 @@ class ScreenService(WebService):
                               reveal is not None and self.now() >= reveal)
 
     def dealt_at(self, tournament: int, code: str) -> dt.datetime | None:
-        """When the game's roles were first stored: the first revision whose ten seats all
-        have a role (the live screen's deal, or a protocol typed with the roles)."""
+        """When the game's roles were stored: the first revision of the newest unbroken
+        run of revisions whose ten seats all have a role (the live screen's deal, or a
+        protocol typed with the roles). A revision without roles ends a run, so a game
+        replayed after an appeal (a new seating draft) is dealt anew.
+
+        Revisions are only ever added, so each call reads only those added since the last
+        one (the push hub asks every second)."""
         with self._dealt_lock:
-            hit = self._dealt.get((tournament, code))
-        if hit is not None:
-            return hit
+            checked, found = self._dealt.get((tournament, code), (0, None))
         rev = db.ProtocolRevision
         with self._read() as s:
             row = self._game(s, tournament, code)
-            found: dt.datetime | None = None
-            for text, at in s.execute(select(rev.protocol, rev.created_at)
-                                      .where(rev.game_id == row.id).order_by(rev.number)):
+            for number, text, at in s.execute(
+                    select(rev.number, rev.protocol, rev.created_at)
+                    .where(rev.game_id == row.id, rev.number > checked).order_by(rev.number)):
                 seats = json.loads(text).get("seats") or []
-                if len(seats) == 10 and all(x.get("role") for x in seats):
-                    found = _aware(at)
-                    break
-        if found is not None:
-            with self._dealt_lock:
-                self._dealt[(tournament, code)] = found
+                dealt = len(seats) == 10 and all(x.get("role") for x in seats)
+                found = (found or _aware(at)) if dealt else None
+                checked = number
+        with self._dealt_lock:
+            self._dealt[(tournament, code)] = (checked, found)
         return found
 
     def reveal_at(self, tournament: int, code: str, delay: int | None) -> dt.datetime | None:
