@@ -21,6 +21,16 @@ from tests.web.test_overlay_push import Staff, submit_protocol
 FULL_HD = {"width": 1920, "height": 1080}
 TIMEOUT = 10_000
 ROLE_WORDS = ("мирный", "шериф", "мафия", "дон")
+#: the hall's table as drawn: rows shown, its page, the last row's bottom, the names' size
+HALL_METRICS = """(() => {
+  const t = document.getElementById('hall-table');
+  const rows = t.querySelectorAll('tr.r');
+  return {shown: rows.length, page: Number(t.dataset.page), pages: Number(t.dataset.pages),
+          bottom: rows[rows.length - 1].getBoundingClientRect().bottom,
+          font: parseFloat(getComputedStyle(rows[0].querySelector('td.name')).fontSize),
+          names: t.innerText, first: rows[0].innerText,
+          news: document.getElementById('hall-news').textContent};
+})()"""
 
 
 class Judge:
@@ -176,29 +186,33 @@ def test_the_hall_screen_pages_through_a_long_table(
     head.call("POST", f"/api/t/{tid}/screens",
               json={"announcements": "Перерыв 15 минут\nФинал — в 18:00 в большом зале"})
     page = browser.new_context(viewport=FULL_HD).new_page()
-    page.goto(f"{base}/t/{tid}/hall?page=3")
+    page.goto(f"{base}/t/{tid}/hall?page=4")
     page.locator("#hall-table tr.r").first.wait_for(timeout=TIMEOUT)
     rows = len(world.sample.players)
-    shown = page.locator("#hall-table tr.r").count()
-    pages = int(page.get_attribute("#hall-table", "data-pages") or "0")
+    # measured in one go inside the page, on its first page (it pages by itself meanwhile)
+    m: dict[str, Any] = {}
+
+    def on_page(n: int) -> Any:
+        def check() -> bool:
+            m.update(page.evaluate(HALL_METRICS))
+            return bool(m["page"] == n)
+        return check
+
+    _until(on_page(1), timeout=10, what="the first page", page=page)
+    shown, pages = m["shown"], m["pages"]
     assert 3 <= shown < rows and pages == -(-rows // shown), (shown, rows, pages)
-    # every row fits on the screen: nothing is cut off at the bottom
-    box = page.locator("#hall-table tr.r").last.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= 1080 * 0.87
-    size = float(page.evaluate("parseFloat(getComputedStyle(document.querySelector('td.name')).fontSize)"))
-    assert size >= 36, size  # readable from ten metres on a hall's TV
+    assert m["bottom"] <= 1080 * 0.87  # every row on the screen, above the announcements
+    assert m["font"] >= 36, m  # readable from ten metres on a hall's TV
+    assert m["news"] == "Перерыв 15 минут" and m["first"].startswith("1")
+    first_names = m["names"]
     assert "после 2-го тура" in page.inner_text("#hall-sub")
-    assert "Перерыв 15 минут" in page.inner_text("#hall-news")
     assert page.locator("#hall-tables .tbl").count() == 2
-    first_names = page.inner_text("#hall-table")
     _shot(page, "overlay-hall-page-1", full=False)
-    _until(lambda: page.get_attribute("#hall-table", "data-page") == "2", what="page 2")
-    assert page.inner_text("#hall-table") != first_names
-    assert "Финал" in page.inner_text("#hall-news")
+    _until(on_page(2), what="page 2", page=page)
+    assert m["names"] != first_names and m["news"].startswith("Финал")
     _shot(page, "overlay-hall-page-2", full=False)
-    _until(lambda: page.get_attribute("#hall-table", "data-page") == "1",
-           timeout=3 * pages + 4, what="round again to page 1")
-    assert page.locator("#hall-table tr.r").first.inner_text().startswith("1")
+    _until(on_page(1), timeout=4 * pages + 4, what="round again to page 1", page=page)
+    assert m["first"].startswith("1") and m["names"] == first_names
     head.call("POST", f"/api/t/{tid}/screens", json={"announcements": ""})
 
 
