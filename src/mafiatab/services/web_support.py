@@ -26,7 +26,7 @@ import hashlib
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
@@ -128,6 +128,8 @@ class WebService(TournamentService):
         self._cache: dict[tuple[int, tuple[str, ...] | None], tuple[tuple[int, int], Standings]] = {}
         self._cache_lock = threading.Lock()
         self._stamps: dict[int, tuple[float, tuple[int, int]]] = {}
+        #: called after every committed write through this service (the push hub's wake)
+        self.after_write: list[Callable[[], None]] = []
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web
@@ -383,6 +385,8 @@ class WebService(TournamentService):
             yield s
         with self._cache_lock:
             self._stamps.clear()
+        for hook in self.after_write:
+            hook()
 
     def recent_stamp(self, tournament: int) -> tuple[int, int] | None:
         """The stamp read from the database less than `STAMP_MAX_AGE` seconds ago, without

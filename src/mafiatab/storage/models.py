@@ -400,3 +400,21 @@ class AppealDecision(Base):
     changes: Mapped[list[Any]] = mapped_column(JSON, default=list)
     #: warnings shown with the decision (`Refusal.as_dict`)
     warnings: Mapped[list[Any]] = mapped_column(JSON, default=list)
+
+
+class ScreenSettings(Base):
+    """A tournament's screens of the day (issue 15): the stream overlay's link and roles
+    delay, the hall screen's announcements (one row per tournament, made on demand)."""
+
+    __tablename__ = "screen_settings"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: sha256 of the overlay link's key (the key itself is shown once, never stored)
+    overlay_digest: Mapped[str | None] = mapped_column(String(64))
+    overlay_made_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    #: seconds after the deal before the stream sees the roles; None: at the game's end
+    roles_delay: Mapped[int | None] = mapped_column(Integer)
+    #: the hall screen's announcements, one a line, as the organizer typed them
+    announcements: Mapped[str] = mapped_column(Text, default="")

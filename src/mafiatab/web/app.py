@@ -152,4 +152,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import appeals  # issue 7: protests, appeals, charts, downloads
 
     appeals.install(app)
+    from mafiatab.web import screens  # issue 15: overlay, hall screen, pushed updates
+
+    screens.install(app)
     return app

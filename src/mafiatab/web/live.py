@@ -207,6 +207,7 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
             "state": state_of(live, me.lang),
             "api": f"/api/t/{tid}/games/{code}/live",
+            "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
             "protocol_url": f"/t/{tid}/games/{code}/edit"}
     return render(request, "live.html", t=t, tid=tid, code=code, st=st,

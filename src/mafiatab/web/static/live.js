@@ -420,4 +420,15 @@
 
   render();
   if (queue.length) { renumber(); flush(); }
+  // another device's write (the head judge, the judge's second phone) comes pushed; it
+  // is taken only while nothing of this screen is queued or on its way
+  if (window.mafiatabPush && boot.events) {
+    window.mafiatabPush(boot.events, function (text) {
+      var st;
+      try { st = JSON.parse(text); } catch (e) { return; }
+      if (!sending && !queue.length && st.revision !== server.revision) {
+        server = st; renumber(); render();
+      }
+    });
+  }
 }());

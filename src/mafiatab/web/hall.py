@@ -1,0 +1,166 @@
+"""The hall's screen (issue 15, item 4), and the public standings pushed to their page.
+
+`GET /t/{tid}/hall` is a full-screen page for a TV in the hall: the standings (the stage,
+"после 3-го тура"), the next round's seating, and the organizer's announcements, in
+letters readable from ten metres; `static/hall.js` pages through a long table by itself.
+It shows what the public sees, whoever is signed in on the laptop that drives the TV:
+closed standings stay closed, and no role of any game is ever on it.
+
+`GET /t/{tid}/standings/events` pushes the public standings table (the fragment the page
+polls) after every change; the page's htmx poll runs only while the stream is down.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sse_starlette.sse import EventSourceResponse
+
+from mafiatab.domain.points import format_points
+from mafiatab.i18n import pick
+from mafiatab.services.screens import Hall, ScreenService
+from mafiatab.web import texts
+from mafiatab.web.app import TEMPLATES
+from mafiatab.web.overlay import screens_of
+from mafiatab.web.pages import standings_context
+from mafiatab.web.push import PING, hub_of
+from mafiatab.web.security import LANGS, Principal, check_csrf, principal
+
+Who = Annotated[Principal, Depends(principal)]
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+#: the event that asks a page to re-read its own content (an empty event is never
+#: delivered by EventSource)
+REREAD: Final = "reread"
+#: seconds a page of a long table stays on the screen (the operator may pass ?page=)
+PAGE_SECONDS: Final = 12
+WORDS: dict[str, tuple[str, str]] = {
+    "standings": ("Турнирная таблица", "Standings"),
+    "seating": ("Рассадка", "Seating"),
+    "next_round": ("{stage}, тур {round}", "{stage}, round {round}"),
+    "table": ("Стол {table}", "Table {table}"),
+    "announcements": ("Объявления", "Announcements"),
+    "hidden": ("Закрытые таблицы: итоги — после турнира",
+               "Hidden standings: the results after the tournament"),
+    "extras_hidden": ("Доп. баллы скрыты до конца турнира", "Extra points hidden until the end"),
+    "place": ("Место", "Place"),
+    "player": ("Игрок", "Player"),
+    "total": ("Итого", "Total"),
+    "main": ("Осн.", "Main"),
+    "games": ("Игры", "Games"),
+    "wins": ("Победы", "Wins"),
+    "no_seating": ("Рассадки следующего тура пока нет", "The next round is not seated yet"),
+    "page": ("стр. {n} из {m}", "page {n} of {m}"),
+}
+
+
+def after_round(n: int, lang: str) -> str:
+    """"после 3-го тура" / "after round 3" (the ordinal's ending agrees: 3-го)."""
+    return f"после {n}-го тура" if lang == "ru" else f"after round {n}"
+
+
+def hall_json(hall: Hall, lang: str) -> dict[str, Any]:
+    """The screen's content with its words, points written as the reader's language
+    writes them (decimal comma in Russian)."""
+    rows = None
+    if hall.rows is not None:
+        rows = []
+        for r in hall.rows:
+            row: dict[str, Any] = {"name": r.nickname, "games": r.games, "wins": r.wins}
+            if hall.extras_hidden:
+                row["main"] = format_points(r.main, lang, fixed=True)
+            else:
+                row.update(place=f"{r.place}{'*' if r.lot_needed else ''}",
+                           total=format_points(r.total, lang, fixed=True))
+            rows.append(row)
+    title = hall.stage or ""
+    if hall.after_round:
+        title += f" · {after_round(hall.after_round, lang)}" if title else after_round(
+            hall.after_round, lang)
+    nxt = None
+    if hall.next_round is not None:
+        nxt = pick(WORDS, "next_round", lang).format(stage=hall.next_stage or "",
+                                                     round=hall.next_round)
+    return {
+        "tournament": hall.tournament, "title": title, "rows": rows,
+        "extras_hidden": hall.extras_hidden, "next": nxt,
+        "tables": [{"table": t.table, "title": pick(WORDS, "table", lang).format(table=t.table),
+                    "seats": [[s, n] for s, n in t.seats]} for t in hall.tables],
+        "announcements": hall.announcements,
+    }
+
+
+def _lang(lang: str | None, me: Principal) -> str:
+    return lang if lang in LANGS else me.lang
+
+
+@router.get("/t/{tid}/hall", response_class=HTMLResponse)
+def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
+              page: int = PAGE_SECONDS) -> Response:
+    """The hall's TV: full screen, pages by itself, pushed after every change."""
+    svc = screens_of(request)
+    lang = _lang(lang, me)
+    boot = {"state": hall_json(svc.hall(tid), lang), "lang": lang,
+            "page_seconds": max(3, min(120, page)),
+            "words": {k: pick(WORDS, k, lang) for k in WORDS},
+            "events": f"/t/{tid}/hall/events?lang={lang}",
+            "poll": f"/t/{tid}/hall/state?lang={lang}"}
+    return TEMPLATES.TemplateResponse(request, "hall.html", {
+        "request": request, "lang": lang,
+        "boot": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")},
+        headers={"Cache-Control": "no-store"})
+
+
+@router.get("/t/{tid}/hall/state")
+def hall_state(request: Request, tid: int, me: Who, lang: str | None = None) -> Response:
+    return JSONResponse(hall_json(screens_of(request).hall(tid), _lang(lang, me)),
+                        headers={"Cache-Control": "no-store"})
+
+
+@router.get("/t/{tid}/hall/events")
+async def hall_events(request: Request, tid: int, lang: str | None = None) -> Response:
+    me = await run_in_threadpool(principal, request)
+    svc: ScreenService = screens_of(request)
+    await run_in_threadpool(svc.context, tid)  # 404 for an unknown tournament
+    lang = _lang(lang, me)
+
+    def draw() -> str:
+        return json.dumps(hall_json(svc.hall(tid), lang), ensure_ascii=False)
+
+    return hub_of(request).response(("hall", tid), lambda: svc.hall_version(tid), lang, draw,
+                                    request)
+
+
+def _public_table(svc: ScreenService, tid: int, stage: str | None, lang: str) -> str:
+    """The public standings fragment, as the page's poll serves it to the public."""
+    anon = Principal(user=None, lang=lang, csrf="")
+    context = standings_context(svc, anon, tid, stage)
+    context.update(lang=lang, me=anon, csrf="", w=lambda key, **kw: texts.word(key, lang, **kw))
+    return TEMPLATES.get_template("standings_table.html").render(context)
+
+
+@router.get("/t/{tid}/standings/events")
+async def standings_events(request: Request, tid: int, stage: str | None = None) -> Response:
+    """The standings page's stream: the public table itself after every change; staff
+    get `reread` and re-read their own table (they see what the public does not)."""
+    me = await run_in_threadpool(principal, request)
+    svc = screens_of(request)
+    _t, _players, stages = await run_in_threadpool(svc.context, tid)
+    stage = stage if stage in {s.id for s in stages} else None
+    staff = me.is_staff(tid)
+
+    def draw() -> str:
+        return REREAD if staff else _public_table(svc, tid, stage, me.lang)
+
+    variant = ("staff",) if staff else ("public", stage, me.lang)
+    return EventSourceResponse(
+        hub_of(request).events(("standings", tid), lambda: svc.stamp(tid), variant, draw),
+        ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+__all__ = ["PAGE_SECONDS", "WORDS", "after_round", "hall_json", "router"]

@@ -1,0 +1,210 @@
+"""Updates pushed, not polled (issue 15, item 6): server-sent events for the screens.
+
+Every screen that changes during the day (the public standings, the overlay, the hall's
+screen) opens one `EventSource` on a stream of this module and gets the new content as
+an event within a moment of the write that changed it; its old poll stays as the fallback
+and runs only while the stream is down (static/push.js).
+
+How a change reaches the listeners:
+
+* A *topic* is what a group of listeners watches ("standings of tournament 3", "the
+  overlay of game q1-r2-t1"). It has a *probe*: a cheap read (one or two indexed queries)
+  that returns a version, e.g. the tournament's public stamp or the game's head revision.
+  Listeners never touch the database: one probe per topic serves all of them, and one
+  render per (topic, variant, version) serves every listener of that variant (language,
+  the overlay's secret part shown or not).
+* Within one process the hub is woken by every committed write (`WebService.after_write`),
+  so a confirmation reaches the listeners as soon as the probes have run.
+* Across processes (two servers on one PostgreSQL, the CLI writing to the same database)
+  the hub re-runs the probes of its watched topics once a second (`TICK`): a cheap stamp
+  poll, one query per watched topic per second whatever the number of listeners, that
+  sees every writer (the CLI does not notify anyone) on SQLite and PostgreSQL alike, with
+  no trigger or migration. PostgreSQL's LISTEN/NOTIFY would save that second only for
+  writers that send NOTIFY, which the CLI does not; the tick also makes the overlay show
+  the roles when the head judge's delay passes, which no write announces.
+
+Why `sse-starlette` and not a bare `StreamingResponse`: it sends the keep-alive pings that
+stop proxies and the hall's Wi-Fi from cutting an idle stream, notices a client that left
+(a `StreamingResponse` only learns it on the next failed write), and ends its streams on
+the server's shutdown instead of holding uvicorn open; all of which we would otherwise
+write by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from fastapi import Request
+from sse_starlette.event import ServerSentEvent
+from sse_starlette.sse import EventSourceResponse
+
+#: seconds between the probes of the watched topics (other processes' writes, time)
+TICK: Final = 1.0
+#: seconds between keep-alive comments on an idle stream
+PING: Final = 15
+#: how long a browser waits before it reconnects a dropped stream (milliseconds)
+RETRY_MS: Final = 3000
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class Topic:
+    """What one group of listeners watches, its version and its rendered payloads."""
+
+    key: Hashable
+    probe: Callable[[], Hashable]
+    version: Hashable = None
+    #: set (and replaced) when the version changes; every listener waits on it
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    listeners: int = 0
+    #: set once the first probe has answered (listeners that join meanwhile wait for it)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    #: variant -> (version, the render's future), so one render serves all listeners
+    payloads: dict[Hashable, tuple[Hashable, asyncio.Future[bytes]]] = field(default_factory=dict)
+    #: how many times the version changed (the events' ids)
+    generation: int = 0
+
+
+class Hub:
+    """The topics of one process and the task that probes them (see the module)."""
+
+    def __init__(self, pool: ThreadPoolExecutor, tick: float = TICK) -> None:
+        self.pool = pool
+        self.tick = tick
+        self.topics: dict[Hashable, Topic] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # --- waking ---
+    def wake(self) -> None:
+        """Something was written: probe the topics now (thread-safe, never blocks)."""
+        loop, event = self._loop, self._wake
+        if loop is None or event is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(event.set)
+
+    def _ensure_running(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop or self._task is None or self._task.done():
+            if self._loop is not loop:
+                self.topics = {}  # their events belong to a loop that is gone
+            self._loop = loop
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run(), name="push-hub")
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        wake = self._wake
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=self.tick)
+            wake.clear()
+            for key in [k for k, t in self.topics.items() if t.listeners <= 0]:
+                del self.topics[key]
+            if self.topics:
+                await asyncio.gather(*(self._probe(t) for t in list(self.topics.values())))
+
+    async def _probe(self, topic: Topic) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            version = await loop.run_in_executor(self.pool, topic.probe)
+        except Exception:  # a deleted game, a lost database: listeners keep the last state
+            log.warning("push probe %r failed", topic.key, exc_info=True)
+            return
+        if version != topic.version:
+            topic.version = version
+            topic.generation += 1
+            old, topic.changed = topic.changed, asyncio.Event()
+            old.set()
+
+    # --- listening ---
+    async def _join(self, key: Hashable, probe: Callable[[], Hashable]) -> Topic:
+        self._ensure_running()
+        topic = self.topics.get(key)
+        fresh = topic is None
+        if topic is None:
+            topic = self.topics[key] = Topic(key, probe)
+        topic.listeners += 1
+        try:
+            if fresh:
+                try:
+                    await self._probe(topic)
+                finally:
+                    topic.ready.set()
+            else:
+                await topic.ready.wait()
+        except BaseException:  # the client left while the first probe ran
+            topic.listeners -= 1
+            raise
+        return topic
+
+    async def _payload(self, topic: Topic, variant: Hashable, render: Callable[[], str],
+                       event: str) -> bytes:
+        version = topic.version
+        hit = topic.payloads.get(variant)
+        if hit is None or hit[0] != version or (hit[1].done() and hit[1].exception()):
+            generation = topic.generation
+
+            def encoded() -> bytes:
+                # the event's bytes, made once for all the listeners of the variant
+                return ServerSentEvent(data=render(), event=event, id=str(generation),
+                                       retry=RETRY_MS).encode()
+
+            future = asyncio.get_running_loop().run_in_executor(self.pool, encoded)
+            topic.payloads[variant] = hit = (version, future)
+        return await asyncio.shield(hit[1])
+
+    async def events(self, key: Hashable, probe: Callable[[], Hashable], variant: Hashable,
+                     render: Callable[[], str], event: str = "update"
+                     ) -> AsyncIterator[bytes]:
+        """The stream of one listener, as encoded events: the current payload at once,
+        then a new one after every change of the topic's version (sse-starlette cancels
+        it when the client leaves)."""
+        topic = await self._join(key, probe)
+        try:
+            sent: Hashable = object()
+            while True:
+                waiter = topic.changed
+                if topic.version != sent:
+                    sent = topic.version
+                    yield await self._payload(topic, variant, render, event)
+                if topic.version == sent:
+                    await waiter.wait()
+        finally:
+            topic.listeners -= 1
+
+    def response(self, key: Hashable, probe: Callable[[], Hashable], variant: Hashable,
+                 render: Callable[[], str], request: Request,
+                 event: str = "update") -> EventSourceResponse:
+        """The SSE response of one listener (no caching by proxies, no buffering)."""
+        return EventSourceResponse(
+            self.events(key, probe, variant, render, event),
+            ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.push_hub
+    return hub
+
+
+def install(app: Any) -> Hub:
+    """The app's hub, woken by the writes of every service the app holds."""
+    hub = Hub(ThreadPoolExecutor(max_workers=2, thread_name_prefix="push"))
+    app.state.push_hub = hub
+    for value in list(vars(app.state).get("_state", {}).values()):
+        hooks = getattr(value, "after_write", None)
+        if isinstance(hooks, list):
+            hooks.append(hub.wake)
+    return hub
+
+
+__all__ = ["PING", "RETRY_MS", "TICK", "Hub", "Topic", "hub_of", "install"]
