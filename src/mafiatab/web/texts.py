@@ -137,6 +137,23 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "view": ("Смотреть", "View"),
     "colour_red": ("красный", "red"),
     "colour_black": ("чёрный", "black"),
+    "nominations_hint": ("кто>кого: 2>5 4>7", "who>whom: 2>5 4>7"),
+    "revote": ("Переголосование (место:голоса)", "Revote (seat:votes)"),
+    "lift": ("За подъём (голосов)", "Lift (votes)"),
+    "protest_by": ("Подал (место)", "Filed by (seat)"),
+    "protest_at": ("Время", "Time"),
+    "protest_decision": ("Решение судьи, пояснение (9.10)", "The judge's decision, explained (9.10)"),
+    "from_log": ("По логу игры — правится только в логе (отмена события или правка ГС)",
+                 "From the game log: changed only in the log (undo, or the head judge's edit)"),
+    "returned_because": ("Протокол возвращён ({who}, {at}): {reason}",
+                         "The protocol was sent back ({who}, {at}): {reason}"),
+    "waiting": ("Ждут подтверждения", "Waiting for confirmation"),
+    "points_in_game": ("Баллы за игру (до K и Ci) и пункты правил",
+                       "Points of the game (before K and Ci) and their clauses"),
+    "not_scored": ("Протокол с нарушениями — баллы не считаются", "The protocol breaks a rule: no points"),
+    "explanations": ("Пояснения (ФИИМ 9.10)", "Explanations (FIIM 9.10)"),
+    "by": ("кто", "by"),
+    "penalties_word": ("Штрафы", "Penalties"),
 }
 
 #: the one-letter role marks of the paper protocol (К/Ш/Ч/Д)
