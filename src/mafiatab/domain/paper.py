@@ -167,11 +167,14 @@ def paper_from_log(log: Sequence[Any], roles: dict[int, str], profile: RuleProfi
     for i, ev in enumerate(events):
         phase = state.phase
         before_at_table = set(state.at_table)
-        candidates = list(state.candidates)
+        # the vote is on the candidates, or, for the day's first vote, the nominees in order
+        candidates = list(state.candidates) or list(state.nominations)
         departed = len(state.departures)
         votes_before = len(days[phase.number].votes) if phase.number in days else 0
         if state.apply(ev, i):
             break
+        if isinstance(ev, Speech):  # the first speech is what opens the day
+            phase = state.phase
         if phase.kind != "day":
             continue
         day = days.setdefault(phase.number, Day(day=phase.number))
