@@ -242,7 +242,7 @@ def test_head_judge_returns_with_a_reason_then_confirms_from_the_game_page(
 
     # the head judge confirms from the game page
     head.goto(f"{base}/t/{tid}/games/{code}")
-    assert head.inner_text("#seat-3").split("\t")[3].strip() == "2"
+    assert head.inner_text("#seat-3").split("\t")[4].strip() == "2"  # the fouls column
     head.click("#confirm")
     head.wait_for_url(f"**/t/{tid}/games/{code}")
     assert "подтверждён" in head.inner_text("#state")
