@@ -140,6 +140,8 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "nominations_hint": ("кто>кого: 2>5 4>7", "who>whom: 2>5 4>7"),
     "revote": ("Переголосование (место:голоса)", "Revote (seat:votes)"),
     "lift": ("За подъём (голосов)", "Lift (votes)"),
+    "revote_short": ("переголосование:", "revote:"),
+    "lift_short": ("за подъём", "lift"),
     "protest_by": ("Подал (место)", "Filed by (seat)"),
     "protest_at": ("Время", "Time"),
     "protest_decision": ("Решение судьи, пояснение (9.10)", "The judge's decision, explained (9.10)"),
