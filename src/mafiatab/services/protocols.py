@@ -55,13 +55,13 @@ from mafiatab.services.store import (
     advance_head,
     aware,
     game_row,
+    profile_of,
     record_audit,
     revision_row,
     roles_in,
     tournament_row,
     user_row,
 )
-from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     RevisionInfo,
     decode_game,
@@ -86,14 +86,6 @@ from mafiatab.storage.models import (
 CONFIRMERS: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: states in which the judge of a table may still change its protocol
 JUDGE_EDITABLE: Final = (DRAFT, RETURNED)
-
-
-def profile_of(t: db.Tournament) -> tuple[RuleProfile, list[Problem]]:
-    """The rule profile of a stored tournament, with its switched readings: the one road
-    to it for every service."""
-    probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                             rule_options=dict(t.rule_options))
-    return profile_for(probe)
 
 
 @dataclass(slots=True)

@@ -18,7 +18,11 @@ from typing import Any
 from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
+from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Problem
+from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.errors import NotFound, PermissionDenied
+from mafiatab.services.tournament_file import profile_for
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import writer
 
@@ -56,6 +60,14 @@ class Store:
 def aware(value: dt.datetime) -> dt.datetime:
     """SQLite gives back naive datetimes; they were written in UTC."""
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def profile_of(t: db.Tournament) -> tuple[RuleProfile, list[Problem]]:
+    """The rule profile of a stored tournament with its switched readings (and the
+    problems of unknown ones): the one road to it for every service."""
+    probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
+                             rule_options=dict(t.rule_options))
+    return profile_for(probe)
 
 
 def user_row(s: Session, name: str) -> db.User:
@@ -131,5 +143,6 @@ def advance_head(s: Session, row: db.Game, base: int, confirmed: bool = False) -
     return base + 1
 
 
-__all__ = ["StaleRevision", "Store", "advance_head", "aware", "game_row", "record_audit",
+__all__ = ["StaleRevision", "Store", "advance_head", "aware", "game_row", "profile_of",
+           "record_audit",
            "require_role", "revision_row", "roles_in", "tournament_row", "user_row"]

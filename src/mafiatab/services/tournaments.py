@@ -62,6 +62,7 @@ from mafiatab.services.store import (
     advance_head,
     aware,
     game_row,
+    profile_of,
     record_audit,
     require_role,
     revision_row,
@@ -594,9 +595,7 @@ class TournamentService:
 
     def _check_rules(self, t: db.Tournament, game: model.Game, players: set[str],
                      stages: set[str]) -> None:
-        probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                                 rule_options=dict(t.rule_options))
-        profile, problems = profile_for(probe)
+        profile, problems = profile_of(t)
         problems = problems + validate_game(game, profile, players, stages)
         if [p for p in problems if not p.warning]:
             raise ProtocolRefused(problems)

@@ -42,6 +42,7 @@ from mafiatab.domain.standings import GameExplanation, Standings, explain_player
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import read_tournament
 from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
+from mafiatab.services.store import profile_of
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
@@ -370,9 +371,7 @@ class WebService(TournamentService):
     def check(self, tournament: int, game: model.Game) -> list[Problem]:
         """Every rule problem of a protocol being typed (what submitting would refuse)."""
         t, players, stages = self.context(tournament)
-        probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                                 rule_options=dict(t.rule_options))
-        profile, problems = profile_for(probe)
+        profile, problems = profile_of(t)
         return problems + validate_game(game, profile, {p.id for p in players},
                                         {st.id for st in stages})
 
