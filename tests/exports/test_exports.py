@@ -96,12 +96,14 @@ def test_protocol_reads_fouls_nominations_and_votes_from_the_log(tmp_path: Path)
     g = loaded.tournament.games[0]
     log = [{"type": "deal"}, {"type": "foul", "seat": 3}, {"type": "foul", "seat": 3},
            {"type": "speech", "seat": 1, "nominates": 7}, {"type": "speech", "seat": 2, "nominates": 9},
+           *({"type": "speech", "seat": n} for n in range(3, 11)),
            {"type": "vote", "counts": {"7": 6, "9": 4}}]
     with_log = msgspec.structs.replace(g, log=log)
     sheet = sheet_of_game(loaded.tournament, loaded.profile, with_log, "en")
-    assert sheet.seats[2].fouls == 2 and sheet.days[0].nominated == [7, 9]
+    # who nominated whom (FIIM 9.5), as the log replayed by the rules says
+    assert sheet.seats[2].fouls == 2 and sheet.days[0].nominated == ["1→7", "2→9"]
     text = pdf_text(protocols_pdf([sheet], "en"), tmp_path)
-    assert "7, 9" in text and "7: 6, 9: 4" in text
+    assert "1→7, 2→9" in text and "7: 6, 9: 4" in text
 
 
 def test_blank_protocols_for_a_round(tmp_path: Path) -> None:

@@ -177,3 +177,77 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     public.goto(f"{base}/t/{tid}/players/{player}")
     assert code in public.inner_text("body")
     _shot(public, "player-360")
+
+
+def _sign_in(browser: Any, base: str, user: str, nxt: str, width: int, height: int) -> Any:
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(f"{base}/login?next={nxt}")
+    page.fill("input[name=user]", user)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("#login-btn")
+    page.wait_for_url(f"**{nxt}")
+    return page
+
+
+def test_head_judge_returns_with_a_reason_then_confirms_from_the_game_page(
+        live: tuple[str, World], browser: Any) -> None:
+    """Issue 12: the return's reason reaches the judge; the head judge decides on the
+    game page, which shows the whole protocol with each player's points and clauses."""
+    base, world = live
+    tid = world.demo.tournament
+    game = world.open_game(2)
+    code = world.demo.open_games[1]
+    judge = _sign_in(browser, base, "judge2", f"/t/{tid}/judge", 360, 740)
+    judge.goto(f"{base}/t/{tid}/games/{code}/edit")
+    for s in game.seats:
+        judge.check(f"input[name=role_{s.seat}][value={s.role}]")
+    judge.check(f"input[name=result][value={game.result}]")
+    if game.first_killed is not None:
+        judge.select_option("#first_killed", str(game.first_killed))
+    for k, seat in enumerate(game.best_move, start=1):
+        judge.select_option(f"#best_move_{k}", str(seat))
+    judge.select_option("select[name=fouls_3]", "1")
+    judge.locator("#no-problems").wait_for(timeout=10_000)
+    judge.click("#submit")
+    judge.wait_for_url(f"**/t/{tid}/judge")
+
+    # the tables waiting for the head judge come first; he opens the game page
+    head = _sign_in(browser, base, "headjudge", f"/t/{tid}/manage", 1280, 800)
+    head.click(f"#waiting a[href$='/games/{code}']")
+    head.wait_for_url(f"**/t/{tid}/games/{code}")
+    assert head.locator("#confirm").is_visible()
+    table = head.inner_text("#protocol-table")
+    assert all(f"{s.seat}\t" in table or str(s.seat) in table for s in game.seats)
+    _shot(head, "head-judge-game-1280", full=False)
+    reason = "Проверьте фолы игрока 3"
+    head.fill("#reason", reason)
+    head.click("#return")
+    head.wait_for_url(f"**/t/{tid}/games/{code}")
+    assert "возвращён" in head.inner_text("#state")
+
+    # the judge sees why, on his tables and in the form
+    judge.goto(f"{base}/t/{tid}/judge")
+    assert reason in judge.inner_text("body")
+    _shot(judge, "judge-returned-360", full=False)
+    judge.goto(f"{base}/t/{tid}/games/{code}/edit")
+    assert reason in judge.inner_text("#returned-reason")
+    _shot(judge, "judge-returned-form-360", full=False)
+    judge.select_option("select[name=fouls_3]", "2")
+    judge.locator("#no-problems").wait_for(timeout=10_000)
+    judge.click("#submit")
+    judge.wait_for_url(f"**/t/{tid}/judge")
+    # his own submitted protocol opens (it was a 404)
+    r = judge.goto(f"{base}/t/{tid}/games/{code}")
+    assert r is not None and r.status == 200
+
+    # the head judge confirms from the game page
+    head.goto(f"{base}/t/{tid}/games/{code}")
+    assert head.inner_text("#seat-3").split("\t")[4].strip() == "2"  # the fouls column
+    head.click("#confirm")
+    head.wait_for_url(f"**/t/{tid}/games/{code}")
+    assert "подтверждён" in head.inner_text("#state")
+    _shot(head, "head-judge-confirmed-1280", full=False)
+    phone = _sign_in(browser, base, "headjudge", f"/t/{tid}/games/{code}", 360, 740)
+    _shot(phone, "head-judge-game-360", full=False)
+    head.goto(f"{base}/t/{tid}/audit")
+    assert reason in head.inner_text("body")

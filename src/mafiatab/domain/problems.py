@@ -388,6 +388,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "фол или удаление игрока, которого нет за столом",
         "a foul or removal of a player who is not at the table",
     ),
+    # --- the paper protocol's columns (domain.paper, docs/format.md) ---
+    "fouls_count": ("фолов {value}: бывает от 0 до 4", "{value} fouls: 0 to 4 are possible"),
+    "fouls_no_removal": (
+        "4 фола, но удаление (дисквалификация) не записано",
+        "4 fouls, but no removal (disqualification) is written",
+    ),
+    "day_twice": ("день {value} записан дважды", "day {value} is written twice"),
+    "nominated_twice": (
+        "день {day}: место выставлено дважды",
+        "day {day}: the seat is nominated twice",
+    ),
+    "nominates_twice": (
+        "день {day}: место выставило больше одного игрока",
+        "day {day}: the seat nominated more than one player",
+    ),
+    "vote_not_nominated": (
+        "голоса за место {value}, которое в этот день не выставлено",
+        "votes for seat {value}, who was not nominated that day",
+    ),
+    "vote_too_many": (
+        "голосов {count}, а за столом не больше {max}",
+        "{count} votes, but at most {max} players are at the table",
+    ),
+    "day1_left_mismatch": (
+        "в первый день голосованием ушли {left} (по записи дня), а в поле {count}",
+        "{left} left by day one's vote (the day's record), the field says {count}",
+    ),
 }
 
 

@@ -115,6 +115,48 @@ class SeatScores(_Record):
     approved: bool = False
 
 
+#: the kinds of a day's voting round on the paper protocol (FIIM 9.5; glossary: vote,
+#: revote after a tie, the lift vote on whether all the tied leave)
+VOTE_KINDS: Final = ("vote", "revote", "lift")
+
+
+class Nomination(_Record, gc=False):
+    """One nomination of a day: the seat `by` nominated the seat `seat` (FIIM 9.5)."""
+
+    seat: int
+    #: None when the protocol does not say who nominated
+    by: int | None = None
+
+
+class VoteRound(_Record):
+    """One round of a day's voting: `counts` of votes per candidate (seat -> votes) for
+    a vote or a revote; for the lift vote, `count`: the hands for all the tied leaving."""
+
+    kind: str = "vote"
+    counts: dict[int, int] = {}
+    count: int | None = None
+
+
+class Day(_Record):
+    """What the paper protocol holds of one day: nominations, the voting, who left."""
+
+    day: int
+    nominations: list[Nomination] = []
+    votes: list[VoteRound] = []
+    #: the seats the day's vote removed
+    left: list[int] = []
+
+
+class Protest(_Record):
+    """A protest written on the protocol (FIIM 8.9.1): by which seat, when, its text, and
+    the judge's decision explained on the back (FIIM 9.10)."""
+
+    by: int | None = None
+    at: str | None = None
+    text: str = ""
+    decision: str | None = None
+
+
 class Game(_Record, kw_only=True):
     id: str
     stage: str
@@ -132,6 +174,11 @@ class Game(_Record, kw_only=True):
     night_killed: int | None = None
     limits_approved: bool = False
     scores: dict[int, SeatScores] = {}
+    #: the paper protocol's columns that nothing scores (FIIM 9.5, 9.10, 8.9.1; docs/format.md)
+    fouls: dict[int, int] = {}
+    days: list[Day] = []
+    explanations: dict[int, str] = {}
+    protest: Protest | None = None
     #: the game log (issue 5), events as written; `domain.gamelog` reads and checks them
     log: list[dict[str, Any]] | None = None
     #: fields of this game the program does not know, kept so that nothing is lost

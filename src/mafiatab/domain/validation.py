@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import Any
 
+from mafiatab.domain.paper import check_paper
 from mafiatab.domain.points import Points, hundredths_of
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
@@ -500,7 +501,8 @@ def validate_game(game: Game, profile: RuleProfile, players: AbstractSet[str],
             checker.words(seat, sc)
         counted[seat] = checker.seat_scores(seat, sc, roles)
     checker.limits(counted)
-    return checker.problems
+    # the paper columns that nothing scores (fouls, days, explanations; domain.paper)
+    return checker.problems + check_paper(game, profile)
 
 
 def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:

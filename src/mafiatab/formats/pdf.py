@@ -26,7 +26,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from mafiatab import i18n
-from mafiatab.domain.gamelog_events import Foul, Shot, Speech, Vote, parse_events
+from mafiatab.domain.paper import dealt_roles, paper_from_log
 from mafiatab.domain.points import Hundredths, format_points
 from mafiatab.domain.problems import translate_clause
 from mafiatab.domain.protocol import Game, Tournament
@@ -82,8 +82,11 @@ class SeatLine:
 @dataclass(slots=True)
 class DayLine:
     day: int
-    nominated: list[int] = field(default_factory=list)
-    votes: list[dict[int, int]] = field(default_factory=list)
+    #: "2→5": seat 2 nominated seat 5 (or "5" when the protocol does not say who)
+    nominated: list[str] = field(default_factory=list)
+    #: one text per round: the vote, the revote, the lift
+    votes: list[str] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -105,38 +108,36 @@ class ProtocolSheet:
     #: "red" / "black" / "draw"; "" on a blank
     winner: str = ""
     explanations: list[str] = field(default_factory=list)
+    #: FIIM 8.9.1: who filed, when, what (one line); the decision, explained (9.10)
+    protest: str = ""
+    decision: str = ""
     protest_clause: str = ""
     filled: bool = False
 
 
-def _log_lines(game: Game) -> tuple[dict[int, int], list[DayLine]]:
-    """Fouls per seat and the days' nominations and votes, read from the game log (FIIM
-    9.5); nothing when the game has no log or a log that cannot be read."""
-    if not game.log:
-        return {}, []
-    events, problems = parse_events(game.log, game.id)
-    if problems:
-        return {}, []
-    fouls: dict[int, int] = {}
-    days: list[DayLine] = []
-    night = True  # the agreement night comes first
-    for ev in events:
-        if isinstance(ev, Shot):
-            night = True
-        elif isinstance(ev, Speech):
-            if night:
-                days.append(DayLine(len(days) + 1))
-                night = False
-            if ev.nominates is not None:
-                days[-1].nominated.append(ev.nominates)
-        elif isinstance(ev, Vote) and days:
-            if ev.counts is not None:
-                days[-1].votes.append({int(k): v for k, v in ev.counts.items()})
-            elif ev.votes is not None:
-                days[-1].votes.append({int(k): len(v) for k, v in ev.votes.items()})
-        elif isinstance(ev, Foul):
-            fouls[ev.seat] = fouls.get(ev.seat, 0) + 1
-    return fouls, days
+def _paper_lines(game: Game, profile: RuleProfile, lang: str
+                 ) -> tuple[dict[int, int], list[DayLine]]:
+    """Fouls per seat and the days' nominations, votes and leavers (FIIM 9.5): the
+    protocol's own columns, or, where it leaves them empty, what its log records."""
+    fouls, days = dict(game.fouls), list(game.days)
+    roles = dealt_roles(game)
+    if game.log and roles is not None and not (fouls or days):
+        try:
+            fouls, days = paper_from_log(game.log, roles, profile, game.id)
+        except (ValueError, KeyError):  # a log that cannot be read prints nothing
+            fouls, days = {}, []
+    lines = []
+    for d in days:
+        votes = []
+        for v in d.votes:
+            if v.kind == "lift":
+                votes.append(f"{w('lift', lang)}: {v.count}")
+            else:
+                text = ", ".join(f"{c}: {n}" for c, n in v.counts.items())
+                votes.append(f"{w('revote', lang)}: {text}" if v.kind == "revote" else text)
+        lines.append(DayLine(d.day, [f"{n.by}→{n.seat}" if n.by is not None else str(n.seat)
+                                     for n in d.nominations], votes, list(d.left)))
+    return fouls, lines
 
 
 def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) -> ProtocolSheet:
@@ -145,9 +146,12 @@ def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) ->
     stages = {s.id: s for s in t.stages}
     stage = stages.get(game.stage)
     gs = score_game(game, profile, pays_compensation(stage, profile))
-    fouls, days = _log_lines(game)
+    fouls, days = _paper_lines(game, profile, lang)
     seats: list[SeatLine] = []
-    explanations: list[str] = []
+    # the judge's own explanations first (FIIM 9.10), then each point with its clause
+    explanations: list[str] = [
+        f"{seat}. {names.get(game.player_at(seat), '') if 1 <= seat <= 10 else ''}: {text}"
+        for seat, text in sorted(game.explanations.items())]
     for r in sorted(gs.seat_results(), key=lambda x: x.seat):
         win: Hundredths = sum((p.points for p in r.parts if p.kind == WIN), start=0)
         others = [p for p in r.parts if p.kind != WIN]
@@ -169,7 +173,18 @@ def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) ->
         table=str(game.table), date=game.date or "", judge=game.judge or "", seats=seats,
         days=days, first_killed=str(fk) if fk is not None else "—", best_move=best,
         winner=game.result, explanations=explanations,
+        protest=_protest_line(game, lang),
+        decision=game.protest.decision or "" if game.protest is not None else "",
         protest_clause=_protest_clause(profile, lang), filled=True)
+
+
+def _protest_line(game: Game, lang: str) -> str:
+    pr = game.protest
+    if pr is None:
+        return ""
+    who = f"{w('seat', lang)} {pr.by}" if pr.by is not None else ""
+    head = ", ".join(x for x in (who, pr.at or "") if x)
+    return f"{head}: {pr.text}" if head else pr.text
 
 
 def _protest_clause(profile: RuleProfile, lang: str) -> str:
@@ -262,20 +277,20 @@ def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
     pdf.ln(4)
 
     # nominations and votes by day (FIIM 9.5)
-    vcols = [14, 60, 112]
-    for width, head in zip(vcols, [w("day", lang), w("nominated", lang), w("votes", lang)],
-                           strict=True):
+    vcols = [12, 52, 104, 18]
+    for width, head in zip(vcols, [w("day", lang), w("nominated", lang), w("votes", lang),
+                                   w("day_left", lang)], strict=True):
         _box(pdf, width, 6.5, head, bold=True, size=8.5)
     pdf.ln(6.5)
     days = {d.day: d for d in s.days}
     for n in range(1, max(DAYS_ON_FORM, len(s.days)) + 1):
         d = days.get(n)
-        nominated = ", ".join(str(x) for x in d.nominated) if d else ""
-        votes = " | ".join(", ".join(f"{c}: {v}" for c, v in rnd.items())
-                           for rnd in d.votes) if d else ""
+        nominated = ", ".join(d.nominated) if d else ""
+        votes = " | ".join(d.votes) if d else ""
         _box(pdf, vcols[0], 7, str(n), size=10)
-        _box(pdf, vcols[1], 7, nominated, align="L", size=10)
-        _box(pdf, vcols[2], 7, votes, align="L", size=9)
+        _box(pdf, vcols[1], 7, nominated, align="L", size=9 if len(nominated) < 30 else 7)
+        _box(pdf, vcols[2], 7, votes, align="L", size=8.5 if len(votes) < 62 else 6.5)
+        _box(pdf, vcols[3], 7, ", ".join(map(str, d.left)) if d else "", size=9)
         pdf.ln(7)
     pdf.ln(4)
 
@@ -302,7 +317,10 @@ def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
     pdf.set_font(FONT, "B", 10)
     pdf.cell(0, 6, w("protest", lang, clause=s.protest_clause) + ":",
              new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    for _ in range(2):
+    pdf.set_font(FONT, "", 9)
+    if s.protest:
+        pdf.multi_cell(0, 5, s.protest, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    for _ in range(1 if s.protest else 2):
         pdf.cell(0, 7, "", border="B", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(6)
     _labelled(pdf, w("judge", lang), s.judge, 100)
@@ -331,6 +349,9 @@ def _back(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
     pdf.ln(6)
     pdf.set_font(FONT, "B", 11)
     pdf.cell(0, 7, w("decision", lang) + ":", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    if s.decision:
+        pdf.set_font(FONT, "", 9.5)
+        pdf.multi_cell(0, 5.2, s.decision, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     while pdf.get_y() < 262:
         pdf.cell(0, 8, "", border="B", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(8)

@@ -21,10 +21,13 @@ import msgspec
 
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
+    Day,
     Game,
     LotDraw,
+    Nomination,
     Penalty,
     Player,
+    Protest,
     ProtocolEntry,
     PuProtocol,
     Seat,
@@ -32,6 +35,7 @@ from mafiatab.domain.protocol import (
     Stage,
     Tournament,
     Version,
+    VoteRound,
 )
 
 FORMAT = "mafiatab.tournament/1"
@@ -46,8 +50,14 @@ _EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
      "best_move", "day1_vote_left", "broken_table", "night_killed", "limits_approved", "scores",
-     "log"}
+     "log", "fouls", "days", "explanations", "protest"}
 )
+#: the program's own bookkeeping of a game, kept as written (never scored, no warning):
+#: the live screen's ids and sequence of the log's events (services/live_log.py)
+_KEPT_FIELDS = frozenset({"live"})
+#: the key under which the web form kept the paper columns before they were format-1
+#: fields; a protocol stored or exported that way is read into the fields
+LEGACY_SHEET = "sheet"
 _SEAT_FIELDS = frozenset({"seat", "player", "role"})
 _SCORE_FIELDS = frozenset(
     {"extra", "pu_extra", "will", "protocol", "same_as_will", "pu_protocol", "penalties",
@@ -342,19 +352,126 @@ class _Reader:
             self.type_error(log, "list of events", gid, field="log")
             log = None
         log = plain_json(log)
+        paper = dict(g)
+        legacy = paper.pop(LEGACY_SHEET, None)
+        if isinstance(legacy, dict):
+            paper.update(_from_legacy_sheet(legacy, paper))
+        else:
+            legacy = None
+        fouls = self.seat_map(paper.get("fouls"), gid, "fouls", _is_int, "whole number")
+        explanations = self.seat_map(paper.get("explanations"), gid, "explanations",
+                                     lambda v: isinstance(v, str), "text")
+        days = self.days(paper.get("days"), gid)
+        protest = self.protest(paper.get("protest"), gid)
         other: dict[str, Any] = {}
         if len(g) > 6:
             for key in g:
-                if key not in _GAME_FIELDS:
+                if key not in _GAME_FIELDS and not (key == LEGACY_SHEET and legacy is not None):
                     other[key] = plain_json(g[key])
-                    self.add("unknown_field", gid, field=key, warning=True)
+                    if key not in _KEPT_FIELDS:
+                        self.add("unknown_field", gid, field=key, warning=True)
         if not ok:
             return None
         assert isinstance(stage, str) and isinstance(result, str)
         return Game(id=gid, stage=stage, round=rnd, table=table, seats=seats, result=result,
                     first_killed=fk, best_move=best_move, day1_vote_left=d1,
                     broken_table=broken, night_killed=night_killed, limits_approved=approved,
-                    scores=scores, date=date, judge=judge, log=log, other=other)
+                    scores=scores, date=date, judge=judge, log=log, fouls=fouls, days=days,
+                    explanations=explanations, protest=protest, other=other)
+
+    # --- the paper protocol's columns (docs/format.md) --------------------------------
+    def seat_map(self, raw: object, gid: str, field: str, ok: Any, expected: str) -> dict[int, Any]:
+        """`{"3": value}` keyed by seat; a key that is not a seat number is kept out with a
+        problem (the rule checks then report seats outside 1-10)."""
+        out: dict[int, Any] = {}
+        if raw is None:
+            return out
+        if not isinstance(raw, dict):
+            self.type_error(raw, "object", gid, field=field)
+            return out
+        for key, value in raw.items():
+            seat = _seat_key(key)
+            if seat is None:
+                self.add("seat_number", gid, field=field, clause="scoring.md 1", value=key)
+            elif not ok(value):
+                self.type_error(value, expected, gid, seat, field)
+            else:
+                out[seat] = value
+        return out
+
+    def days(self, raw: object, gid: str) -> list[Day]:
+        out: list[Day] = []
+        if raw is None:
+            return out
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", gid, field="days")
+            return out
+        for i, d in enumerate(raw):
+            where = f"days[{i}]"
+            if not isinstance(d, dict) or not _is_int(d.get("day")):
+                self.type_error(d, "object with a day number", gid, field=where)
+                continue
+            day = Day(day=d["day"])
+            for n in d.get("nominations") or []:
+                by = n.get("by") if isinstance(n, dict) else None
+                if isinstance(n, dict) and _is_int(n.get("seat")) and (by is None or _is_int(by)):
+                    day.nominations.append(Nomination(seat=n["seat"], by=by))
+                else:
+                    self.type_error(n, "object of by and seat", gid, field=where + ".nominations")
+            for k, v in enumerate(d.get("votes") or []):
+                vote = self.vote_round(v, gid, f"{where}.votes[{k}]")
+                if vote is not None:
+                    day.votes.append(vote)
+            left = d.get("left", [])
+            if isinstance(left, list) and all(_is_int(x) for x in left):
+                day.left = list(left)
+            else:
+                self.type_error(left, "list of seat numbers", gid, field=where + ".left")
+            for key in d:
+                if key not in ("day", "nominations", "votes", "left"):
+                    self.add("unknown_field", gid, field=f"{where}.{key}", warning=True)
+            out.append(day)
+        return out
+
+    def vote_round(self, raw: object, gid: str, where: str) -> VoteRound | None:
+        if not isinstance(raw, dict) or not isinstance(raw.get("kind", "vote"), str):
+            self.type_error(raw, "object", gid, field=where)
+            return None
+        counts = self.seat_map(raw.get("counts"), gid, where + ".counts", _is_int,
+                               "whole number")
+        count = raw.get("count")
+        if count is not None and not _is_int(count):
+            self.type_error(count, "whole number", gid, field=where + ".count")
+            count = None
+        for key in raw:
+            if key not in ("kind", "counts", "count"):
+                self.add("unknown_field", gid, field=f"{where}.{key}", warning=True)
+        return VoteRound(kind=raw.get("kind", "vote"), counts=counts, count=count)
+
+    def protest(self, raw: object, gid: str) -> Protest | None:
+        if raw is None:
+            return None
+        if isinstance(raw, str):  # a bare text: the protest without who and when
+            return Protest(text=raw) if raw.strip() else None
+        if not isinstance(raw, dict):
+            self.type_error(raw, "object", gid, field="protest")
+            return None
+        by, at, text, decision = (raw.get("by"), raw.get("at"), raw.get("text", ""),
+                                  raw.get("decision"))
+        if by is not None and not _is_int(by):
+            self.type_error(by, "seat number", gid, field="protest.by")
+            by = None
+        for name, value in (("at", at), ("decision", decision)):
+            if value is not None and not isinstance(value, str):
+                self.type_error(value, "text", gid, field=f"protest.{name}")
+        if not isinstance(text, str):
+            self.type_error(text, "text", gid, field="protest.text")
+            text = ""
+        for key in raw:
+            if key not in ("by", "at", "text", "decision"):
+                self.add("unknown_field", gid, field=f"protest.{key}", warning=True)
+        return Protest(by=by, at=at if isinstance(at, str) else None, text=text,
+                       decision=decision if isinstance(decision, str) else None)
 
     def seat_slow(self, s: object, gid: str, seats: list[Seat]) -> bool:
         """The careful path for a seat entry that is not plainly sound."""
@@ -509,6 +626,41 @@ class _Reader:
         return out
 
 
+def _seat_key(key: object) -> int | None:
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and key.strip().isdigit():
+        return int(key)
+    return None
+
+
+def _from_legacy_sheet(sheet: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """The web form's older `sheet` (fouls, days with nominees and votes per seat,
+    explanations, a protest note) as the format-1 fields it became; a field the game
+    also writes itself wins."""
+    out: dict[str, Any] = {}
+    if "fouls" in sheet and "fouls" not in game:
+        out["fouls"] = sheet["fouls"]
+    if "explanations" in sheet and "explanations" not in game:
+        out["explanations"] = sheet["explanations"]
+    if "protest" in sheet and "protest" not in game:
+        out["protest"] = sheet["protest"]
+    if "days" in sheet and "days" not in game and isinstance(sheet["days"], list):
+        days = []
+        for d in sheet["days"]:
+            if not isinstance(d, dict):
+                continue
+            votes = d.get("votes") or {}
+            days.append({
+                "day": d.get("day"),
+                # the older form kept whom, not by whom
+                "nominations": [{"seat": n} for n in d.get("nominated") or []],
+                "votes": [{"kind": "vote", "counts": votes}] if votes else [],
+                "left": d.get("left") or []})
+        out["days"] = days
+    return out
+
+
 _DECODER = msgspec.json.Decoder(Tournament)
 
 
@@ -604,9 +756,41 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         d["limits_approved"] = True
     if g.scores:
         d["scores"] = {str(seat): _scores_dict(sc) for seat, sc in g.scores.items()}
+    if g.fouls:
+        d["fouls"] = {str(seat): n for seat, n in sorted(g.fouls.items())}
+    if g.days:
+        d["days"] = [_day_dict(day) for day in g.days]
+    if g.explanations:
+        d["explanations"] = {str(seat): text for seat, text in sorted(g.explanations.items())}
+    if g.protest is not None:
+        pr: dict[str, Any] = {}
+        if g.protest.by is not None:
+            pr["by"] = g.protest.by
+        if g.protest.at is not None:
+            pr["at"] = g.protest.at
+        pr["text"] = g.protest.text
+        if g.protest.decision is not None:
+            pr["decision"] = g.protest.decision
+        d["protest"] = pr
     if g.log is not None:
         d["log"] = g.log
     d.update(g.other)
+    return d
+
+
+def _day_dict(day: Day) -> dict[str, Any]:
+    d: dict[str, Any] = {"day": day.day}
+    if day.nominations:
+        d["nominations"] = [{"seat": n.seat, **({"by": n.by} if n.by is not None else {})}
+                            for n in day.nominations]
+    if day.votes:
+        d["votes"] = [
+            {"kind": v.kind,
+             **({"counts": {str(k): n for k, n in v.counts.items()}} if v.counts else {}),
+             **({"count": v.count} if v.count is not None else {})}
+            for v in day.votes]
+    if day.left:
+        d["left"] = list(day.left)
     return d
 
 

@@ -55,7 +55,7 @@ from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
     PermissionDenied,
-    _Stale,
+    StaleRevision,
     decode_game,
     diff_dicts,
     encode_game,
@@ -575,7 +575,7 @@ class AppealService(WebService):
         try:
             return self._decide(tournament, ref, actor, outcome, reason, change,
                                 committee_agreed, non_game_advantage, moment)
-        except _Stale as stale:  # a judge saved the game in the same instant: say so
+        except StaleRevision as stale:  # a judge saved the game in the same instant: say so
             code = self.case(tournament, ref, actor=actor).case.filing.game
             raise self._conflict(tournament, code, 0, actor, None, "decide") from stale
 
@@ -643,7 +643,7 @@ class AppealService(WebService):
                            .values(head_revision=base + 1, confirmed_revision=0)
                            .execution_options(synchronize_session=False))
         if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise _Stale()
+            raise StaleRevision()
         seating = model.Game(id=old.id, stage=old.stage, round=old.round, table=old.table,
                              date=old.date, judge=old.judge,
                              seats=[model.Seat(seat=x.seat, player=x.player, role="")

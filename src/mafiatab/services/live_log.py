@@ -38,11 +38,12 @@ from mafiatab.domain import protocol as model
 from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, field_of
 from mafiatab.domain.gamelog_state import Step
+from mafiatab.domain.paper import paper_from_log
 from mafiatab.domain.problems import Problem
 from mafiatab.rules.profile import RuleProfile
-from mafiatab.services.tournament_file import profile_for
+from mafiatab.services import protocols
 from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
-from mafiatab.services.web_support import SHEET, WebService
+from mafiatab.services.web_support import WebService
 
 #: the key of the live screen's bookkeeping in a protocol (format 1 keeps unknown keys)
 LIVE_KEY: Final = "live"
@@ -123,10 +124,7 @@ def roles_of(game: model.Game) -> dict[int, str] | None:
 
 def profile_of(svc: WebService, tournament: int) -> RuleProfile:
     t, _players, _stages = svc.context(tournament)
-    probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                             rule_options=dict(t.rule_options))
-    profile, _problems = profile_for(probe)
-    return profile
+    return protocols.profile_of(t)[0]
 
 
 def _meta(game: model.Game) -> tuple[list[str], set[str], int]:
@@ -243,18 +241,11 @@ def with_facts(game: model.Game, profile: RuleProfile) -> model.Game:
     if not done.ok:
         return game
     state = done.state
-    sheet = dict(game.other.get(SHEET) or {})
-    fouls = {str(s): n for s, n in sorted(state.fouls.items()) if n}
-    if fouls:
-        sheet["fouls"] = fouls
-    else:
-        sheet.pop("fouls", None)
-    other = {**game.other, SHEET: sheet} if sheet else {
-        k: v for k, v in game.other.items() if k != SHEET}
+    fouls, days = paper_from_log(game.log, roles, profile, game.id)
     probe = msgspec.structs.replace(
         game, result=state.result or "", first_killed=state.first_killed,
         best_move=list(state.best_move), day1_vote_left=state.day1_vote_left,
-        scores=scores, other=other)
+        scores=scores, fouls=fouls, days=days)
     if not done.ended:
         return probe
     derived, problems = protocol_from_log(probe, profile)

@@ -48,10 +48,30 @@ from mafiatab.formats.tournament_json import (
     tournament_from_dict,
 )
 from mafiatab.rules import PROFILES
+from mafiatab.services.errors import (
+    ConflictError,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+    StateError,
+)
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.store import (
+    StaleRevision,
+    Store,
+    advance_head,
+    aware,
+    game_row,
+    profile_of,
+    record_audit,
+    require_role,
+    revision_row,
+    roles_in,
+    tournament_row,
+    user_row,
+)
 from mafiatab.services.tournament_file import LoadedTournament, load_tournament, profile_for
 from mafiatab.storage import models as db
-from mafiatab.storage.engine import writer
 from mafiatab.storage.models import (
     CONFIRMED,
     DRAFT,
@@ -75,120 +95,6 @@ _MANAGE: Final = frozenset({ORGANIZER})
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
 _GAME_DECODER = msgspec.json.Decoder(model.Game)
 _GAMES_DECODER = msgspec.json.Decoder(list[model.Game])
-
-# --- errors ------------------------------------------------------------------------
-
-_MESSAGES: dict[str, tuple[str, str]] = {
-    "no_tournament": ("турнир {ref!r} не найден", "tournament {ref!r} not found"),
-    "ambiguous_tournament": (
-        "турниров с названием {ref!r} несколько (id: {ids}); укажите id",
-        "several tournaments are named {ref!r} (ids: {ids}); give the id",
-    ),
-    "no_game": ("игра {game}: не найдена в турнире", "game {game}: not in the tournament"),
-    "conflict": (
-        "игра {game}: пока вы правили ревизию {base}, {author} сохранил(а) ревизию {head} "
-        "({at}); ваш протокол не записан, но сохранён в журнале (запись {audit}) — "
-        "откройте ревизию {head} и внесите правки снова",
-        "game {game}: while you edited revision {base}, {author} saved revision {head} "
-        "({at}); yours was not written but is kept in the audit log (entry {audit}): "
-        "open revision {head} and apply your changes again",
-    ),
-    "bad_state": (
-        "игра {game}: нельзя {action} протокол в состоянии «{state}»",
-        "game {game}: cannot {action} a protocol that is {state}",
-    ),
-    "same_confirmer": (
-        "игра {game}: протокол подал(а) {author}; подтвердить его должен другой судья "
-        "(настройка турнира)",
-        "game {game}: {author} submitted this protocol; another judge must confirm it "
-        "(tournament setting)",
-    ),
-    "not_allowed": (
-        "{user}: нет прав на «{action}» в турнире {tournament} (нужна роль: {roles})",
-        "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
-    ),
-    "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
-    "reason_needed": (
-        "игра {game}: укажите причину возврата",
-        "game {game}: a reason is needed to return a protocol",
-    ),
-    "game_id_mismatch": (
-        "протокол игры {value!r} нельзя сохранить как игру {game}",
-        "the protocol of game {value!r} cannot be saved as game {game}",
-    ),
-    "unknown_rules": (
-        "неизвестные правила {value!r}: fiim2018 или fsm",
-        "unknown rules {value!r}: fiim2018 or fsm",
-    ),
-    "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
-}
-
-_ACTIONS: dict[str, tuple[str, str]] = {
-    "save": ("сохранить", "save"),
-    "submit": ("подать", "submit"),
-    "confirm": ("подтвердить", "confirm"),
-    "return": ("вернуть", "return"),
-    "manage": ("управлять турниром", "manage the tournament"),
-}
-_STATES: dict[str, tuple[str, str]] = {
-    DRAFT: ("черновик", "a draft"),
-    SUBMITTED: ("подан", "submitted"),
-    CONFIRMED: ("подтверждён", "confirmed"),
-    RETURNED: ("возвращён", "returned"),
-}
-
-
-class ServiceError(Exception):
-    """A use case refused, with a message in Russian or English (`message(lang)`)."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(self.message("en"))
-
-    def message(self, lang: str = "en") -> str:
-        i = 0 if lang == "ru" else 1
-        params = dict(self.params)
-        if "action" in params:
-            params["action"] = _ACTIONS.get(params["action"], (params["action"],) * 2)[i]
-        if "state" in params:
-            params["state"] = _STATES.get(params["state"], (params["state"],) * 2)[i]
-        if "roles" in params:
-            params["roles"] = ", ".join(params["roles"])
-        return _MESSAGES[self.code][i].format(**params)
-
-
-class NotFound(ServiceError):
-    """No such tournament or game."""
-
-
-class StateError(ServiceError):
-    """The protocol is not in a state that allows the step asked for."""
-
-
-class PermissionDenied(ServiceError):
-    """The user's role in the tournament does not allow the step."""
-
-
-class ConflictError(ServiceError):
-    """Another save happened after the revision this one was based on.
-
-    `head` is the newest revision now (who saved it and when), `yours` the protocol that
-    was refused, also kept in the audit log under `audit_id`.
-    """
-
-    def __init__(self, *, game: str, base: int, head: int, author: str, at: dt.datetime,
-                 yours: dict[str, Any] | None, audit_id: int | None) -> None:
-        self.game = game
-        self.base = base
-        self.head = head
-        self.author = author
-        self.at = at
-        self.yours = yours
-        self.audit_id = audit_id
-        super().__init__("conflict", game=game, base=base, head=head, author=author,
-                         at=at.strftime("%Y-%m-%d %H:%M:%S UTC"), audit=audit_id)
-
 
 # --- results -------------------------------------------------------------------------
 
@@ -306,50 +212,50 @@ def _diff_value(a: Any, b: Any, path: str, out: dict[str, list[Any]]) -> None:
         out[path] = [a, b]
 
 
+def revision_info(s: Session, code: str, rev: db.ProtocolRevision) -> RevisionInfo:
+    """A stored revision as the services hand it out."""
+    author = s.get(db.User, rev.author_id)
+    return RevisionInfo(game=code, number=rev.number, state=rev.state,
+                        author=author.name if author else "?",
+                        at=aware(rev.created_at), reason=rev.reason,
+                        changes=dict(rev.changes), protocol=_parse(rev.protocol))
+
+
 # --- the service ------------------------------------------------------------------------
 
 
 class TournamentService:
     """Every use case on stored tournaments; each public method is one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, store: Store | None = None) -> None:
         self.engine = engine
-        self._writer = writer(engine)
+        #: the unit of work; services built on the same store share its write hooks
+        self.store = store if store is not None else Store(engine)
+        self._writer = self.store.writer
 
-    # --- transactions ---
+    # --- transactions (the subclasses still use these names; new code uses the store) ---
     @contextmanager
     def _write(self) -> Iterator[Session]:
-        with Session(self._writer, expire_on_commit=False) as s, s.begin():
+        with self.store.write() as s:
             yield s
 
     @contextmanager
     def _read(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as s, s.begin():
+        with self.store.read() as s:
             yield s
 
     # --- users and roles ---
     @staticmethod
     def _user(s: Session, name: str) -> db.User:
-        user = s.scalar(select(db.User).where(db.User.name == name))
-        if user is None:
-            user = db.User(name=name)
-            s.add(user)
-            s.flush()
-        return user
+        return user_row(s, name)
 
     @staticmethod
     def _roles(s: Session, tid: int, user: str) -> set[str]:
-        rows = s.scalars(
-            select(db.RoleGrant.role).join(db.User, db.User.id == db.RoleGrant.user_id)
-            .where(db.RoleGrant.tournament_id == tid, db.User.name == user)
-        )
-        return set(rows)
+        return roles_in(s, tid, user)
 
     def _require(self, s: Session, t: db.Tournament, user: str, allowed: frozenset[str],
                  action: str) -> None:
-        if not self._roles(s, t.id, user) & allowed:
-            raise PermissionDenied("not_allowed", user=user, action=action,
-                                   tournament=t.name, roles=sorted(allowed))
+        require_role(s, t, user, allowed, action)
 
     def grant_role(self, tournament: int, user: str, role: str, *, actor: str) -> None:
         """Give `user` a role in the tournament (organizers only)."""
@@ -373,17 +279,12 @@ class TournamentService:
     @staticmethod
     def _audit(s: Session, user: str, tid: int | None, action: str,
                detail: dict[str, Any]) -> db.AuditEntry:
-        entry = db.AuditEntry(user_name=user, tournament_id=tid, action=action, detail=detail)
-        s.add(entry)
-        return entry
+        return record_audit(s, user, tid, action, detail)
 
     # --- tournaments ---
     @staticmethod
     def _tournament(s: Session, tid: int) -> db.Tournament:
-        t = s.get(db.Tournament, tid)
-        if t is None:
-            raise NotFound("no_tournament", ref=str(tid))
-        return t
+        return tournament_row(s, tid)
 
     def find_tournament(self, ref: str) -> int:
         """A tournament by id, or by its exact name when that is unique."""
@@ -675,25 +576,15 @@ class TournamentService:
     # --- protocols ---
     @staticmethod
     def _game(s: Session, tid: int, code: str) -> db.Game:
-        g = s.scalar(select(db.Game).where(db.Game.tournament_id == tid, db.Game.code == code))
-        if g is None:
-            raise NotFound("no_game", game=code)
-        return g
+        return game_row(s, tid, code)
 
     @staticmethod
     def _revision(s: Session, game_id: int, number: int) -> db.ProtocolRevision:
-        rev = s.scalar(select(db.ProtocolRevision).where(
-            db.ProtocolRevision.game_id == game_id, db.ProtocolRevision.number == number))
-        assert rev is not None
-        return rev
+        return revision_row(s, game_id, number)
 
     @staticmethod
     def _info(s: Session, code: str, rev: db.ProtocolRevision) -> RevisionInfo:
-        author = s.get(db.User, rev.author_id)
-        return RevisionInfo(game=code, number=rev.number, state=rev.state,
-                            author=author.name if author else "?",
-                            at=_aware(rev.created_at), reason=rev.reason,
-                            changes=dict(rev.changes), protocol=_parse(rev.protocol))
+        return revision_info(s, code, rev)
 
     def _context(self, s: Session, tid: int) -> tuple[db.Tournament, set[str], set[str]]:
         t = self._tournament(s, tid)
@@ -704,9 +595,7 @@ class TournamentService:
 
     def _check_rules(self, t: db.Tournament, game: model.Game, players: set[str],
                      stages: set[str]) -> None:
-        probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                                 rule_options=dict(t.rule_options))
-        profile, problems = profile_for(probe)
+        profile, problems = profile_of(t)
         problems = problems + validate_game(game, profile, players, stages)
         if [p for p in problems if not p.warning]:
             raise ProtocolRefused(problems)
@@ -771,16 +660,7 @@ class TournamentService:
 
     @staticmethod
     def _advance(s: Session, row: db.Game, base: int, confirmed: bool = False) -> int:
-        """Move the game's head from `base` to `base + 1`, atomically, or raise `_Stale`."""
-        values: dict[str, Any] = {"head_revision": base + 1}
-        if confirmed:
-            values["confirmed_revision"] = base + 1
-        result = s.execute(
-            update(db.Game).where(db.Game.id == row.id, db.Game.head_revision == base)
-            .values(**values).execution_options(synchronize_session=False))
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise _Stale()
-        return base + 1
+        return advance_head(s, row, base, confirmed)
 
     def _conflict(self, tid: int, code: str, base: int, actor: str,
                   yours: dict[str, Any] | None, action: str) -> ConflictError:
@@ -879,13 +759,9 @@ class TournamentService:
             return [(_aware(r.at), r.user_name, r.action, dict(r.detail)) for r in rows]
 
 
-class _Stale(Exception):
-    """Internal: the base revision is no longer the newest."""
-
-
-def _aware(value: dt.datetime) -> dt.datetime:
-    """SQLite gives back naive datetimes; they were written in UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+#: the older name of `StaleRevision`, still imported by `services.appeals`
+_Stale = StaleRevision
+_aware = aware
 
 
 __all__ = [
@@ -896,11 +772,15 @@ __all__ = [
     "PermissionDenied",
     "RevisionInfo",
     "ServiceError",
+    "StaleRevision",
     "StateError",
+    "Store",
     "TournamentService",
     "TournamentSummary",
     "decode_game",
     "decode_games",
     "diff_dicts",
     "encode_game",
+    "encode_game_dict",
+    "revision_info",
 ]

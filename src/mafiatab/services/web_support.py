@@ -26,8 +26,7 @@ import hashlib
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -42,6 +41,8 @@ from mafiatab.domain.problems import Problem
 from mafiatab.domain.standings import GameExplanation, Standings, explain_player
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import read_tournament
+from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
+from mafiatab.services.store import profile_of
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
@@ -68,8 +69,6 @@ from mafiatab.storage.models import (
 )
 
 STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
-#: states in which the judge of a table may still change its protocol
-JUDGE_EDITABLE: Final = (DRAFT, RETURNED)
 #: the key under which the web form keeps what FIIM section 9 records but nothing scores:
 #: fouls, nominations and votes per day, written explanations, a protest note
 SHEET: Final = "sheet"
@@ -130,6 +129,9 @@ class WebService(TournamentService):
         self._stamps: dict[int, tuple[float, tuple[int, int]]] = {}
         #: called after every committed write through this service (the push hub's wake)
         self.after_write: list[Callable[[], None]] = []
+        self.store.on_write(self._forget_stamps)
+        #: the protocol steps (save, submit, return, confirm), on the same store
+        self.protocols = Protocols(self.store)
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web
@@ -371,18 +373,13 @@ class WebService(TournamentService):
     def check(self, tournament: int, game: model.Game) -> list[Problem]:
         """Every rule problem of a protocol being typed (what submitting would refuse)."""
         t, players, stages = self.context(tournament)
-        probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
-                                 rule_options=dict(t.rule_options))
-        profile, problems = profile_for(probe)
+        profile, problems = profile_of(t)
         return problems + validate_game(game, profile, {p.id for p in players},
                                         {st.id for st in stages})
 
-    @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """Every write through this process makes the next read of the stamps go to the
+    def _forget_stamps(self) -> None:
+        """After every write through this process the next read of the stamps goes to the
         database, so a confirmation shows on the next poll, not a second later."""
-        with super()._write() as s:
-            yield s
         with self._cache_lock:
             self._stamps.clear()
         for hook in self.after_write:
@@ -450,38 +447,14 @@ class WebService(TournamentService):
     # --- protocols from the web ---
     def may_edit(self, tournament: int, game: str, user: str) -> bool:
         """Staff edit any protocol; a judge only his own table's, while it is a draft or
-        returned, and not after the tournament ended."""
-        roles = self.roles_of(tournament, user)
-        if roles & STAFF:
-            return True
-        if JUDGE not in roles or self.visibility(tournament).finished:
-            return False
-        if self.judge_of(tournament, game) != user:
-            return False
-        return self.head(tournament, game).state in JUDGE_EDITABLE
+        returned, and not after the tournament ended (`Protocols`)."""
+        return self.protocols.may_edit(tournament, game, user)
 
     def save_from_web(self, tournament: int, game: model.Game, *, actor: str,
                       base_revision: int) -> RevisionInfo:
-        """Save a draft typed in the web app. Only staff approve: a judge's save keeps the
-        approvals of the revision it is based on, whatever the form sent."""
-        roles = self.roles_of(tournament, actor)
-        if not roles & STAFF:
-            if not self.may_edit(tournament, game.id, actor):
-                raise PermissionDenied("not_allowed", user=actor, action="save",
-                                       tournament=str(tournament), roles=[JUDGE])
-            base = self.head(tournament, game.id).game_struct()
-            game.limits_approved = base.limits_approved
-            for seat, sc in game.scores.items():
-                old = base.scores.get(seat)
-                sc.approved = bool(old and old.approved)
-        return self.save_protocol(tournament, game, actor=actor, base_revision=base_revision)
-
-    def submit_from_web(self, tournament: int, game: str, *, actor: str,
-                        base_revision: int) -> RevisionInfo:
-        if not self.may_edit(tournament, game, actor):
-            raise PermissionDenied("not_allowed", user=actor, action="submit",
-                                   tournament=str(tournament), roles=[JUDGE])
-        return self.submit_protocol(tournament, game, actor=actor, base_revision=base_revision)
+        """`Protocols.save_draft` (the live screen's batches come this way)."""
+        return self.protocols.save_draft(tournament, game.id, game, actor=actor,
+                                         base_revision=base_revision)
 
     # --- lots ---
     def record_lot(self, tournament: int, seed: str, *, actor: str) -> list[model.LotDraw]:

@@ -15,11 +15,12 @@ from pydantic import BaseModel, Field
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
+from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
 from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage.models import JUDGE, ORGANIZER
-from mafiatab.web.pages import _public_game, explain_context, standings_context
+from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
 from mafiatab.web.security import (
     Principal,
     check_csrf,
@@ -104,6 +105,21 @@ def _game(protocol: dict[str, Any]) -> model.Game:
     return decode_game(json.dumps(protocol, ensure_ascii=False))
 
 
+def _sent(svc: WebService, me: Principal, tid: int, code: str,
+          protocol: dict[str, Any]) -> tuple[str, model.Game]:
+    """The sender and the protocol he sent. Where the game is (id, stage, round, table)
+    is the stored game's, so it may be left out; a body that is not a protocol is
+    refused with its problems, or with 403 to one who may not edit the game at all."""
+    user = require_user(me)
+    placed = {"id": code, "stage": "", "round": 1, "table": 1, **protocol}
+    try:
+        return user, _game(placed)
+    except ProtocolRefused:
+        if not svc.may_edit(tid, code, user):
+            raise HTTPException(status_code=403, detail="not allowed") from None
+        raise
+
+
 @router.get("/session")
 def session(me: Who) -> dict[str, Any]:
     """Who is signed in, their roles per tournament, and the CSRF token for writes."""
@@ -155,7 +171,9 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
     out = standings_to_dict(s)
     if ctx["extras_hidden"]:
         keep = ("player", "nickname", "games", "wins", "main")
-        out["standings"] = [{k: r[k] for k in keep} for r in out["standings"]]
+        order = {r.player: i for i, r in enumerate(shown_order(s.rows))}
+        out["standings"] = sorted(({k: r[k] for k in keep} for r in out["standings"]),
+                                  key=lambda r: order[r["player"]])
         out["extras_hidden"] = True
     out["confirmed_games"], out["games"], out["after_round"] = (
         ctx["done"], ctx["total"], ctx["last_round"])
@@ -193,58 +211,58 @@ def games(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
 @router.get("/t/{tid}/games/{code}")
 def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The confirmed protocol (staff and the table's judge: the newest revision)."""
-    if me.user is not None and svc.may_edit(tid, code, me.user):
-        return _revision(svc.head(tid, code))
-    info, extras_hidden = _public_game(svc, me, tid, code)
+    if me.user is not None and (svc.may_edit(tid, code, me.user)
+                                or svc.judge_of(tid, code) == me.user):
+        return _revision(svc.head(tid, code))  # the table's judge: his own, submitted too
+    info, extras_hidden = public_game(svc, me, tid, code)
     out = _revision(info)
-    if extras_hidden:
+    if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
         out["protocol"].pop("scores", None)
+        out["protocol"].pop("explanations", None)
     return out
-
-
-def _editor(svc: WebService, me: Principal, tid: int, code: str) -> str:
-    user = require_user(me)
-    if not svc.may_edit(tid, code, user):
-        raise HTTPException(status_code=403, detail="not allowed")
-    return user
 
 
 @router.post("/t/{tid}/games/{code}/check")
 def check(tid: int, code: str, body: Draft, me: Who, svc: Svc) -> dict[str, Any]:
-    """Every rule problem of a protocol, without saving it."""
-    _editor(svc, me, tid, code)
-    g = _game(body.protocol)
-    return {"problems": [p.as_dict(me.lang) for p in svc.check(tid, g)]}
+    """Every rule problem of a protocol (kept in step with the stored log), unsaved."""
+    user, game = _sent(svc, me, tid, code, body.protocol)
+    checked = svc.protocols.check(tid, code, game, actor=user)
+    return {"problems": [p.as_dict(me.lang) for p in checked.problems]}
 
 
 @router.put("/t/{tid}/games/{code}/draft")
 def draft(tid: int, code: str, body: Draft, me: Who, svc: Svc) -> dict[str, Any]:
-    """Save a draft; 409 if someone saved after `base_revision`."""
-    user = _editor(svc, me, tid, code)
-    g = _game(body.protocol)
-    st = svc.status(tid, code)
-    g.id, g.stage, g.round, g.table = code, st.stage, st.round, st.table
-    return _revision(svc.save_from_web(tid, g, actor=user, base_revision=body.base_revision))
+    """Save a draft; 409 if someone saved after `base_revision`; 422 if it contradicts
+    the game's log. A protocol sent without a `log` keeps the stored one; its id, stage,
+    round and table are the stored game's. `"log": null` (head judge, organizer) removes
+    the stored log, and the audit log keeps it."""
+    user, game = _sent(svc, me, tid, code, body.protocol)
+    drop = "log" in body.protocol and body.protocol["log"] is None
+    return _revision(svc.protocols.save_draft(tid, code, game, actor=user,
+                                              base_revision=body.base_revision,
+                                              drop_log=drop))
 
 
 @router.post("/t/{tid}/games/{code}/submit")
 def submit(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, Any]:
-    user = _editor(svc, me, tid, code)
-    base = body.base_revision if body.base_revision is not None else svc.head(tid, code).number
-    return _revision(svc.submit_from_web(tid, code, actor=user, base_revision=base))
+    """Submit the newest draft (`base_revision`: the one you saw; default the newest)."""
+    user = require_user(me)
+    return _revision(svc.protocols.submit(tid, code, actor=user,
+                                          base_revision=body.base_revision))
 
 
 @router.post("/t/{tid}/games/{code}/confirm")
 def confirm(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    return _revision(svc.confirm_protocol(tid, code, actor=user, base_revision=body.base_revision))
+    return _revision(svc.protocols.confirm(tid, code, actor=user,
+                                           base_revision=body.base_revision))
 
 
 @router.post("/t/{tid}/games/{code}/return")
 def send_back(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    return _revision(svc.return_protocol(tid, code, actor=user, reason=body.reason or "",
-                                         base_revision=body.base_revision))
+    return _revision(svc.protocols.send_back(tid, code, actor=user, reason=body.reason or "",
+                                             base_revision=body.base_revision))
 
 
 @router.post("/t/{tid}/players")

@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 TEMPLATES.env.globals.update(
     word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
-    RESULT=i18n.RESULT, points=format_points, clause=translate_clause,
+    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, points=format_points, clause=translate_clause,
     describe_part=i18n.describe_part, short=forms.short_message,
 )
 

@@ -3,8 +3,10 @@
 The form is flat HTML fields (`role_3`, `extra_7`, `day_2_votes`…) so that it works with
 plain form posts and htmx alike; this module is the one place that knows the names. What
 the sheet records but nothing scores (fouls, nominations and votes, explanations, the
-protest) is kept in the game's `sheet` field, which format 1 allows as a field of the
-program's own and which the core carries along untouched.
+protest) goes into the game's format-1 fields of the same names (docs/format.md).
+
+Nothing typed is dropped silently: a value that cannot be read (a seat 11, a word where
+seats go) is a problem with its field, shown beside it, and refuses the submit.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Final
+from typing import Final
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem
-from mafiatab.services.web_support import SHEET
 
 SEATS: Final = tuple(range(1, 11))
 DAYS: Final = (1, 2, 3, 4, 5)
@@ -28,7 +29,7 @@ BEST_MOVE_SLOTS: Final = (1, 2, 3)
 PENALTY_SLOTS: Final = ("pen", "pen2", "pen3")
 #: game-level slots beside which problems are shown; anything else goes to "general"
 GAME_SLOTS: Final = ("result", "first_killed", "best_move", "seats", "scores", "pu",
-                     "day1_vote_left", "broken_table", "general")
+                     "day1_vote_left", "broken_table", "days", "protest", "general")
 
 Form = Mapping[str, str]
 
@@ -44,10 +45,15 @@ def _text(form: Form, name: str) -> str:
     return (form.get(name) or "").strip()
 
 
-def _seat(form: Form, name: str) -> int | None:
+def _seat(form: Form, name: str, problems: list[Problem] | None = None,
+          game: str | None = None, field: str | None = None) -> int | None:
+    """A seat typed or chosen; anything else that is not blank is a problem of `field`."""
     value = _text(form, name)
     if value.isdigit() and 1 <= int(value) <= 10:
         return int(value)
+    if value and problems is not None:
+        problems.append(Problem("seat_number", game, None, field or name, "scoring.md 1",
+                                {"value": value}))
     return None
 
 
@@ -67,16 +73,89 @@ def _points(form: Form, name: str, seat: int | None, fname: str,
     return value
 
 
-def _seats_list(text: str) -> list[int]:
-    return [int(x) for x in re.findall(r"\d+", text) if 1 <= int(x) <= 10]
+_TOKEN = re.compile(r"[^\s,;]+")
+_NOMINATION = re.compile(r"^(?:(\d+)\s*(?:>|→|->))?\s*(\d+)$")
+_COUNT = re.compile(r"^(\d+)\s*[:=]\s*(\d+)$")
 
 
-def _votes(text: str) -> dict[str, int]:
-    """'3:4 5:6' (seat: votes) to {"3": 4, "5": 6}."""
-    out: dict[str, int] = {}
-    for seat, votes in re.findall(r"(\d+)\s*[:=]\s*(\d+)", text):
-        out[seat] = int(votes)
+def _unreadable(problems: list[Problem], game: str, field: str, raw: str,
+                expected: str) -> None:
+    problems.append(Problem("type", game, None, field, None,
+                            {"expected": expected, "got": repr(raw)}))
+
+
+def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> list[int]:
+    """'4 7' to [4, 7]; a seat outside 1-10 or a word is a problem of `field` (the
+    value is kept out of the protocol, the message stays beside the field)."""
+    out: list[int] = []
+    for tok in _TOKEN.findall(text):
+        if not tok.isdigit():
+            _unreadable(problems, game, field, tok, "seat numbers")
+        elif not 1 <= int(tok) <= 10:
+            problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
+                                    {"value": int(tok)}))
+        else:
+            out.append(int(tok))
     return out
+
+
+def _nominations(text: str, problems: list[Problem], game: str,
+                 field: str) -> list[model.Nomination]:
+    """'2>5 4>7' (who > whom), or '5 7' (whom only)."""
+    out: list[model.Nomination] = []
+    for tok in re.findall(r"\d+\s*(?:>|→|->)\s*\d+|[^\s,;]+", text):
+        m = _NOMINATION.match(tok.replace(" ", ""))
+        if m is None:
+            _unreadable(problems, game, field, tok, "nominations like 2>5")
+            continue
+        by, seat = (int(m[1]) if m[1] else None), int(m[2])
+        bad = [x for x in (by, seat) if x is not None and not 1 <= x <= 10]
+        if bad:
+            problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
+                                    {"value": bad[0]}))
+            continue
+        out.append(model.Nomination(seat=seat, by=by))
+    return out
+
+
+def _counts(text: str, problems: list[Problem], game: str, field: str) -> dict[int, int]:
+    """'3:4 5:6' (seat: votes) to {3: 4, 5: 6}."""
+    out: dict[int, int] = {}
+    for tok in re.findall(r"\d+\s*[:=]\s*\d+|[^\s,;]+", text):
+        m = _COUNT.match(tok.replace(" ", ""))
+        if m is None:
+            _unreadable(problems, game, field, tok, "votes like 5:6")
+            continue
+        seat, n = int(m[1]), int(m[2])
+        if not 1 <= seat <= 10:
+            problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
+                                    {"value": seat}))
+            continue
+        out[seat] = n
+    return out
+
+
+def _days(form: Form, problems: list[Problem], code: str) -> list[model.Day]:
+    days: list[model.Day] = []
+    for d in DAYS:
+        where = f"days.{d}"
+        noms = _nominations(_text(form, f"day_{d}_nominated"), problems, code,
+                            where + ".nominations")
+        votes: list[model.VoteRound] = []
+        for kind, name in (("vote", "votes"), ("revote", "revote")):
+            counts = _counts(_text(form, f"day_{d}_{name}"), problems, code, where + ".votes")
+            if counts:
+                votes.append(model.VoteRound(kind=kind, counts=counts))
+        lift = _text(form, f"day_{d}_lift")
+        if lift:
+            if lift.isdigit():
+                votes.append(model.VoteRound(kind="lift", count=int(lift)))
+            else:
+                _unreadable(problems, code, where + ".votes", lift, "a number of votes")
+        left = _seats_list(_text(form, f"day_{d}_left"), problems, code, where + ".left")
+        if noms or votes or left:
+            days.append(model.Day(day=d, nominations=noms, votes=votes, left=left))
+    return days
 
 
 def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -> Parsed:
@@ -85,11 +164,12 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
     problems: list[Problem] = []
     seats = [model.Seat(seat=i, player=_text(form, f"player_{i}"), role=_text(form, f"role_{i}"))
              for i in SEATS]
-    fk = _seat(form, "first_killed")
-    best = [s for s in (_seat(form, f"best_move_{k}") for k in BEST_MOVE_SLOTS) if s is not None]
+    fk = _seat(form, "first_killed", problems, code)
+    best = [s for s in (_seat(form, f"best_move_{k}", problems, code, "best_move")
+                        for k in BEST_MOVE_SLOTS) if s is not None]
     scores: dict[int, model.SeatScores] = {}
-    fouls: dict[str, int] = {}
-    explanations: dict[str, str] = {}
+    fouls: dict[int, int] = {}
+    explanations: dict[int, str] = {}
     for i in SEATS:
         sc = model.SeatScores(
             extra=_points(form, f"extra_{i}", i, "extra", problems, code),
@@ -113,7 +193,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
             sc.pu_extra = _points(form, "pu_extra", i, "pu_extra", problems, code)
             entries = []
             for k in PU_ENTRIES:
-                seat = _seat(form, f"pu_seat_{k}")
+                seat = _seat(form, f"pu_seat_{k}", problems, code, "pu_protocol")
                 colour = _text(form, f"pu_colour_{k}")
                 if seat is not None and colour:
                     entries.append(model.ProtocolEntry(seat=seat, colour=colour,
@@ -128,37 +208,32 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
             scores[i] = sc
         f = _text(form, f"fouls_{i}")
         if f.isdigit() and int(f):
-            fouls[str(i)] = int(f)
+            fouls[i] = int(f)  # more than 4: the rule checks say so beside the seat
+        elif f and not f.isdigit():
+            problems.append(Problem("type", code, i, "fouls", None,
+                                    {"expected": "a number", "got": repr(f)}))
         e = _text(form, f"expl_{i}")
         if e:
-            explanations[str(i)] = e
-    days = []
-    for d in DAYS:
-        nominated = _seats_list(_text(form, f"day_{d}_nominated"))
-        votes = _votes(_text(form, f"day_{d}_votes"))
-        left = _seats_list(_text(form, f"day_{d}_left"))
-        if nominated or votes or left:
-            days.append({"day": d, "nominated": nominated, "votes": votes, "left": left})
-    sheet: dict[str, Any] = {}
-    if fouls:
-        sheet["fouls"] = fouls
-    if days:
-        sheet["days"] = days
-    if explanations:
-        sheet["explanations"] = explanations
-    if _text(form, "protest"):
-        sheet["protest"] = _text(form, "protest")
+            explanations[i] = e
+    days = _days(form, problems, code)
+    protest = None
+    if any(_text(form, n) for n in ("protest", "protest_by", "protest_at", "protest_decision")):
+        protest = model.Protest(by=_seat(form, "protest_by", problems, code, "protest.by"),
+                                at=_text(form, "protest_at") or None,
+                                text=_text(form, "protest"),
+                                decision=_text(form, "protest_decision") or None)
     d1 = _text(form, "day1_vote_left")
+    if d1 and not d1.isdigit():
+        _unreadable(problems, code, "day1_vote_left", d1, "a whole number")
     game = model.Game(
         id=code, stage=stage, round=rnd, table=table,
         date=_text(form, "date") or None, judge=_text(form, "judge") or None,
         seats=seats, result=_text(form, "result"), first_killed=fk,
-        best_move=best if fk is not None else [],
+        best_move=best,  # without a first killed: refused beside its field, not dropped
         day1_vote_left=int(d1) if d1.isdigit() else 0,
         broken_table=form.get("broken_table") == "on",
         limits_approved=form.get("limits_approved") == "on",
-        scores=scores,
-        other={SHEET: sheet} if sheet else {},
+        scores=scores, fouls=fouls, days=days, explanations=explanations, protest=protest,
     )
     return Parsed(game, problems)
 
@@ -203,17 +278,26 @@ def form_from_game(g: model.Game) -> dict[str, str]:
                     v["pu_situation"] = sc.pu_protocol.version.situation
                     v["pu_right"] = "on" if sc.pu_protocol.version.right else ""
                 v["pu_aside"] = "on" if sc.pu_protocol.aside else ""
-    sheet = g.other.get(SHEET) or {}
-    for seat, n in (sheet.get("fouls") or {}).items():
+    for seat, n in g.fouls.items():
         v[f"fouls_{seat}"] = str(n)
-    for seat, text in (sheet.get("explanations") or {}).items():
-        v[f"expl_{seat}"] = str(text)
-    for day in sheet.get("days") or []:
-        d = day.get("day")
-        v[f"day_{d}_nominated"] = " ".join(map(str, day.get("nominated") or []))
-        v[f"day_{d}_votes"] = " ".join(f"{s}:{n}" for s, n in (day.get("votes") or {}).items())
-        v[f"day_{d}_left"] = " ".join(map(str, day.get("left") or []))
-    v["protest"] = str(sheet.get("protest") or "")
+    for seat, text in g.explanations.items():
+        v[f"expl_{seat}"] = text
+    for day in g.days:
+        d = day.day
+        v[f"day_{d}_nominated"] = " ".join(
+            f"{n.by}>{n.seat}" if n.by is not None else str(n.seat) for n in day.nominations)
+        for vote in day.votes:
+            if vote.kind == "lift":
+                v[f"day_{d}_lift"] = str(vote.count or 0)
+            else:
+                name = "votes" if vote.kind == "vote" else "revote"
+                v[f"day_{d}_{name}"] = " ".join(f"{s}:{n}" for s, n in vote.counts.items())
+        v[f"day_{d}_left"] = " ".join(map(str, day.left))
+    if g.protest is not None:
+        v["protest"] = g.protest.text
+        v["protest_by"] = str(g.protest.by or "")
+        v["protest_at"] = g.protest.at or ""
+        v["protest_decision"] = g.protest.decision or ""
     return v
 
 
@@ -231,6 +315,10 @@ def slot_of(p: Problem) -> str:
     f = p.field or ""
     if f.startswith("pu_") or f == "pu_extra":
         return "pu"
+    if f.startswith("days."):
+        return "days"
+    if f.startswith("protest"):
+        return "protest"
     if p.seat is not None and f not in ("best_move", "first_killed", "seats", "scores"):
         return f"seat-{p.seat}"
     for name in GAME_SLOTS:

@@ -15,9 +15,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.scoring import Part, score_game
+from mafiatab.domain.validation import validate_game
 from mafiatab.rules import PROFILES
-from mafiatab.services.live_log import keep_log
+from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
 from mafiatab.services.web_support import (
     MAIN_PARTS,
@@ -131,6 +134,13 @@ def _progress(games: list[GameStatus], stage: str | None) -> tuple[int, int, int
     return done, len(scope), last
 
 
+def shown_order(rows: list[Any]) -> list[Any]:
+    """Standings while extras are hidden, ordered by what is shown (main points, then
+    wins, then the name), as FSM "closed tables" mean: the order of the hidden totals
+    would tell the extras."""
+    return sorted(rows, key=lambda r: (-r.main, -r.wins, r.nickname, r.player))
+
+
 def standings_context(svc: WebService, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
     """What the standings table shows this asker (staff see everything)."""
     t, _players, stages = svc.context(tid)
@@ -140,9 +150,12 @@ def standings_context(svc: WebService, me: Principal, tid: int, stage: str | Non
     staff = me.is_staff(tid)
     hidden = vis.standings_hidden and not staff
     rows = [] if hidden else svc.cached_standings(tid, [stage] if stage else None).rows
+    extras_hidden = vis.extras_hidden and not staff
+    if extras_hidden:
+        rows = shown_order(rows)
     done, total, last = _progress(svc.overview(tid), stage)
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
-            "hidden": hidden, "extras_hidden": vis.extras_hidden and not staff,
+            "hidden": hidden, "extras_hidden": extras_hidden,
             "done": done, "total": total, "last_round": last}
 
 
@@ -214,26 +227,54 @@ def _render_public_fragment(request: Request, svc: WebService, me: Principal, ti
     return hit
 
 
-def _public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
+def public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
     """The confirmed protocol of a game (staff: the newest revision), and whether its
     extras are to be hidden from this asker."""
     staff = me.is_staff(tid)
+    # the table's judge sees his own protocol in every state (submitted, confirmed)
+    own = me.user is not None and me.has(tid, {JUDGE}) and svc.judge_of(tid, code) == me.user
     vis = svc.visibility(tid)
-    if vis.standings_hidden and not staff:
+    if vis.standings_hidden and not (staff or own):
         raise HTTPException(status_code=403)
-    info = svc.head(tid, code) if staff else svc.confirmed(tid, code)
+    info = svc.head(tid, code) if staff or own else svc.confirmed(tid, code)
     if info is None:
         raise HTTPException(status_code=404)
     return info, vis.extras_hidden and not staff
 
 
+def _scored(svc: WebService, t: Any, g: model.Game, players: list[model.Player],
+            stages: list[model.Stage], extras_hidden: bool
+            ) -> tuple[dict[int, list[Part]] | None, list[Problem]]:
+    """Each seat's points of this one game with their clauses (before K and Ci, which
+    the standings apply), or None and the problems when the protocol breaks a rule."""
+    profile, problems = profile_of(t)
+    problems = [p for p in problems + validate_game(g, profile, {p.id for p in players},
+                                                     {st.id for st in stages})
+                if not p.warning]
+    if problems:
+        return None, problems
+    out = {r.seat: [x for x in r.parts if not extras_hidden or x.kind in MAIN_PARTS]
+           for r in score_game(g, profile).seat_results()}
+    return out, []
+
+
 @router.get("/t/{tid}/games/{code}", response_class=HTMLResponse)
 def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    info, extras_hidden = _public_game(svc, me, tid, code)
-    t, players, _stages = svc.context(tid)
+    """The whole protocol as the paper holds it, each player's points with the clauses;
+    for the head judge, a submitted protocol is confirmed or sent back from here."""
+    info, extras_hidden = public_game(svc, me, tid, code)
+    t, players, stages = svc.context(tid)
     names = {p.id: p.nickname for p in players}
-    return render(request, "game.html", t=t, tid=tid, info=info, g=info.game_struct(),
-                  names=names, extras_hidden=extras_hidden,
+    g = info.game_struct()
+    scored, problems = _scored(svc, t, g, players, stages, extras_hidden)
+    staff = me.is_staff(tid)
+    returned = None
+    if staff or info.state == "returned":
+        returned = returned_reason(svc.revisions(tid, code))
+    return render(request, "game.html", t=t, tid=tid, info=info, g=g,
+                  names=names, extras_hidden=extras_hidden, scored=scored,
+                  problems=problems if staff or info.state != CONFIRMED else [],
+                  decide=staff and info.state == "submitted", returned=returned,
                   may_edit=me.user is not None and svc.may_edit(tid, code, me.user))
 
 
@@ -272,7 +313,10 @@ def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     games = [g for g in svc.overview(tid) if g.judge == user or me.is_staff(tid)]
     if not me.is_staff(tid):
         games = [g for g in games if g.judge == user]
-    return render(request, "judge.html", t=t, tid=tid, games=games)
+    # a returned protocol says why, on the judge's own list
+    reasons = {g.code: returned_reason(svc.revisions(tid, g.code))
+               for g in games if g.state == "returned"}
+    return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons)
 
 
 def _editable(svc: WebService, me: Principal, tid: int, code: str) -> str:
@@ -282,23 +326,31 @@ def _editable(svc: WebService, me: Principal, tid: int, code: str) -> str:
     return user
 
 
-def _problems(svc: WebService, tid: int, parsed: forms.Parsed) -> list[Problem]:
-    return parsed.problems + svc.check(tid, parsed.game)
+def _parse(code: str, f: dict[str, str]) -> forms.Parsed:
+    """The form's protocol; where it is (stage, round, table) the service takes from the
+    stored game, never from the form."""
+    return forms.game_from_form(f, code=code, stage="", rnd=1, table=1)
 
 
-def _parse(svc: WebService, tid: int, code: str, f: dict[str, str]) -> forms.Parsed:
-    st = svc.status(tid, code)
-    return forms.game_from_form(f, code=code, stage=st.stage, rnd=st.round, table=st.table)
+def _from_log(g: model.Game) -> bool:
+    """Whether the protocol's facts come from its log (the form shows them, read-only)."""
+    return g.log is not None and dealt_roles(g) is not None
 
 
 def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
                   values: dict[str, str], base: int, problems: list[Problem],
                   message: str | None = None) -> dict[str, Any]:
     t, players, _stages = svc.context(tid)
-    st = svc.status(tid, code)
+    revisions = svc.revisions(tid, code)
+    head = revisions[-1]
+    g = head.game_struct()
+    from_log = _from_log(g)  # then the template shows the log's facts from `g`, read-only
+    st = GameStatus(code, g.stage, g.round, g.table, head.state, head.number, 0, head.author,
+                    None)
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
             "players": players, "slots": forms.slots(problems), "problems": problems,
-            "staff": me.is_staff(tid), "message": message,
+            "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
+            "returned": returned_reason(revisions),
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
             "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
@@ -308,47 +360,45 @@ def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
 
 @router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
 def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    _editable(svc, me, tid, code)
+    user = require_user(me)
     head = svc.head(tid, code)
-    g = head.game_struct()
+    checked = svc.protocols.check(tid, code, head.game_struct(), actor=user)
     return render(request, "edit.html", **_edit_context(
-        svc, me, tid, code, forms.form_from_game(g), head.number, svc.check(tid, g)))
+        svc, me, tid, code, forms.form_from_game(checked.game), head.number, checked.problems))
 
 
 @router.post("/t/{tid}/games/{code}/check", response_class=HTMLResponse)
 async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
-    _editable(svc, me, tid, code)
-    parsed = _parse(svc, tid, code, await _form(request))
-    problems = _problems(svc, tid, parsed)
+    user = require_user(me)
+    parsed = _parse(code, await _form(request))
+    problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
+                                                     actor=user).problems
     return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
-
-
-def _save(svc: WebService, tid: int, game: model.Game, user: str, base: int) -> RevisionInfo:
-    """Save; when the newer revision is the user's own (an autosave that crossed this
-    request), save on top of it instead of reporting a conflict."""
-    game = keep_log(svc, tid, game)  # the form does not show the game log: keep it
-    try:
-        return svc.save_from_web(tid, game, actor=user, base_revision=base)
-    except ConflictError as e:
-        if e.author != user:
-            raise
-        return svc.save_from_web(tid, game, actor=user, base_revision=e.head)
 
 
 @router.post("/t/{tid}/games/{code}/draft", response_class=HTMLResponse)
 async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """htmx autosave: a new draft revision; answers the status line and the new base."""
-    user = _editable(svc, me, tid, code)
+    """htmx autosave: a new draft revision; answers the status line and the new base.
+    The autosave may go on top of the same judge's own newer drafts (one crossing his
+    submit), never on top of anybody else's revision."""
+    user = require_user(me)
     f = await _form(request)
-    parsed = _parse(svc, tid, code, f)
+    parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
     try:
-        info = _save(svc, tid, parsed.game, user, base)
+        info = svc.protocols.save_draft(tid, code, parsed.game, actor=user, base_revision=base,
+                                        own_autosave=True)
     except ConflictError as e:
         return render(request, "saved.html", base=base, message=e.message(me.lang), error=True,
                       slots=None)
-    problems = _problems(svc, tid, parsed)
+    except ProtocolRefused as e:
+        problems = parsed.problems + e.problems
+        return render(request, "saved.html", base=base, error=True,
+                      message="; ".join(p.message(me.lang) for p in e.problems),
+                      slots=forms.slots(problems), problems=problems)
+    problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
+                                                     actor=user).problems
     return render(request, "saved.html", base=info.number, error=False,
                   message=None, number=info.number,
                   slots=forms.slots(problems), problems=problems)
@@ -356,19 +406,26 @@ async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
 
 @router.post("/t/{tid}/games/{code}/submit", response_class=HTMLResponse)
 async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = _editable(svc, me, tid, code)
+    """Submit the form's protocol: one service call (save and submit in one transaction).
+    A value the form could not read refuses the submit; the rest is kept as a draft."""
+    user = require_user(me)
     f = await _form(request)
-    parsed = _parse(svc, tid, code, f)
+    parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
-    problems = _problems(svc, tid, parsed)
+    typing = [p for p in parsed.problems if not p.warning]
     try:
-        info = _save(svc, tid, parsed.game, user, base)
-        base = info.number
-        if [p for p in problems if not p.warning]:
-            raise ProtocolRefused(problems)
-        svc.submit_from_web(tid, code, actor=user, base_revision=base)
+        if typing:
+            info = svc.protocols.save_draft(tid, code, parsed.game, actor=user,
+                                            base_revision=base, own_autosave=True)
+            raise SubmitRefused(parsed.problems, info)
+        svc.protocols.submit(tid, code, actor=user, base_revision=base, game=parsed.game,
+                             own_autosave=True)
     except (ProtocolRefused, ConflictError) as e:
         message = e.message(me.lang) if isinstance(e, ConflictError) else None
+        problems = parsed.problems + (e.problems if isinstance(e, ProtocolRefused) else [])
+        if isinstance(e, SubmitRefused) and e.saved is not None:
+            base = e.saved.number
+            problems = parsed.problems + [p for p in e.problems if p not in parsed.problems]
         return render(request, "edit.html", status_code=422 if message is None else 409,
                       **_edit_context(svc, me, tid, code, f, base, problems, message))
     return _see(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
@@ -383,27 +440,41 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     require_role(me, tid, STAFF)
     t, _p, stages = svc.context(tid)
     games = svc.overview(tid)
+    # the tables waiting for him first, then the rounds in order
+    waiting = [g for g in games if g.state == "submitted"]
     rounds: dict[tuple[str, int], list[GameStatus]] = {}
     for g in games:
         rounds.setdefault((g.stage, g.round), []).append(g)
     lot = [r for r in svc.standings(tid).rows if r.lot_needed]
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
-                  lot=lot, message=message)
+                  lot=lot, message=message, waiting=waiting)
+
+
+def _back(tid: int, f: dict[str, str]) -> str:
+    """Where a head judge's decision leads: the page it was taken on (the game page or
+    the overview)."""
+    nxt = _safe_next(f.get("next"))
+    return nxt if nxt.startswith(f"/t/{tid}/") else f"/t/{tid}/manage"
 
 
 @router.post("/t/{tid}/games/{code}/confirm")
-def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    svc.confirm_protocol(tid, code, actor=user)
-    return _see(f"/t/{tid}/manage")
+    f = await _form(request)
+    base = f.get("base", "")
+    svc.protocols.confirm(tid, code, actor=user,
+                          base_revision=int(base) if base.isdigit() else None)
+    return _see(_back(tid, f))
 
 
 @router.post("/t/{tid}/games/{code}/return")
 async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    svc.return_protocol(tid, code, actor=user, reason=f.get("reason", ""))
-    return _see(f"/t/{tid}/manage")
+    base = f.get("base", "")
+    svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),
+                            base_revision=int(base) if base.isdigit() else None)
+    return _see(_back(tid, f))
 
 
 @router.post("/t/{tid}/manage/options")

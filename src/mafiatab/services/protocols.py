@@ -1,0 +1,433 @@
+"""A protocol's way from the judge's hands to the standings: each step one call.
+
+    draft --submit--> submitted --confirm--> confirmed
+      ^                   |
+      +---- returned <----+  (the head judge sends it back, with a reason)
+
+Each step here (`save_draft`, `submit`, `send_back`, `confirm`) is one write transaction
+that checks who asks, keeps the stored game log and puts the protocol in step with it
+(`domain.paper.reconcile`: a protocol never contradicts its log), validates once where the
+step needs it, writes one revision (two for a submit that carries the form: the draft and
+the submission) and its audit entries, and commits once. The page, the JSON API and the
+live screen call these and nothing else, so they behave the same.
+
+Who may do what:
+* organizers and head judges edit any protocol, and alone confirm and return;
+* a judge edits and submits only his own table's protocol, while it is a draft or was
+  returned, and not after the tournament ended; his save keeps the approvals (FSM 8.4.3)
+  of the revision it is based on, whatever he sent.
+
+Two saves of one protocol at once: a save names the revision it was based on; when that
+is no longer the newest it is refused with a `ConflictError` (who saved what, when), and
+the refused protocol is kept in the audit log. One exception, for the form's autosave
+crossing its own submit: when every revision after the base is the same user's own draft,
+his newer typing goes on top. A revision of anybody else in between (a head judge's
+correction) is never overwritten that way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Final
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.paper import reconcile
+from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.validation import validate_game
+from mafiatab.rules.profile import RuleProfile
+from mafiatab.services.errors import (
+    ConflictError,
+    PermissionDenied,
+    ServiceError,
+    StateError,
+)
+from mafiatab.services.store import (
+    StaleRevision,
+    Store,
+    advance_head,
+    aware,
+    game_row,
+    profile_of,
+    record_audit,
+    revision_row,
+    roles_in,
+    tournament_row,
+    user_row,
+)
+from mafiatab.services.tournaments import (
+    RevisionInfo,
+    decode_game,
+    diff_dicts,
+    encode_game,
+    revision_info,
+)
+from mafiatab.storage import models as db
+from mafiatab.storage.models import (
+    CONFIRMED,
+    DRAFT,
+    HEAD_JUDGE,
+    JUDGE,
+    ORGANIZER,
+    RETURNED,
+    SUBMITTED,
+    Assignment,
+    WebSettings,
+)
+
+#: who confirms and returns protocols, and edits any of them
+CONFIRMERS: Final = frozenset({ORGANIZER, HEAD_JUDGE})
+#: states in which the judge of a table may still change its protocol
+JUDGE_EDITABLE: Final = (DRAFT, RETURNED)
+
+
+@dataclass(slots=True)
+class _Scene:
+    """What one step reads before it decides, all in its own transaction."""
+
+    t: db.Tournament
+    roles: set[str]
+    row: db.Game
+    head: db.ProtocolRevision
+    head_game: model.Game
+    judge: str | None
+    finished: bool
+
+    @property
+    def staff(self) -> bool:
+        return bool(self.roles & CONFIRMERS)
+
+
+class SubmitRefused(ProtocolRefused):
+    """A submit refused with every problem; `saved`: the draft the form's protocol was
+    kept as (None when the submit carried no protocol)."""
+
+    def __init__(self, problems: list[Problem], saved: RevisionInfo | None) -> None:
+        super().__init__(problems)
+        self.saved = saved
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A protocol as the step would store it (in step with its log), and its problems."""
+
+    game: model.Game
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+
+class Protocols:
+    """The protocol steps over a `Store` (composed, not inherited)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --- reading --------------------------------------------------------------------
+    def check(self, tournament: int, code: str, game: model.Game, *, actor: str) -> Checked:
+        """What submitting this protocol would meet (one read transaction): the protocol
+        kept in step with the stored log, and every problem."""
+        with self.store.read() as s:
+            scene = self._scene(s, tournament, code, actor)
+            self._may_edit(scene, actor, "save")
+            return self._checked(s, scene, self._placed(scene, game))
+
+    def may_edit(self, tournament: int, code: str, actor: str) -> bool:
+        with self.store.read() as s:
+            scene = self._scene(s, tournament, code, actor)
+            try:
+                self._may_edit(scene, actor, "save")
+            except PermissionDenied:
+                return False
+            return True
+
+    # --- the steps ------------------------------------------------------------------
+    def save_draft(self, tournament: int, code: str, game: model.Game, *, actor: str,
+                   base_revision: int, own_autosave: bool = False,
+                   reason: str | None = None, drop_log: bool = False) -> RevisionInfo:
+        """A new draft of the game's protocol based on `base_revision`.
+
+        Refused (`ProtocolRefused`, nothing stored) when it contradicts its log; rule
+        problems of a draft are the submit's to refuse. `own_autosave`: the form's
+        autosave, which may go on top of the same user's own newer drafts. `drop_log`:
+        remove the game's log instead of keeping it (a head judge's correction of the
+        log; audited as `drop_log`).
+        """
+        conflict: ConflictError | None = None
+        try:
+            with self.store.write() as s:
+                scene = self._scene(s, tournament, code, actor)
+                self._may_edit(scene, actor, "save")
+                if drop_log and not scene.staff:
+                    raise PermissionDenied("not_allowed", user=actor, action="save",
+                                           tournament=scene.t.name, roles=sorted(CONFIRMERS))
+                base = self._base(s, scene, base_revision, actor, own_autosave)
+                placed = self._placed(scene, game)
+                if base is None:
+                    conflict = self._conflict(s, scene, base_revision, actor, placed, "save")
+                else:
+                    stored = scene.head_game
+                    if drop_log:
+                        placed = msgspec.structs.replace(placed, log=None, other={
+                            k: v for k, v in placed.other.items() if k != "live"})
+                        stored = msgspec.structs.replace(stored, log=None)
+                        if scene.head_game.log is not None:
+                            record_audit(s, actor, scene.t.id, "drop_log", {
+                                "game": code, "log": scene.head_game.log})
+                    kept, problems = reconcile(placed, stored, self._profile(scene))
+                    if problems:
+                        raise ProtocolRefused(problems)
+                    return self._write_draft(s, scene, kept, base, actor, reason)
+        except StaleRevision:  # lost a race in the very last instant: say who won
+            raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
+        assert conflict is not None
+        raise conflict
+
+    def submit(self, tournament: int, code: str, *, actor: str, base_revision: int | None,
+               game: model.Game | None = None, own_autosave: bool = False) -> RevisionInfo:
+        """Submit the protocol for confirmation: the newest draft, or `game` (the form's
+        protocol, saved as a draft in the same step). Refused with every problem; a
+        refused form's protocol is still kept as a draft (`SubmitRefused.saved`)."""
+        conflict: ConflictError | None = None
+        refused: SubmitRefused | None = None
+        saved: RevisionInfo | None = None
+        try:
+            with self.store.write() as s:
+                scene = self._scene(s, tournament, code, actor)
+                self._may_edit(scene, actor, "submit")
+                want = scene.row.head_revision if base_revision is None else base_revision
+                base = self._base(s, scene, want, actor, own_autosave)
+                if base is None:
+                    conflict = self._conflict(s, scene, want, actor,
+                                              self._placed(scene, game) if game else None,
+                                              "submit")
+                else:
+                    if scene.head.state not in (DRAFT, RETURNED) and game is None:
+                        raise StateError("bad_state", game=code, action="submit",
+                                         state=scene.head.state)
+                    sent = self._placed(scene, game) if game is not None else scene.head_game
+                    checked = self._checked(s, scene, sent)
+                    contradictions = [p for p in checked.errors
+                                      if p.code.startswith("log_")]
+                    if contradictions:
+                        raise ProtocolRefused(checked.problems)
+                    if game is not None:
+                        saved = self._write_draft(s, scene, checked.game, base, actor, None)
+                        base = saved.number
+                        scene.head = revision_row(s, scene.row.id, base)
+                    if checked.errors:
+                        refused = SubmitRefused(checked.problems, saved)
+                    else:
+                        return self._write_step(s, scene, base, actor, "submit", SUBMITTED,
+                                                None, checked.game)
+        except StaleRevision:
+            raise self._lost_race(tournament, code, base_revision or 0, actor, game,
+                                  "submit") from None
+        if refused is not None:
+            raise refused
+        assert conflict is not None
+        raise conflict
+
+    def send_back(self, tournament: int, code: str, *, actor: str, reason: str,
+                  base_revision: int | None = None) -> RevisionInfo:
+        """Return a submitted protocol to its judge, with the reason (which the judge
+        sees on his tables and in the form, and the audit log keeps)."""
+        return self._decide(tournament, code, actor, base_revision, "return", RETURNED,
+                            reason)
+
+    def confirm(self, tournament: int, code: str, *, actor: str,
+                base_revision: int | None = None, reason: str | None = None) -> RevisionInfo:
+        """Confirm a submitted protocol: from now the standings count it. Refused when it
+        breaks a rule or contradicts its log."""
+        return self._decide(tournament, code, actor, base_revision, "confirm", CONFIRMED,
+                            reason)
+
+    # --- inside a transaction -------------------------------------------------------
+    def _scene(self, s: Session, tournament: int, code: str, actor: str) -> _Scene:
+        t = tournament_row(s, tournament)
+        row = game_row(s, t.id, code)
+        head = revision_row(s, row.id, row.head_revision)
+        settings = s.get(WebSettings, t.id)
+        judge = s.scalar(select(Assignment.user_name).where(
+            Assignment.tournament_id == t.id, Assignment.game_code == code))
+        return _Scene(t, roles_in(s, t.id, actor), row, head, decode_game(head.protocol),
+                      judge, bool(settings and settings.finished))
+
+    @staticmethod
+    def _may_edit(scene: _Scene, actor: str, action: str) -> None:
+        if scene.staff:
+            return
+        if (JUDGE in scene.roles and not scene.finished and scene.judge == actor
+                and scene.head.state in JUDGE_EDITABLE):
+            return
+        raise PermissionDenied("not_allowed", user=actor, action=action,
+                               tournament=scene.t.name, roles=[JUDGE, *sorted(CONFIRMERS)])
+
+    @staticmethod
+    def _profile(scene: _Scene) -> RuleProfile:
+        return profile_of(scene.t)[0]
+
+    @staticmethod
+    def _placed(scene: _Scene, game: model.Game) -> model.Game:
+        """The protocol where the stored game is: its id, stage, round and table come from
+        the database, never from the sender; a judge's approvals from the base."""
+        h = scene.head_game
+        placed = msgspec.structs.replace(game, id=h.id, stage=h.stage, round=h.round,
+                                         table=h.table)
+        if scene.staff:
+            return placed
+        scores = {seat: msgspec.structs.replace(
+            sc, approved=bool(seat in h.scores and h.scores[seat].approved))
+            for seat, sc in placed.scores.items()}
+        return msgspec.structs.replace(placed, limits_approved=h.limits_approved,
+                                       scores=scores)
+
+    def _checked(self, s: Session, scene: _Scene, game: model.Game) -> Checked:
+        """The protocol in step with the stored log, and its problems: the log's first
+        (a contradiction stops there), then every rule's, checked once."""
+        profile, problems = profile_of(scene.t)
+        kept, log_problems = reconcile(game, scene.head_game, profile)
+        if log_problems:
+            return Checked(game, problems + log_problems)
+        players = set(s.scalars(select(db.Participant.code)
+                                .where(db.Participant.tournament_id == scene.t.id)))
+        stages = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == scene.t.id)))
+        return Checked(kept, problems + validate_game(kept, profile, players, stages))
+
+    @staticmethod
+    def _base(s: Session, scene: _Scene, base: int, actor: str, own_autosave: bool) -> int | None:
+        """The revision to build on, or None: a conflict."""
+        head = scene.row.head_revision
+        if base == head:
+            return base
+        if not own_autosave or not 0 < base < head:
+            return None
+        later = s.execute(
+            select(db.ProtocolRevision.state, db.User.name)
+            .join(db.User, db.User.id == db.ProtocolRevision.author_id)
+            .where(db.ProtocolRevision.game_id == scene.row.id,
+                   db.ProtocolRevision.number > base)).all()
+        if all(state == DRAFT and name == actor for state, name in later):
+            return head
+        return None
+
+    def _write_draft(self, s: Session, scene: _Scene, game: model.Game, base: int, actor: str,
+                     reason: str | None) -> RevisionInfo:
+        text = encode_game(game)
+        author = user_row(s, actor)
+        number = advance_head(s, scene.row, base)
+        previous = scene.head if scene.head.number == base else revision_row(s, scene.row.id, base)
+        changes = diff_dicts(_parse(previous.protocol), _parse(text))
+        rev = db.ProtocolRevision(game_id=scene.row.id, number=number, state=DRAFT,
+                                  protocol=text, author_id=author.id, reason=reason,
+                                  changes=changes)
+        s.add(rev)
+        s.flush()
+        record_audit(s, actor, scene.t.id, "save", {"game": scene.row.code, "revision": number})
+        set_committed_value(scene.row, "head_revision", number)
+        return revision_info(s, scene.row.code, rev)
+
+    @staticmethod
+    def _write_step(s: Session, scene: _Scene, base: int, actor: str, action: str,
+                    state: str, reason: str | None, game: model.Game) -> RevisionInfo:
+        author = user_row(s, actor)
+        number = advance_head(s, scene.row, base, confirmed=state == CONFIRMED)
+        text = encode_game(game)
+        changes = diff_dicts(_parse(scene.head.protocol), _parse(text))
+        rev = db.ProtocolRevision(game_id=scene.row.id, number=number, state=state,
+                                  protocol=text, author_id=author.id, reason=reason,
+                                  changes=changes)
+        s.add(rev)
+        s.flush()
+        detail: dict[str, Any] = {"game": scene.row.code, "revision": number}
+        if reason:
+            detail["reason"] = reason
+        record_audit(s, actor, scene.t.id, action, detail)
+        return revision_info(s, scene.row.code, rev)
+
+    def _decide(self, tournament: int, code: str, actor: str, base_revision: int | None,
+                action: str, state: str, reason: str | None) -> RevisionInfo:
+        conflict: ConflictError | None = None
+        try:
+            with self.store.write() as s:
+                scene = self._scene(s, tournament, code, actor)
+                if not scene.roles & CONFIRMERS:
+                    raise PermissionDenied("not_allowed", user=actor, action=action,
+                                           tournament=scene.t.name, roles=sorted(CONFIRMERS))
+                base = scene.row.head_revision if base_revision is None else base_revision
+                if base != scene.row.head_revision:
+                    conflict = self._conflict(s, scene, base, actor, None, action)
+                else:
+                    if scene.head.state != SUBMITTED:
+                        raise StateError("bad_state", game=code, action=action,
+                                         state=scene.head.state)
+                    game = scene.head_game
+                    if state == RETURNED:
+                        if not (reason and reason.strip()):
+                            raise ServiceError("reason_needed", game=code)
+                        reason = reason.strip()
+                    else:
+                        checked = self._checked(s, scene, game)
+                        if checked.errors:
+                            raise ProtocolRefused(checked.problems)
+                        game = checked.game
+                        if scene.t.confirmer_must_differ:
+                            submitter = s.get(db.User, scene.head.author_id)
+                            if submitter is not None and submitter.name == actor:
+                                raise PermissionDenied("same_confirmer", game=code, author=actor)
+                    return self._write_step(s, scene, base, actor, action, state, reason, game)
+        except StaleRevision:
+            raise self._lost_race(tournament, code, base_revision or 0, actor, None,
+                                  action) from None
+        assert conflict is not None
+        raise conflict
+
+    @staticmethod
+    def _conflict(s: Session, scene: _Scene, base: int, actor: str, yours: model.Game | None,
+                  action: str) -> ConflictError:
+        """Say who saved after `base`, keeping the refused protocol in the audit log (in
+        this step's transaction, which then writes nothing else)."""
+        head = scene.head
+        author = s.get(db.User, head.author_id)
+        sent = _parse(encode_game(yours)) if yours is not None else None
+        entry = record_audit(s, actor, scene.t.id, "conflict", {
+            "game": scene.row.code, "action": action, "base": base,
+            "head": scene.row.head_revision, "protocol": sent})
+        s.flush()
+        return ConflictError(game=scene.row.code, base=base, head=scene.row.head_revision,
+                             author=author.name if author else "?",
+                             at=aware(head.created_at), yours=sent, audit_id=entry.id)
+
+    def _lost_race(self, tournament: int, code: str, base: int, actor: str,
+                   yours: model.Game | None, action: str) -> ConflictError:
+        with self.store.write() as s:
+            scene = self._scene(s, tournament, code, actor)
+            return self._conflict(s, scene, base, actor, yours, action)
+
+
+def _parse(text: str) -> Any:
+    return json.loads(text, parse_float=Decimal)
+
+
+def returned_reason(revisions: list[RevisionInfo]) -> tuple[str, str, dt.datetime] | None:
+    """The reason, who and when of the newest return, while the protocol has not been
+    submitted again since (what the judge needs to see)."""
+    for info in reversed(revisions):
+        if info.state == RETURNED:
+            return info.reason or "", info.author, info.at
+        if info.state in (SUBMITTED, CONFIRMED):
+            return None
+    return None
+
+
+__all__ = ["CONFIRMERS", "Checked", "JUDGE_EDITABLE", "Protocols", "SubmitRefused",
+           "profile_of", "returned_reason"]

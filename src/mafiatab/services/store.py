@@ -1,0 +1,148 @@
+"""The services' unit of work: one read or one write transaction, and the few steps every
+use case takes inside one (who the user is, what he may do, what goes into the audit log).
+
+Services are composed over a `Store` rather than inheriting each other's private
+helpers: a use case opens `store.write()` once, calls these public functions with the
+session, and commits once. Hooks registered with `on_write` run after each committed
+write (the web app forgets its cached stamps there, so a confirmation shows on the next
+poll).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Problem
+from mafiatab.rules.profile import RuleProfile
+from mafiatab.services.errors import NotFound, PermissionDenied
+from mafiatab.services.tournament_file import profile_for
+from mafiatab.storage import models as db
+from mafiatab.storage.engine import writer
+
+
+class StaleRevision(Exception):  # noqa: N818 - a state of the data, not a programming error
+    """The revision a change was based on is no longer the newest of its game."""
+
+
+class Store:
+    """Transactions on one database: `read()` and `write()`, each a `Session` in a
+    transaction that commits when the block ends (and rolls back when it raises)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.writer = writer(engine)
+        self._after_write: list[Callable[[], None]] = []
+
+    def on_write(self, hook: Callable[[], None]) -> None:
+        """Run `hook` after every committed write through this store."""
+        self._after_write.append(hook)
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        with Session(self.writer, expire_on_commit=False) as s, s.begin():
+            yield s
+        for hook in self._after_write:
+            hook()
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as s, s.begin():
+            yield s
+
+
+def aware(value: dt.datetime) -> dt.datetime:
+    """SQLite gives back naive datetimes; they were written in UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def profile_of(t: db.Tournament) -> tuple[RuleProfile, list[Problem]]:
+    """The rule profile of a stored tournament with its switched readings (and the
+    problems of unknown ones): the one road to it for every service."""
+    probe = model.Tournament(name=t.name, rules=t.rules, players=[], stages=[],
+                             rule_options=dict(t.rule_options))
+    return profile_for(probe)
+
+
+def user_row(s: Session, name: str) -> db.User:
+    """The account named `name`, made when missing (a revision or audit entry names it)."""
+    user = s.scalar(select(db.User).where(db.User.name == name))
+    if user is None:
+        user = db.User(name=name)
+        s.add(user)
+        s.flush()
+    return user
+
+
+def roles_in(s: Session, tournament: int, user: str) -> set[str]:
+    """The user's roles in the tournament."""
+    rows = s.scalars(
+        select(db.RoleGrant.role).join(db.User, db.User.id == db.RoleGrant.user_id)
+        .where(db.RoleGrant.tournament_id == tournament, db.User.name == user))
+    return set(rows)
+
+
+def tournament_row(s: Session, tournament: int) -> db.Tournament:
+    t = s.get(db.Tournament, tournament)
+    if t is None:
+        raise NotFound("no_tournament", ref=str(tournament))
+    return t
+
+
+def require_role(s: Session, t: db.Tournament, user: str, allowed: Collection[str],
+                 action: str) -> set[str]:
+    """The user's roles, when one of them is `allowed`; else `PermissionDenied`."""
+    roles = roles_in(s, t.id, user)
+    if not roles & set(allowed):
+        raise PermissionDenied("not_allowed", user=user, action=action, tournament=t.name,
+                               roles=sorted(allowed))
+    return roles
+
+
+def record_audit(s: Session, user: str, tournament: int | None, action: str,
+                 detail: dict[str, Any]) -> db.AuditEntry:
+    """An entry of the audit log, written in the same transaction as the change."""
+    entry = db.AuditEntry(user_name=user, tournament_id=tournament, action=action,
+                          detail=detail)
+    s.add(entry)
+    return entry
+
+
+def game_row(s: Session, tournament: int, code: str) -> db.Game:
+    g = s.scalar(select(db.Game).where(db.Game.tournament_id == tournament,
+                                       db.Game.code == code))
+    if g is None:
+        raise NotFound("no_game", game=code)
+    return g
+
+
+def revision_row(s: Session, game_id: int, number: int) -> db.ProtocolRevision:
+    rev = s.scalar(select(db.ProtocolRevision).where(
+        db.ProtocolRevision.game_id == game_id, db.ProtocolRevision.number == number))
+    assert rev is not None
+    return rev
+
+
+def advance_head(s: Session, row: db.Game, base: int, confirmed: bool = False) -> int:
+    """Move the game's head from `base` to `base + 1`, atomically (a conditional UPDATE,
+    the same on SQLite and PostgreSQL), or raise `StaleRevision`."""
+    values: dict[str, Any] = {"head_revision": base + 1}
+    if confirmed:
+        values["confirmed_revision"] = base + 1
+    result = s.execute(
+        update(db.Game).where(db.Game.id == row.id, db.Game.head_revision == base)
+        .values(**values).execution_options(synchronize_session=False))
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleRevision()
+    return base + 1
+
+
+__all__ = ["StaleRevision", "Store", "advance_head", "aware", "game_row", "profile_of",
+           "record_audit",
+           "require_role", "revision_row", "roles_in", "tournament_row", "user_row"]
