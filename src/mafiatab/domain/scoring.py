@@ -313,7 +313,7 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
     if fk is not None and game.best_move:
         bm_blacks = len([n for n in game.best_move if roles.get(n, "") in BLACK_ROLES])
 
-    win = Part(WIN, win_points, win_clause)  # shared: parts are never changed
+    win = _plain_part(WIN, win_points, win_clause)  # shared: parts are never changed
     gs = GameScore(game, _WINNING_ROLES.get(result, _NOBODY), win, {})
     if fk is not None and fk in roles:
         role = roles[fk]
