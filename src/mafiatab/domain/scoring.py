@@ -116,6 +116,12 @@ def _short(clause: str) -> str:
     return clause.split(" (", 1)[0]
 
 
+@lru_cache(maxsize=64)
+def _share(num: int, den: int) -> Fraction:
+    """The share of Ci a game pays, one Fraction per value (Fractions are immutable)."""
+    return Fraction(num, den)
+
+
 @lru_cache(maxsize=1024)
 def _plain_part(kind: str, points: int, clause: str) -> Part:
     """A part with no detail (a judge's extra, a will, ...), one object per kind, value
@@ -313,7 +319,7 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
     if fk is not None and game.best_move:
         bm_blacks = len([n for n in game.best_move if roles.get(n, "") in BLACK_ROLES])
 
-    win = Part(WIN, win_points, win_clause)  # shared: parts are never changed
+    win = _plain_part(WIN, win_points, win_clause)  # shared: parts are never changed
     gs = GameScore(game, _WINNING_ROLES.get(result, _NOBODY), win, {})
     if fk is not None and fk in roles:
         role = roles[fk]
@@ -343,10 +349,9 @@ def score_game(game: Game, p: RuleProfile, pays_ci: bool = True) -> GameScore:
                 if p.comp_requires_black_in_best_move.value and bm_blacks == 0:
                     pass
                 elif result == "black":
-                    gs.ci_share = Fraction(1)
+                    gs.ci_share = _share(1, 1)
                 else:
-                    num, den = p.comp_share_on_red_win.value
-                    gs.ci_share = Fraction(num, den)
+                    gs.ci_share = _share(*p.comp_share_on_red_win.value)
     for seat, sc in scores.items():
         if seat in roles:
             seat_parts = gs.parts.get(seat)
