@@ -76,13 +76,22 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/setup/staff", STAFF, {"user": ""}),
     ("POST", "/t/{tid}/setup/assign", STAFF, {"game": "nope", "judge": "x"}),
     ("GET", "/t/{tid}/audit", STAFF, None),
-    ("POST", "/new", SIGNED, {"name": ""}),
-    ("POST", "/import", SIGNED, {}),
+    ("POST", "/new", ORG, {"name": ""}),
+    ("POST", "/import", ORG, {}),
+    ("POST", "/logout/everywhere", SIGNED, {}),
+    ("POST", "/account/password", SIGNED, {"old": "", "new": ""}),
+    ("POST", "/t/{tid}/setup/codes/{cid}/revoke", STAFF, {}),
     ("GET", "/api/session", ALL, None),
     ("POST", "/api/login", ALL, {"user": "nobody", "password": "wrong"}),
     ("POST", "/api/logout", ALL, {}),
     ("GET", "/api/tournaments", ALL, None),
-    ("POST", "/api/tournaments", SIGNED, {"name": "x", "rules": "nope"}),
+    ("POST", "/api/tournaments", ORG, {"name": "x", "rules": "nope"}),
+    ("POST", "/api/logout/everywhere", SIGNED, {}),
+    ("POST", "/api/account/password", SIGNED, {"old": "", "new": ""}),
+    ("POST", "/api/organizers", ORG, {"user": "nobody-at-all"}),
+    ("DELETE", "/api/t/{tid}/staff", STAFF, {"user": "nobody-at-all", "role": "viewer"}),
+    ("GET", "/api/t/{tid}/codes", STAFF, None),
+    ("DELETE", "/api/t/{tid}/codes/{cid}", STAFF, None),
     ("GET", "/api/t/{tid}/standings", ALL, None),
     ("GET", "/api/t/{tid}/players/{pid}", ALL, None),
     ("GET", "/api/t/{tid}/games", ALL, None),
@@ -155,7 +164,7 @@ def _url(path: str, world: World) -> str:
     confirmed = next(g.id for g in world.sample.games if g.stage == "qual" and g.round == 1)
     code = d.open_games[0] if path.rsplit("/", 1)[-1] in OPEN_GAME_ROUTES else confirmed
     return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en",
-                       case=world.case)
+                       case=world.case, cid=0)
 
 
 def _refused(r: Any) -> bool:
