@@ -97,6 +97,12 @@ _MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{user}: only an organizer creates tournaments (another organizer gives the right)",
     ),
     "no_account": ("нет учётной записи {user}", "no account {user}"),
+    "four_eyes": (
+        "{case}: дело подал(а) {user}; решить его должен другой судья (настройка турнира: "
+        "подтверждает не тот, кто подал)",
+        "{case}: {user} filed this case; another judge must decide it (tournament setting: "
+        "the confirmer differs from the filer)",
+    ),
     "wrong_password": ("неверный пароль", "wrong password"),
     "no_code": ("нет такого кода", "no such code"),
     "busy": (

@@ -50,7 +50,7 @@ from sqlalchemy.orm import Session
 from mafiatab.domain import appeals as ap
 from mafiatab.domain import protocol as model
 from mafiatab.rules.profile import RuleProfile
-from mafiatab.services.accounts import AccountError, account_key, hash_password
+from mafiatab.services.accounts import AccountError, Denied, account_key, hash_password
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
@@ -97,7 +97,7 @@ def case_id(number: int) -> str:
 def case_number(ref: str) -> int:
     """"A3" or "3" -> 3; anything else is no case."""
     text = ref[1:] if ref[:1] in ("A", "a") else ref
-    if not text.isdigit():
+    if not (text.isdecimal() and len(text) <= 9):
         raise NotFound("no_game", game=ref)
     return int(text)
 
@@ -587,6 +587,10 @@ class AppealService(WebService):
                 raise PermissionDenied("not_allowed", user=actor, action="decide",
                                        tournament=t.name, roles=sorted(DECIDERS))
             row = self._case_row(s, t.id, ref)
+            if t.confirmer_must_differ and row.filed_by == actor:
+                # four eyes (issue 10): whoever files a case, for himself or "for" a
+                # player, never decides it, as nobody confirms his own protocol
+                raise Denied("four_eyes", case=case_id(row.number), user=actor)
             case = self._load_case(s, row)
             grow = self._game(s, t.id, row.game_code)
             game = self._filed_game(s, grow)

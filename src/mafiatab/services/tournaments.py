@@ -380,7 +380,7 @@ class TournamentService:
     # --- tournaments ---
     @staticmethod
     def _tournament(s: Session, tid: int) -> db.Tournament:
-        t = s.get(db.Tournament, tid)
+        t = s.get(db.Tournament, tid) if 0 < tid < 2**63 else None
         if t is None:
             raise NotFound("no_tournament", ref=str(tid))
         return t

@@ -12,7 +12,7 @@ import json
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
@@ -22,6 +22,7 @@ from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage.models import JUDGE, ORGANIZER
 from mafiatab.web.pages import _public_game, explain_context, standings_context
 from mafiatab.web.security import (
+    Body,
     Principal,
     check_csrf,
     code_sign_in,
@@ -46,12 +47,6 @@ TEXT: Final = 2000
 ID: Final = 100
 BIG_LIST: Final = 2000
 Int = Annotated[int, Field(ge=0, le=1_000_000)]
-
-
-class Body(BaseModel):
-    """Every request body: unknown keys are refused (422), never ignored or a 500."""
-
-    model_config = ConfigDict(extra="forbid")
 
 
 class Login(Body):

@@ -46,7 +46,7 @@ def _text(form: Form, name: str) -> str:
 
 def _seat(form: Form, name: str) -> int | None:
     value = _text(form, name)
-    if value.isdigit() and 1 <= int(value) <= 10:
+    if value.isdecimal() and len(value) <= 2 and 1 <= int(value) <= 10:
         return int(value)
     return None
 
@@ -57,25 +57,26 @@ def _points(form: Form, name: str, seat: int | None, fname: str,
     if not raw:
         return None
     try:
-        value = Decimal(raw)
+        value = Decimal(raw) if len(raw) <= 12 else Decimal("NaN")
+        exact = value.is_finite() and value == value.quantize(Decimal("0.01"))
     except InvalidOperation:
-        problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
-        return None
-    if value != value.quantize(Decimal("0.01")):
+        exact = False
+    if not exact:
         problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
         return None
     return value
 
 
 def _seats_list(text: str) -> list[int]:
-    return [int(x) for x in re.findall(r"\d+", text) if 1 <= int(x) <= 10]
+    return [int(x) for x in re.findall(r"\d+", text) if len(x) <= 2 and 1 <= int(x) <= 10]
 
 
 def _votes(text: str) -> dict[str, int]:
     """'3:4 5:6' (seat: votes) to {"3": 4, "5": 6}."""
     out: dict[str, int] = {}
     for seat, votes in re.findall(r"(\d+)\s*[:=]\s*(\d+)", text):
-        out[seat] = int(votes)
+        if len(seat) <= 2 and len(votes) <= 2:
+            out[seat] = int(votes)
     return out
 
 
@@ -127,7 +128,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
         if sc != model.SeatScores():
             scores[i] = sc
         f = _text(form, f"fouls_{i}")
-        if f.isdigit() and int(f):
+        if f.isdecimal() and len(f) <= 2 and int(f):
             fouls[str(i)] = int(f)
         e = _text(form, f"expl_{i}")
         if e:
@@ -154,7 +155,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
         date=_text(form, "date") or None, judge=_text(form, "judge") or None,
         seats=seats, result=_text(form, "result"), first_killed=fk,
         best_move=best if fk is not None else [],
-        day1_vote_left=int(d1) if d1.isdigit() else 0,
+        day1_vote_left=int(d1) if d1.isdecimal() and len(d1) <= 2 else 0,
         broken_table=form.get("broken_table") == "on",
         limits_approved=form.get("limits_approved") == "on",
         scores=scores,

@@ -37,6 +37,7 @@ from mafiatab.web.security import (
     password_sign_in,
     plain_http_on_lan,
     principal,
+    read_form,
     require_role,
     require_user,
     service,
@@ -65,7 +66,7 @@ def _safe_next(value: str | None) -> str:
 
 
 async def _form(request: Request) -> dict[str, str]:
-    data = await request.form()
+    data = await read_form(request)
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
@@ -505,7 +506,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
         x = line.split()
         if not x:
             continue
-        if len(x) < 13 or not (x[1].isdigit() and x[2].isdigit()):
+        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
             raise HTTPException(status_code=400, detail=f"seating line: {line}")
         svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
                           judge=x[13] if len(x) > 13 else None)
@@ -515,7 +516,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
 @router.post("/t/{tid}/setup/seating-file")
 async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    form = await request.form()
+    form = await read_form(request)
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
@@ -588,7 +589,7 @@ async def import_post(request: Request, me: Who, svc: Svc) -> Response:
     user = require_user(me)
     if not me.organizer:
         raise HTTPException(status_code=403)
-    form = await request.form()
+    form = await read_form(request)
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)

@@ -22,15 +22,20 @@ from __future__ import annotations
 
 import hmac
 import math
+import re
 import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import HTTPException, Request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict
+from starlette.datastructures import FormData
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.web_support import STAFF, WebService
@@ -42,6 +47,16 @@ LANGS: Final = ("ru", "en")
 SESSION_COOKIE: Final = "mafiatab_session"
 #: the largest request body the app reads (a format-1 tournament file fits many times)
 MAX_BODY: Final = 4 * 1024 * 1024
+
+
+class Body(BaseModel):
+    """Every JSON request body: unknown keys are refused (422), never ignored or a 500."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+#: the longest free text a body carries (a reason, a message, an appeal)
+MAX_TEXT: Final = 5000
 
 
 class NeedLogin(Exception):
@@ -263,11 +278,35 @@ async def check_csrf(request: Request) -> None:
     sent = request.headers.get(CSRF_HEADER)
     if sent is None and request.headers.get("content-type", "").startswith(
             ("application/x-www-form-urlencoded", "multipart/form-data")):
-        form = await request.form()
+        form = await read_form(request)
         value = form.get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
     if not expected or not sent or not hmac.compare_digest(str(expected), sent):
         raise HTTPException(status_code=403, detail="CSRF token missing or wrong")
+
+
+#: a form's bounds: fields, the length of one text field, the size of an uploaded file
+MAX_FIELDS: Final = 1000
+MAX_FIELD: Final = 20_000
+MAX_FILE: Final = MAX_BODY
+
+
+async def read_form(request: Request) -> FormData:
+    """The request's form, bounded: at most `MAX_FIELDS` fields and one file, each text
+    field at most `MAX_FIELD` characters (422 with the field's name otherwise). Starlette
+    keeps the parsed form, so every later `request.form()` gets this one."""
+    try:
+        form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FILE)
+    except HTTPException:
+        raise
+    except Exception as e:  # multipart's own refusals (too many parts, a broken body)
+        raise HTTPException(status_code=422, detail=f"form: {e}") from None
+    for key, value in form.multi_items():
+        if isinstance(value, str) and len(value) > MAX_FIELD:
+            raise HTTPException(status_code=422, detail=(
+                f"поле «{key[:40]}» длиннее {MAX_FIELD} символов / "
+                f"field '{key[:40]}' is longer than {MAX_FIELD} characters"))
+    return form
 
 
 def sign_in(request: Request, user: str, *, code: str | None = None) -> None:
@@ -327,6 +366,40 @@ def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     if found is None:
         g.failed(code=lookup)
     return found
+
+
+_TRANSLIT: Final = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
+     "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
+    strict=True))
+
+
+def ascii_slug(name: str) -> str:
+    """A file name any browser and any disk take: Russian letters transliterated, every
+    other character outside [A-Za-z0-9._-] a dash, no leading dot, at most 100 long."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", name):
+        low = ch.lower()
+        if low in _TRANSLIT:
+            t = _TRANSLIT[low]
+            out.append(t.capitalize() if ch != low else t)
+        elif ch.isascii() and (ch.isalnum() or ch in "._-"):
+            out.append(ch)
+        else:
+            out.append("-")
+    slug = re.sub(r"-{2,}", "-", "".join(out)).strip("-.")
+    return slug[:100] or "download"
+
+
+def attachment(name: str) -> dict[str, str]:
+    """Content-Disposition for a download named `name` (RFC 6266): a safe ASCII `filename`
+    for old clients and the UTF-8 name in `filename*`, percent-encoded, so a stage or game
+    id in Cyrillic neither breaks the header (it is Latin-1) nor injects into it."""
+    clean = "".join(c for c in unicodedata.normalize("NFKC", name)
+                    if c.isprintable() and c not in '"\\/;')[:150] or "download"
+    return {"Content-Disposition":
+            f"attachment; filename=\"{ascii_slug(clean)}\"; filename*=UTF-8''{quote(clean, safe='')}"}
 
 
 def plain_http_on_lan(request: Request) -> bool:
