@@ -194,3 +194,42 @@ def test_access(world: World, client_for: Callable[[str], TestClient], role: str
         assert not _refused(r), f"{role} refused: {r.status_code} {r.text[:200]}"
     else:
         assert _refused(r), f"{role} let in: {r.status_code} {r.text[:200]}"
+
+
+# --- issue 10: every write route with another tournament's ids --------------------------------
+
+WRITES = [(m, p, body) for m, p, _, body in ROUTES
+          if m != "GET" and "{tid}" in p and p not in PUBLIC_WRITES]
+
+
+@pytest.fixture(scope="module")
+def other_tournament(world: World) -> int:
+    """The same sample imported as a second tournament by another organizer: the same
+    game, player and stage ids, and none of the demo's accounts has a role in it."""
+    from mafiatab.formats.tournament_json import dumps_tournament
+    from mafiatab.services.web_support import WebService
+    from mafiatab.storage.engine import make_engine
+
+    engine = make_engine(str(world.db))
+    try:
+        return WebService(engine).import_file(dumps_tournament(world.sample), actor="outsider-org")
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("role", sorted(SIGNED))
+@pytest.mark.parametrize(("method", "path", "body"), WRITES, ids=[f"{m} {p}" for m, p, _ in WRITES])
+def test_no_write_crosses_into_another_tournament(world: World, other_tournament: int,
+                                                  client_for: Callable[[str], TestClient],
+                                                  role: str, method: str, path: str,
+                                                  body: dict[str, Any] | None) -> None:
+    c = client_for(role)
+    url = _url(path, world).replace(f"/t/{world.demo.tournament}/", f"/t/{other_tournament}/", 1)
+    headers = {"X-CSRF-Token": csrf_of(c)}
+    if path.startswith("/api"):
+        r = c.request(method, url, json=body, headers=headers, follow_redirects=False)
+    else:
+        r = c.request(method, url, data=body, headers=headers, follow_redirects=False)
+    assert r.status_code < 500, r.text
+    assert _refused(r) or r.status_code == 404, f"{role} wrote into tournament {other_tournament}: " \
+        f"{r.status_code} {r.text[:200]}"

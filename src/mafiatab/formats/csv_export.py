@@ -37,7 +37,7 @@ def neutral_text(text: str) -> str:
     return "'" + text if is_formula_like(text) else text
 
 
-def _csv(header: Sequence[str], rows: Sequence[Sequence[Cell]], decimal_comma: bool) -> bytes:
+def table_csv(header: Sequence[str], rows: Sequence[Sequence[Cell]], decimal_comma: bool) -> bytes:
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=";" if decimal_comma else ",", lineterminator="\r\n")
     writer.writerow([neutral_text(h) for h in header])
@@ -58,9 +58,9 @@ def _csv(header: Sequence[str], rows: Sequence[Sequence[Cell]], decimal_comma: b
 
 
 def standings_csv(s: Standings, lang: str, decimal_comma: bool = False) -> bytes:
-    return _csv(*standings_table(s, lang), decimal_comma)
+    return table_csv(*standings_table(s, lang), decimal_comma)
 
 
 def games_csv(t: Tournament, p: RuleProfile, lang: str, stages: Iterable[str] | None = None,
               decimal_comma: bool = False) -> bytes:
-    return _csv(*games_table(t, p, lang, stages), decimal_comma)
+    return table_csv(*games_table(t, p, lang, stages), decimal_comma)

@@ -135,6 +135,15 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
                                  "retry_after": e.retry_after}, status_code=429, headers=headers)
         return HTMLResponse(e.text(), status_code=429, headers=headers)
 
+    @app.exception_handler(OverflowError)
+    async def too_big(request: Request, _e: OverflowError) -> Response:
+        """A number in the path past the database's integers (10³⁰ as a tournament id)
+        names nothing stored: 404, as any id that does not exist."""
+        if _is_api(request):
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return render(request, "error.html", status_code=404,
+                      message=texts.word("not_found", principal(request).lang))
+
     @app.exception_handler(NeedLogin)
     async def need_login(request: Request, _e: NeedLogin) -> Response:
         if _is_api(request):
