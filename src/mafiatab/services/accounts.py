@@ -6,11 +6,12 @@ Why it is built this way:
 * **Accounts are global; tournaments only grant roles.** Nothing here lets a tournament's
   staff set the password of an account that exists; only the owner changes it
   (`WebService.change_password`), or the server's operator from the command line.
-* **Passwords are argon2id** (argon2-cffi, the reference binding): 64 MiB and a few tenths
-  of a second each, so at most `HASH_SLOTS` run at once (a semaphore); an attempt that
-  finds no free slot within `HASH_WAIT` seconds is refused as busy (`Busy`) instead of
-  queueing threads, so a sign-in flood costs bounded memory and never starves the judges'
-  requests of worker threads.
+* **Passwords are argon2id** (argon2-cffi, the reference binding) with OWASP's
+  parameters: 19 MiB and about a fifth of a second each, and at most `HASH_SLOTS` run at
+  once (a semaphore; the web app waits for a slot on its event loop first, see
+  `web.security.HashGate`); an attempt that finds no free slot within `HASH_WAIT` seconds
+  is refused as busy (`Busy`), so a sign-in flood costs bounded memory and never starves
+  the judges' requests of worker threads.
 * **A sign-in code** is `LLLL-SSSS-SSSS` from an alphabet without look-alike characters:
   the first group finds the row (an indexed read, no write lock per guess), the rest is
   the secret, kept as HMAC-SHA256 under a random salt of the row and compared in constant
@@ -31,6 +32,7 @@ import hmac
 import secrets
 import threading
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from argon2 import PasswordHasher
@@ -43,8 +45,9 @@ MAX_PASSWORD: Final = 256
 MAX_NAME: Final = 100
 #: argon2 hashes that may run at once (each takes 64 MiB and a core)
 HASH_SLOTS: Final = 2
-#: how long a sign-in waits for a free hashing slot before it is refused as busy (seconds)
-HASH_WAIT: Final = 5.0
+#: how long a sign-in waits for a free hashing slot before it is refused as busy (seconds;
+#: the web app waits on its event loop, holding no thread, so the wait may be long)
+HASH_WAIT: Final = 15.0
 #: a session unused this long is over (a tournament day has long pauses between rounds)
 IDLE: Final = dt.timedelta(hours=12)
 #: and no session lives longer than this, used or not
@@ -138,7 +141,11 @@ class Busy(AccountError):
         super().__init__("busy")
 
 
-_HASHER: Final = PasswordHasher()
+#: OWASP's argon2id parameters (Password Storage Cheat Sheet: 19 MiB, 2 passes, 1 lane):
+#: a fifth of a second and one core per check on a small laptop, so two at once leave the
+#: other work of the server its share; older hashes (64 MiB) still verify by their own
+#: parameters, which every argon2 hash carries
+_HASHER: Final = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)
 _SLOTS: Final = threading.BoundedSemaphore(HASH_SLOTS)
 _DUMMY_HASH: Final = _HASHER.hash("not a password of anybody")
 
@@ -174,11 +181,27 @@ class _Slot:
         _SLOTS.release()
 
 
+#: the threads that hash: always these few, so the memory glibc keeps per thread after an
+#: argon2 run (19 MiB is under its largest mmap threshold, so it stays in the thread's
+#: arena) is kept by `HASH_SLOTS` threads, not by every worker of the server
+_POOL: Final = ThreadPoolExecutor(max_workers=HASH_SLOTS, thread_name_prefix="argon2")
+
+
 def hash_password(password: str) -> str:
     """argon2id of a new password (checked for length first)."""
     check_new_password(password)
     with _Slot():
-        return _HASHER.hash(password)
+        return _POOL.submit(_HASHER.hash, password).result()
+
+
+def _verify(stored: str | None, password: str) -> bool:
+    try:
+        if stored is None:
+            _HASHER.verify(_DUMMY_HASH, password + "x")
+            return False
+        return _HASHER.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def verify_password(stored: str | None, password: str) -> bool:
@@ -187,13 +210,7 @@ def verify_password(stored: str | None, password: str) -> bool:
     if len(password) > MAX_PASSWORD:
         return False
     with _Slot():
-        try:
-            if stored is None:
-                _HASHER.verify(_DUMMY_HASH, password + "x")
-                return False
-            return _HASHER.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            return False
+        return _POOL.submit(_verify, stored, password).result()
 
 
 # --- codes ---------------------------------------------------------------------------

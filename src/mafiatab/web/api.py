@@ -12,6 +12,7 @@ import json
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from mafiatab.domain import protocol as model
@@ -159,22 +160,24 @@ def session(me: Who) -> dict[str, Any]:
 
 
 @router.post("/login")
-def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
+async def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
     """Sign in with a name and password, or with a code. Rate-limited (429 with
     Retry-After); a code opens its own account in its one tournament only."""
     if body.code:
-        found = code_sign_in(request, body.code)
+        code = body.code
+        found = await code_sign_in(request, code)
         if found is None:
             raise HTTPException(status_code=401, detail="bad_code")
-        sign_in(request, found[0], code=body.code)
+        user = found[0]
+        await run_in_threadpool(lambda: sign_in(request, user, code=code))
     elif body.user and body.password is not None:
-        name = password_sign_in(request, body.user, body.password)
+        name = await password_sign_in(request, body.user, body.password)
         if name is None:
             raise HTTPException(status_code=401, detail="bad_login")
-        sign_in(request, name)
+        await run_in_threadpool(sign_in, request, name)
     else:
         raise HTTPException(status_code=401, detail="bad_login")
-    return session(principal(request))
+    return await run_in_threadpool(lambda: session(principal(request)))
 
 
 @router.post("/logout")

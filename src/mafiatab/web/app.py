@@ -26,7 +26,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
 from mafiatab.domain.problems import ProtocolRefused, translate_clause
-from mafiatab.services.accounts import AccountError, Busy
+from mafiatab.services.accounts import HASH_SLOTS, AccountError, Busy
 from mafiatab.services.tournaments import (
     ConflictError,
     NotFound,
@@ -41,6 +41,7 @@ from mafiatab.web.security import (
     SESSION_COOKIE,
     BodyLimit,
     Guard,
+    HashGate,
     NeedLogin,
     SecureCookies,
     SignInLimits,
@@ -109,6 +110,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     app.state.public_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="public")
     app.state.refreshing = set()
     app.state.guard = Guard(limits or SignInLimits())
+    # the event loop's gate in front of the hashing threads (see `password_sign_in`)
+    app.state.hash_gate = HashGate(HASH_SLOTS)
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
                        session_cookie=SESSION_COOKIE, same_site="lax",
                        https_only=False, max_age=14 * 24 * 3600)

@@ -95,8 +95,7 @@ def login_page(request: Request, me: Who, next: str | None = None) -> Response:
 async def login(request: Request, me: Who, svc: Svc) -> Response:
     f = await _form(request)
     nxt = _safe_next(f.get("next"))
-    name = await run_in_threadpool(password_sign_in, request, f.get("user", ""),
-                                   f.get("password", ""))
+    name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
     if name is not None:
         await run_in_threadpool(sign_in, request, name)
         return _see(nxt)
@@ -107,7 +106,7 @@ async def login(request: Request, me: Who, svc: Svc) -> Response:
 async def login_code(request: Request, me: Who, svc: Svc) -> Response:
     f = await _form(request)
     code = f.get("code", "")
-    found = await run_in_threadpool(code_sign_in, request, code)
+    found = await code_sign_in(request, code)
     if found is None:
         return render(request, "login.html", status_code=401, next="/", error="bad_code")
     user, tid = found

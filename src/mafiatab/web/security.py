@@ -20,10 +20,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import math
 import re
 import secrets
+import threading
+import time
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,6 +34,7 @@ from typing import Final
 from urllib.parse import quote
 
 from fastapi import HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -82,8 +86,11 @@ class SignInLimits:
 
     #: every attempt (password or code) from one address
     per_address: str = "30/minute"
-    #: wrong passwords for one account, from anywhere
+    #: wrong passwords for one account from one address (so that somebody guessing from
+    #: his phone cannot lock a judge out who signs in from hers)
     per_account: str = "10/minute"
+    #: wrong passwords for one account from all addresses together
+    per_account_all: str = "100/minute"
     #: wrong secrets for one code (its first group), from anywhere
     per_code: str = "5/minute"
 
@@ -95,36 +102,69 @@ class Guard:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._address = parse(limits.per_address)
         self._account = parse(limits.per_account)
+        self._account_all = parse(limits.per_account_all)
         self._code = parse(limits.per_code)
         #: how many attempts were refused, for the benchmark and the tests
         self.refused = 0
 
-    def _retry(self, item: RateLimitItem, key: str) -> int:
-        import time
-
-        stats = self._limiter.get_window_stats(item, key)
+    def _retry(self, item: RateLimitItem, *keys: str) -> int:
+        stats = self._limiter.get_window_stats(item, *keys)
         return max(1, math.ceil(stats.reset_time - time.time()))
 
-    def _refuse(self, item: RateLimitItem, key: str) -> None:
+    def _refuse(self, item: RateLimitItem, *keys: str) -> None:
         self.refused += 1
-        raise TooMany(self._retry(item, key))
+        raise TooMany(self._retry(item, *keys))
 
     def attempt(self, address: str, *, account: str | None = None,
                 code: str | None = None) -> None:
         """Count one attempt from `address`; refuse (`TooMany`) when the address, the
         account or the code has had too many. Called before any hashing."""
         if not self._limiter.hit(self._address, "addr", address):
-            self._refuse(self._address, address)
-        if account is not None and not self._limiter.test(self._account, "acct", account):
-            self._refuse(self._account, account)
-        if code is not None and not self._limiter.test(self._code, "code", code):
-            self._refuse(self._code, code)
-
-    def failed(self, *, account: str | None = None, code: str | None = None) -> None:
+            self._refuse(self._address, "addr", address)
         if account is not None:
-            self._limiter.hit(self._account, "acct", account)
+            if not self._limiter.test(self._account, "acct", account, address):
+                self._refuse(self._account, "acct", account, address)
+            if not self._limiter.test(self._account_all, "acct", account):
+                self._refuse(self._account_all, "acct", account)
+        if code is not None and not self._limiter.test(self._code, "code", code):
+            self._refuse(self._code, "code", code)
+
+    def failed(self, address: str, *, account: str | None = None,
+               code: str | None = None) -> None:
+        if account is not None:
+            self._limiter.hit(self._account, "acct", account, address)
+            self._limiter.hit(self._account_all, "acct", account)
         if code is not None:
             self._limiter.hit(self._code, "code", code)
+
+
+class HashGate:
+    """At most `size` password checks at once, waited for on the event loop (a short
+    sleep between tries), so that waiting sign-ins hold no worker thread. Not an
+    `asyncio.Semaphore`: that binds to one event loop, and the tests run several."""
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        self._free = size
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self._free <= 0:
+                return False
+            self._free -= 1
+            return True
+
+    async def enter(self, wait: float) -> bool:
+        deadline = time.monotonic() + wait
+        while not self._take():
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self._free += 1
 
 
 def guard(request: Request) -> Guard:
@@ -338,9 +378,12 @@ def sign_out(request: Request, *, everywhere: bool = False) -> None:
     request.state.principal = None
 
 
-def password_sign_in(request: Request, user: str, password: str) -> str | None:
-    """The account a name and password open (rate-limited first), or None."""
-    from mafiatab.services.accounts import AccountError, account_key
+async def password_sign_in(request: Request, user: str, password: str) -> str | None:
+    """The account a name and password open, or None. Rate-limited first (429, no work
+    done); then it waits for one of the few hashing slots *on the event loop*, so a flood
+    of sign-ins holds no worker thread that the judges' saves need (503 after
+    `HASH_WAIT` seconds without a slot)."""
+    from mafiatab.services.accounts import HASH_WAIT, AccountError, Busy, account_key
 
     try:
         key = account_key(user)
@@ -348,13 +391,20 @@ def password_sign_in(request: Request, user: str, password: str) -> str | None:
         key = None
     g = guard(request)
     g.attempt(address(request), account=key)
-    if key is not None and service(request).check_password(key, password):
+    gate: HashGate = request.app.state.hash_gate
+    if not await gate.enter(HASH_WAIT):
+        raise Busy()
+    try:
+        ok = await run_in_threadpool(service(request).check_password, key or "", password)
+    finally:
+        gate.leave()
+    if key is not None and ok:
         return key
-    g.failed(account=key)
+    g.failed(address(request), account=key)
     return None
 
 
-def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
+async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     """(account, tournament) a code opens (rate-limited first), or None."""
     from mafiatab.services.accounts import parse_code
 
@@ -362,9 +412,9 @@ def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     lookup = parsed[0] if parsed else None
     g = guard(request)
     g.attempt(address(request), code=lookup)
-    found = service(request).sign_in_with_code(code)
+    found = await run_in_threadpool(service(request).sign_in_with_code, code)
     if found is None:
-        g.failed(code=lookup)
+        g.failed(address(request), code=lookup)
     return found
 
 
