@@ -608,3 +608,24 @@ def test_the_organizer_is_told_once_what_plain_http_means(world: World,
     assert 'id="plain-http"' not in again
     loopback = _signed(app, ORGANIZER_NAME, "http://127.0.0.1:8000")
     assert 'id="plain-http"' not in loopback.get(f"/t/{tid}/setup").text
+
+
+def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) -> None:
+    from mafiatab.services.tournaments import PermissionDenied
+    from mafiatab.services.web_support import WebService
+    from mafiatab.storage.engine import upgrade
+
+    engine = make_engine(str(tmp_path / "new.sqlite"))
+    try:
+        upgrade(engine)
+        svc = WebService(engine)
+        assert svc.add_account("Первый", "a-long-password", actor="operator") is True
+        assert svc.add_account("second", "a-long-password", actor="operator") is False
+        with pytest.raises(PermissionDenied):
+            svc.new_tournament("cup", "fsm", actor="second")
+        with pytest.raises(PermissionDenied):
+            svc.give_organizer("первый", actor="second")
+        svc.give_organizer("second", actor="первый")
+        assert svc.new_tournament("cup", "fsm", actor="second") > 0
+    finally:
+        engine.dispose()
