@@ -35,6 +35,7 @@ from mafiatab.web.security import (
     sign_in,
     sign_out,
 )
+from mafiatab.web.security import change_password as owner_changes_password
 
 router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api"])
 
@@ -195,12 +196,13 @@ def logout_everywhere(request: Request, me: Who) -> dict[str, Any]:
 
 
 @router.post("/account/password")
-def change_password(body: PasswordChange, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
+async def change_password(body: PasswordChange, request: Request, me: Who,
+                          svc: Svc) -> dict[str, Any]:
     """The owner's password change: every other session of the account ends."""
     user = require_user(me)
-    svc.change_password(user, body.old, body.new)
-    sign_in(request, user)
-    return session(principal(request))
+    await owner_changes_password(request, user, body.old, body.new)
+    await run_in_threadpool(sign_in, request, user)
+    return await run_in_threadpool(lambda: session(principal(request)))
 
 
 @router.post("/organizers")

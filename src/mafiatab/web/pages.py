@@ -32,6 +32,7 @@ from mafiatab.web.app import render
 from mafiatab.web.security import (
     LANGS,
     Principal,
+    change_password,
     check_csrf,
     code_sign_in,
     password_sign_in,
@@ -135,7 +136,7 @@ async def password_page(request: Request, me: Who, svc: Svc) -> Response:
     gets a new one."""
     user = require_user(me)
     f = await _form(request)
-    await run_in_threadpool(svc.change_password, user, f.get("old", ""), f.get("new", ""))
+    await change_password(request, user, f.get("old", ""), f.get("new", ""))
     await run_in_threadpool(sign_in, request, user)
     return _see("/")
 

@@ -404,6 +404,26 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
     return None
 
 
+async def change_password(request: Request, user: str, old: str, new: str) -> None:
+    """The owner's password change, limited like a sign-in (the old password is checked
+    with the same hashing): a stolen session cannot guess the password through it."""
+    from mafiatab.services.accounts import HASH_WAIT, AccountError, Busy
+
+    g = guard(request)
+    g.attempt(address(request), account=user)
+    gate: HashGate = request.app.state.hash_gate
+    if not await gate.enter(HASH_WAIT):
+        raise Busy()
+    try:
+        await run_in_threadpool(service(request).change_password, user, old, new)
+    except AccountError as e:
+        if e.code == "wrong_password":
+            g.failed(address(request), account=user)
+        raise
+    finally:
+        gate.leave()
+
+
 async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     """(account, tournament) a code opens (rate-limited first), or None."""
     from mafiatab.services.accounts import parse_code
