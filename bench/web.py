@@ -11,6 +11,17 @@ sample's real protocol as a draft and submits it; every viewer asks for the stan
 fragment (what the page polls) `--polls` times, `--interval` seconds apart. Bounded in
 requests (judges × 4 + viewers × polls) and in time (`--limit` seconds, then it stops).
 Prints, per kind of request: count, errors, requests per second, p50 and p99 latency.
+
+    .venv/bin/python bench/web.py --flood 60            # issue 10: a sign-in flood
+
+With `--flood N` the viewers stay home: N connections send wrong sign-ins (passwords of
+the judges' accounts and of unknown ones, and made-up codes) as fast as the server
+answers, for `--flood-seconds`, while the 50 judges sign in, save and submit. Prints the
+flood's answers by status (429: a limit hit, 503: no hashing slot free), the server's
+resident memory (RSS, from /proc) before and at its peak, and the judges' latencies. All
+flood comes from 127.0.0.1, each judge from an address of his own (127.0.0.2, …), as
+phones on a hall's network; every limit is the app's default unless `--per-address`
+sets another (`--per-address 100000/minute`: the flood reaches the password hashing).
 """
 
 from __future__ import annotations
@@ -40,6 +51,7 @@ from mafiatab.web.demo import DEMO_PASSWORD, Demo, populate
 class Stats:
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
+    statuses: dict[str, int] = field(default_factory=dict)
 
     def add(self, kind: str, seconds: float, ok: bool) -> None:
         self.times.setdefault(kind, []).append(seconds)
@@ -81,11 +93,61 @@ def build(db: str | None, folder: Path) -> tuple[str, Demo, dict[str, dict[str, 
     return url, demo, protocols
 
 
-def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(url: str, port: int, per_address: str | None = None) -> subprocess.Popen[bytes]:
+    limits = ("" if per_address is None else
+              f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
+              f".SignInLimits(per_address={per_address!r})")
     code = ("import uvicorn, sys; from mafiatab.web.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, secret='bench'), host='127.0.0.1', port={port}, "
-            "log_level='error', backlog=2048)")
+            f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
+            f"port={port}, log_level='error', backlog=2048)")
     return subprocess.Popen([sys.executable, "-c", code])
+
+
+def rss_mb(pid: int) -> float:
+    """The process's resident memory in MB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def flooder(base: str, names: list[str], seconds: float, counts: dict[str, int]) -> None:
+    """One connection sending wrong sign-ins back to back."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+        csrf = (await c.get("/api/session")).json()["csrf"]
+        end = time.monotonic() + seconds
+        n = 0
+        while time.monotonic() < end:
+            n += 1
+            body = ({"code": f"ZZ{n % 97:02d}-2345-6789"} if n % 4 == 0 else
+                    {"user": random.choice(names), "password": f"guess-{n:06d}-x"})
+            try:
+                r = await c.post("/api/login", json=body, headers={"X-CSRF-Token": csrf})
+                key = str(r.status_code)
+            except httpx.HTTPError as e:
+                key = type(e).__name__
+            counts[key] = counts.get(key, 0) + 1
+
+
+async def flood(base: str, demo: Demo, protocols: dict[str, dict[str, object]], pid: int,
+                connections: int, seconds: float) -> tuple[Stats, float, dict[str, int],
+                                                           list[float]]:
+    stats, counts, memory = Stats(), {}, [rss_mb(pid)]
+    judges = [(f"judge{g.rsplit('t', 1)[1]}", g) for g in demo.open_games]
+    names = [n for n, _ in judges] + [f"nobody{i}" for i in range(20)]
+
+    async def watch() -> None:
+        end = time.monotonic() + seconds + 15
+        while time.monotonic() < end:
+            memory.append(rss_mb(pid))
+            await asyncio.sleep(0.25)
+
+    t0 = time.perf_counter()
+    tasks = [flooder(base, names, seconds, counts) for _ in range(connections)]
+    tasks += [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
+              for i, (name, g) in enumerate(judges)]
+    await asyncio.wait_for(asyncio.gather(watch(), *tasks), timeout=seconds + 60)
+    return stats, time.perf_counter() - t0, counts, memory
 
 
 async def timed(stats: Stats, kind: str, call: object) -> httpx.Response | None:
@@ -96,18 +158,28 @@ async def timed(stats: Stats, kind: str, call: object) -> httpx.Response | None:
         stats.add(kind, time.perf_counter() - t0, False)
         return None
     stats.add(kind, time.perf_counter() - t0, r.status_code < 400)  # 304: not modified
+    if r.status_code >= 400:
+        key = f"{kind} {r.status_code}"
+        stats.statuses[key] = stats.statuses.get(key, 0) + 1
     return r
 
 
 async def judge(base: str, tid: int, name: str, game: str, protocol: dict[str, object],
-                stats: Stats) -> None:
+                stats: Stats, source: str | None = None) -> None:
+    """One judge's table; `source`: the loopback address he comes from (127.0.0.x), so
+    that a flood from 127.0.0.1 is another address, as in a hall."""
     await asyncio.sleep(random.uniform(0, 10))  # judges finish their games over ten seconds
-    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+    transport = httpx.AsyncHTTPTransport(local_address=source) if source else None
+    async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as c:
         r = await c.get("/api/session")
         csrf = r.json()["csrf"]
         h = {"X-CSRF-Token": csrf}
-        r2 = await timed(stats, "judge: sign in", c.post(
-            "/api/login", json={"user": name, "password": DEMO_PASSWORD}, headers=h))
+        for _attempt in range(5):  # a busy server (503) says when to try again, as a phone would
+            r2 = await timed(stats, "judge: sign in", c.post(
+                "/api/login", json={"user": name, "password": DEMO_PASSWORD}, headers=h))
+            if r2 is None or r2.status_code not in (429, 503):
+                break
+            await asyncio.sleep(min(10.0, float(r2.headers.get("Retry-After", "5"))))
         if r2 is None or r2.status_code != 200:
             return
         h = {"X-CSRF-Token": r2.json()["csrf"]}
@@ -174,6 +246,8 @@ def report(stats: Stats, elapsed: float, label: str) -> None:
         print(f"{kind:<24}{len(times):>7}{stats.errors.get(kind, 0):>8}"
               f"{len(times) / elapsed:>9.1f}{p50:>9.1f}{p99:>9.1f}")
     print(f"{'all':<24}{total:>7}{sum(stats.errors.values()):>8}{total / elapsed:>9.1f}")
+    if stats.statuses:
+        print("errors by answer: " + ", ".join(f"{k}: {v}" for k, v in sorted(stats.statuses.items())))
 
 
 def main() -> None:
@@ -183,6 +257,11 @@ def main() -> None:
     ap.add_argument("--polls", type=int, default=6)
     ap.add_argument("--interval", type=float, default=5.0, help="seconds between polls")
     ap.add_argument("--limit", type=float, default=90.0, help="stop after this many seconds")
+    ap.add_argument("--flood", type=int, default=None,
+                    help="connections of a sign-in flood (0: the judges alone, to compare)")
+    ap.add_argument("--flood-seconds", type=float, default=30.0)
+    ap.add_argument("--per-address", default=None,
+                    help="the bench server's per-address sign-in limit (default: the app's)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
@@ -190,7 +269,8 @@ def main() -> None:
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
         port = _free_port()
-        server = start_server(url, port)
+        server = start_server(url, port, args.per_address)
+        flooding = args.flood is not None
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(200):
@@ -199,8 +279,18 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            stats, elapsed = asyncio.run(load(base, demo, protocols, args.viewers, args.polls,
-                                              args.interval, args.limit))
+            if flooding:
+                stats, elapsed, counts, memory = asyncio.run(flood(
+                    base, demo, protocols, server.pid, args.flood, args.flood_seconds))
+                report(stats, elapsed, f"{len(demo.open_games)} judges during a sign-in flood "
+                       f"of {args.flood} connections for {args.flood_seconds:.0f} s")
+                total = sum(counts.values())
+                errors = sum(v for k, v in counts.items() if k.startswith("5") and k != "503")
+                print(f"flood: {total} sign-ins, by answer: "
+                      + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+                      + f"; server errors (5xx other than 503 busy): {errors}")
+                print(f"server RSS: {memory[0]:.0f} MB before, {max(memory):.0f} MB at the peak")
+                return
             report(stats, elapsed, f"{args.viewers} viewers × {args.polls} polls, "
                    f"{len(demo.open_games)} judges, {'PostgreSQL' if args.db else 'SQLite'}")
         finally:

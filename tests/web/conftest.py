@@ -14,6 +14,10 @@ from mafiatab.domain.protocol import Game, Tournament
 from mafiatab.sample import sample_tournament
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo
+from mafiatab.web.security import SignInLimits
+
+RELAXED = SignInLimits(per_address="100000/minute", per_account="100000/minute",
+                       per_code="100000/minute")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ROLES = ("anon", "viewer", "judge1", "judge2", "headjudge", "organizer", "player1")
@@ -52,21 +56,26 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
 @pytest.fixture(scope="module")
 def client_for(world: World) -> Iterator[Callable[[str], TestClient]]:
     """A new client signed in as the role's demo account (anon: nobody)."""
-    app = create_app(str(world.db), secret="test-secret")
+    # the access tests sign in and out hundreds of times from one address; the sign-in
+    # limits themselves are tested with the defaults (tests/web/test_attacks.py)
+    app = create_app(str(world.db), secret="test-secret", limits=RELAXED)
     cookies: dict[str, dict[str, str]] = {}
 
     def make(role: str) -> TestClient:
         c = TestClient(app, base_url="http://testserver")
         if role == "anon":
             return c
-        if role not in cookies:
-            csrf = c.get("/api/session").json()["csrf"]
-            r = c.post("/api/login", json={"user": role, "password": DEMO_PASSWORD},
-                       headers={"X-CSRF-Token": csrf})
-            assert r.status_code == 200, r.text
-            cookies[role] = dict(c.cookies)
-        for k, v in cookies[role].items():
-            c.cookies.set(k, v)
+        if role in cookies:
+            for k, v in cookies[role].items():
+                c.cookies.set(k, v)
+            if c.get("/api/session").json()["user"] == role:
+                return c
+            c.cookies.clear()  # signed out (sessions are server-side): sign in again
+        csrf = c.get("/api/session").json()["csrf"]
+        r = c.post("/api/login", json={"user": role, "password": DEMO_PASSWORD},
+                   headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 200, r.text
+        cookies[role] = dict(c.cookies)
         return c
 
     yield make

@@ -76,13 +76,22 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/setup/staff", STAFF, {"user": ""}),
     ("POST", "/t/{tid}/setup/assign", STAFF, {"game": "nope", "judge": "x"}),
     ("GET", "/t/{tid}/audit", STAFF, None),
-    ("POST", "/new", SIGNED, {"name": ""}),
-    ("POST", "/import", SIGNED, {}),
+    ("POST", "/new", ORG, {"name": ""}),
+    ("POST", "/import", ORG, {}),
+    ("POST", "/logout/everywhere", SIGNED, {}),
+    ("POST", "/account/password", SIGNED, {"old": "", "new": ""}),
+    ("POST", "/t/{tid}/setup/codes/{cid}/revoke", STAFF, {}),
     ("GET", "/api/session", ALL, None),
     ("POST", "/api/login", ALL, {"user": "nobody", "password": "wrong"}),
     ("POST", "/api/logout", ALL, {}),
     ("GET", "/api/tournaments", ALL, None),
-    ("POST", "/api/tournaments", SIGNED, {"name": "x", "rules": "nope"}),
+    ("POST", "/api/tournaments", ORG, {"name": "x", "rules": "nope"}),
+    ("POST", "/api/logout/everywhere", SIGNED, {}),
+    ("POST", "/api/account/password", SIGNED, {"old": "", "new": ""}),
+    ("POST", "/api/organizers", ORG, {"user": "nobody-at-all"}),
+    ("DELETE", "/api/t/{tid}/staff", STAFF, {"user": "nobody-at-all", "role": "viewer"}),
+    ("GET", "/api/t/{tid}/codes", STAFF, None),
+    ("DELETE", "/api/t/{tid}/codes/{cid}", STAFF, None),
     ("GET", "/api/t/{tid}/standings", ALL, None),
     ("GET", "/api/t/{tid}/players/{pid}", ALL, None),
     ("GET", "/api/t/{tid}/games", ALL, None),
@@ -155,7 +164,7 @@ def _url(path: str, world: World) -> str:
     confirmed = next(g.id for g in world.sample.games if g.stage == "qual" and g.round == 1)
     code = d.open_games[0] if path.rsplit("/", 1)[-1] in OPEN_GAME_ROUTES else confirmed
     return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en",
-                       case=world.case)
+                       case=world.case, cid=0)
 
 
 def _refused(r: Any) -> bool:
@@ -185,3 +194,42 @@ def test_access(world: World, client_for: Callable[[str], TestClient], role: str
         assert not _refused(r), f"{role} refused: {r.status_code} {r.text[:200]}"
     else:
         assert _refused(r), f"{role} let in: {r.status_code} {r.text[:200]}"
+
+
+# --- issue 10: every write route with another tournament's ids --------------------------------
+
+WRITES = [(m, p, body) for m, p, _, body in ROUTES
+          if m != "GET" and "{tid}" in p and p not in PUBLIC_WRITES]
+
+
+@pytest.fixture(scope="module")
+def other_tournament(world: World) -> int:
+    """The same sample imported as a second tournament by another organizer: the same
+    game, player and stage ids, and none of the demo's accounts has a role in it."""
+    from mafiatab.formats.tournament_json import dumps_tournament
+    from mafiatab.services.web_support import WebService
+    from mafiatab.storage.engine import make_engine
+
+    engine = make_engine(str(world.db))
+    try:
+        return WebService(engine).import_file(dumps_tournament(world.sample), actor="outsider-org")
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("role", sorted(SIGNED))
+@pytest.mark.parametrize(("method", "path", "body"), WRITES, ids=[f"{m} {p}" for m, p, _ in WRITES])
+def test_no_write_crosses_into_another_tournament(world: World, other_tournament: int,
+                                                  client_for: Callable[[str], TestClient],
+                                                  role: str, method: str, path: str,
+                                                  body: dict[str, Any] | None) -> None:
+    c = client_for(role)
+    url = _url(path, world).replace(f"/t/{world.demo.tournament}/", f"/t/{other_tournament}/", 1)
+    headers = {"X-CSRF-Token": csrf_of(c)}
+    if path.startswith("/api"):
+        r = c.request(method, url, json=body, headers=headers, follow_redirects=False)
+    else:
+        r = c.request(method, url, data=body, headers=headers, follow_redirects=False)
+    assert r.status_code < 500, r.text
+    assert _refused(r) or r.status_code == 404, f"{role} wrote into tournament {other_tournament}: " \
+        f"{r.status_code} {r.text[:200]}"

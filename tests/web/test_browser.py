@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 import uvicorn
 
+from mafiatab.services.web_support import WebService
+from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
-from mafiatab.web.demo import DEMO_PASSWORD
+from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
 from tests.web.conftest import ARTIFACTS, World, make_world
 
 CHROMIUM = "/usr/bin/chromium"
@@ -38,6 +40,12 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]]:
     world = make_world(tmp_path_factory.mktemp("browser"))
+    # the judge of the open table 1 signs in with the code the organizer gave him: a code
+    # makes an account of its own (issue 10), so that account is the table's judge here
+    engine = make_engine(str(world.db))
+    WebService(engine).assign_judge(world.demo.tournament, world.demo.open_games[0],
+                                    world.demo.code_user, actor=ORGANIZER_NAME)
+    engine.dispose()
     app = create_app(str(world.db), secret="browser-test")
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -2,7 +2,10 @@
 
 Two sheets: the standings as ranked, and one row per player per game with each part of his
 points. Points are written as numbers rounded to two places with a two-place number
-format, so the spreadsheet sums and sorts them; ids and names are text.
+format, so the spreadsheet sums and sorts them; ids and names are text. A text that
+starts like a formula (`=`, `+`, `-`, `@`, a tab, a carriage return) is stored as a string
+cell with Excel's quote prefix, so a nickname "=HYPERLINK(…)" is shown, never evaluated;
+numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings
+from mafiatab.formats.csv_export import is_formula_like
 from mafiatab.formats.labels import w
 from mafiatab.formats.tables import Cell, games_table, standings_table
 from mafiatab.rules.profile import RuleProfile
@@ -34,6 +38,11 @@ def _fill(ws: Worksheet, header: Sequence[str], rows: Sequence[Sequence[Cell]]) 
         ws.append(list(row))
         for i, value in enumerate(row):
             widths[i] = max(widths[i], len(str(value)) if value is not None else 0)
+    for line in ws.iter_rows():
+        for cell in line:
+            if isinstance(cell.value, str) and is_formula_like(cell.value):
+                cell.data_type = "s"  # openpyxl took it for a formula
+                cell.quotePrefix = True
     for i, width in enumerate(widths, start=1):
         ws.column_dimensions[get_column_letter(i)].width = min(max(width + 2, 6), 40)
     for column in ws.iter_cols(min_row=2):

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from sqlalchemy.orm import Session
 from mafiatab.domain import appeals as ap
 from mafiatab.domain import protocol as model
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.services.accounts import AccountError, Denied, account_key, hash_password
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
@@ -60,7 +60,7 @@ from mafiatab.services.tournaments import (
     diff_dicts,
     encode_game,
 )
-from mafiatab.services.web_support import STAFF, WebService, _digest
+from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage import models as db
 from mafiatab.storage.models import (
     APPEALS_COMMISSION,
@@ -97,7 +97,7 @@ def case_id(number: int) -> str:
 def case_number(ref: str) -> int:
     """"A3" or "3" -> 3; anything else is no case."""
     text = ref[1:] if ref[:1] in ("A", "a") else ref
-    if not text.isdigit():
+    if not (text.isdecimal() and len(text) <= 9):
         raise NotFound("no_game", game=ref)
     return int(text)
 
@@ -164,22 +164,20 @@ class AppealService(WebService):
     def link_player(self, tournament: int, player: str, user: str, *, actor: str,
                     password: str | None = None) -> None:
         """Link a tournament's player to an account (made when missing; the player role
-        granted), optionally with a password. Staff only; a new link replaces the old."""
+        granted). A `password` is for a *new* account only: an account that exists keeps
+        its own (issue 10). Staff only; a new link replaces the old."""
+        key = account_key(user)
+        digest = hash_password(password) if password else None
         with self._write() as s:
             t = self._tournament(s, tournament)
             self._require_any(s, t, actor, MANAGE)
-            self._link(s, t.id, player, user)
-            if password:
-                self.set_password_in(s, user, password)
-            self._audit(s, actor, t.id, "link_player", {"player": player, "user": user})
-
-    @staticmethod
-    def set_password_in(s: Session, user: str, password: str) -> None:
-        from mafiatab.services.web_support import _HASHER
-
-        u = s.scalar(select(db.User).where(db.User.name == user))
-        assert u is not None
-        u.password_hash = _HASHER.hash(password)
+            exists = s.scalar(select(db.User.id).where(db.User.name == key)) is not None
+            if exists and digest is not None:
+                raise AccountError("account_exists", user=key)
+            u = self._link(s, t.id, player, key)
+            if digest is not None:
+                u.password_hash = digest
+            self._audit(s, actor, t.id, "link_player", {"player": player, "user": key})
 
     def _link(self, s: Session, tid: int, player: str, user: str) -> db.User:
         self._participant(s, tid, player)
@@ -195,19 +193,18 @@ class AppealService(WebService):
 
     def player_code(self, tournament: int, player: str, *, actor: str,
                     user: str | None = None) -> tuple[str, str]:
-        """A sign-in code for a player (shown once): (account, code). The account is
-        `user` or "<tournament>-<player>"; it is linked to the player."""
-        name = user or f"{tournament}-{player}"
-        code = "-".join(secrets.token_hex(2).upper() for _ in range(3))
+        """A sign-in code for a player's own page (shown once): (account, code). The
+        account is `user` or "<tournament>-<player>", a code account of this tournament
+        (never an account that exists otherwise), linked to the player."""
+        key = account_key(user or f"{tournament}-{player}")
         with self._write() as s:
             t = self._tournament(s, tournament)
             self._require_any(s, t, actor, MANAGE)
-            self._link(s, t.id, player, name)
-            s.add(db.AccessCode(tournament_id=t.id, digest=_digest(code), user_name=name,
-                                role=PLAYER))
-            self._audit(s, actor, t.id, "create_code", {"user": name, "role": PLAYER,
-                                                        "player": player})
-        return name, code
+            self._participant(s, t.id, player)
+            self.code_account_in(s, t.id, key, key)
+            self._link(s, t.id, player, key)
+            code = self.add_code_in(s, t.id, key, PLAYER, actor=actor, ttl=None)
+        return key, code
 
     @staticmethod
     def _players_of(s: Session, tid: int, user: str) -> set[str]:
@@ -590,6 +587,10 @@ class AppealService(WebService):
                 raise PermissionDenied("not_allowed", user=actor, action="decide",
                                        tournament=t.name, roles=sorted(DECIDERS))
             row = self._case_row(s, t.id, ref)
+            if t.confirmer_must_differ and row.filed_by == actor:
+                # four eyes (issue 10): whoever files a case, for himself or "for" a
+                # player, never decides it, as nobody confirms his own protocol
+                raise Denied("four_eyes", case=case_id(row.number), user=actor)
             case = self._load_case(s, row)
             grow = self._game(s, t.id, row.game_code)
             game = self._filed_game(s, grow)

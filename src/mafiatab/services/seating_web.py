@@ -44,6 +44,13 @@ log = logging.getLogger(__name__)
 SEATING_REASON: Final = "seating"
 #: the longest search the web app lets anyone start (seating.md: 5 minutes for N = 200)
 MAX_TIME_LIMIT: Final = 300.0
+#: what a web request may ask of the generator, checked before any work (issue 10; the
+#: spec's ranges, seating.md: up to N = 200 and R = 15, with room to spare)
+MAX_GAMES: Final = 30
+MAX_PLAYERS: Final = 500
+MAX_FIRST_ROUND: Final = 100
+MAX_ITERATIONS: Final = 10_000_000
+MAX_SEED: Final = 2**63 - 1
 WAITING, RUNNING, DONE, REFUSED, FAILED = "waiting", "running", "done", "refused", "failed"
 
 _GATE = threading.Lock()  # one search at a time per process (see the module's text)
@@ -155,7 +162,7 @@ def parse_rounds(text: str) -> frozenset[int]:
     for part in text.split(","):
         if not part.strip():
             continue
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        m = re.fullmatch(r"\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?", part)
         if not m or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < int(m.group(1)):
             raise SeatingRefused(f"Не понял список туров «{text}» (пример: 1-3,5).",
                                  f"Cannot read the round list '{text}' (e.g. 1-3,5).")
@@ -193,7 +200,7 @@ def parse_lines(text: str, players: Sequence[model.Player]) -> list[tuple[model.
 def parse_pins(text: str, players: Sequence[model.Player]) -> dict[str, int]:
     pins: dict[str, int] = {}
     for p, value in parse_lines(text, players):
-        if not value.isdigit() or int(value) < 1:
+        if not (value.isascii() and value.isdigit() and len(value) <= 4) or int(value) < 1:
             raise SeatingRefused(f"Закрепление игрока {p.nickname}: «{value}» — не номер стола.",
                                  f"Pin of {p.nickname}: '{value}' is not a table number.")
         pins[p.id] = int(value)
@@ -205,6 +212,32 @@ def parse_availability(text: str, players: Sequence[model.Player]) -> dict[str, 
 
 
 # --- the desk -------------------------------------------------------------------------------
+
+
+def check_bounds(params: SeatingParams) -> None:
+    """Refuse numbers no tournament needs before anything is built from them: a request
+    for 10⁹ games must cost nothing (the generator's arrays grow with the rounds)."""
+    checks = [
+        (1 <= params.games <= MAX_GAMES, f"игр на игрока — от 1 до {MAX_GAMES}",
+         f"games per player are 1 to {MAX_GAMES}"),
+        (params.tables is None or 1 <= params.tables <= MAX_PLAYERS // 10,
+         f"столов — от 1 до {MAX_PLAYERS // 10}", f"tables are 1 to {MAX_PLAYERS // 10}"),
+        (1 <= params.first_round <= MAX_FIRST_ROUND, f"первый тур — от 1 до {MAX_FIRST_ROUND}",
+         f"the first round is 1 to {MAX_FIRST_ROUND}"),
+        (0 <= params.seed <= MAX_SEED, "зерно — неотрицательное, до 2⁶³", "the seed is 0 to 2⁶³"),
+        (params.iterations is None or 1 <= params.iterations <= MAX_ITERATIONS,
+         f"итераций — до {MAX_ITERATIONS}", f"iterations are at most {MAX_ITERATIONS}"),
+        (params.time_limit is None or 0 < params.time_limit <= MAX_TIME_LIMIT,
+         f"предел времени — до {int(MAX_TIME_LIMIT)} с",
+         f"the time limit is at most {int(MAX_TIME_LIMIT)} s"),
+        (all(1 <= t <= MAX_PLAYERS // 10 for t in params.pins.values()),
+         "стол закрепления — из столов тура", "a pinned table is one of the round's tables"),
+        (all(1 <= r <= MAX_GAMES * 50 for rs in params.availability.values() for r in rs),
+         "туры доступности — из туров рассадки", "available rounds are rounds of the seating"),
+    ]
+    for ok, ru, en in checks:
+        if not ok:
+            raise SeatingRefused(f"Рассадка: {ru}.", f"Seating: {en}.")
 
 
 class SeatingDesk:
@@ -233,7 +266,11 @@ class SeatingDesk:
         request is refused here, before any search starts, with the generator's reason."""
         from mafiatab.seating.model import InfeasibleRequest, build_request
 
+        check_bounds(params)
         _t, players, stages = self.svc.context(tournament)
+        if len(players) > MAX_PLAYERS:
+            raise SeatingRefused(f"Рассадка в веб-приложении — до {MAX_PLAYERS} игроков.",
+                                 f"The web app seats up to {MAX_PLAYERS} players.")
         if params.stage not in {s.id for s in stages}:
             raise SeatingRefused(f"Стадии «{params.stage}» в турнире нет.",
                                  f"The tournament has no stage '{params.stage}'.")

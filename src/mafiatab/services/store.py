@@ -89,7 +89,7 @@ def roles_in(s: Session, tournament: int, user: str) -> set[str]:
 
 
 def tournament_row(s: Session, tournament: int) -> db.Tournament:
-    t = s.get(db.Tournament, tournament)
+    t = s.get(db.Tournament, tournament) if 0 < tournament < 2**63 else None
     if t is None:
         raise NotFound("no_tournament", ref=str(tournament))
     return t

@@ -4,8 +4,9 @@
 one transaction through the same `_write`/`_read` helpers, checks roles the same way and
 writes the same audit log. It adds what only a web app needs:
 
-* accounts that can sign in (argon2 password hashes in `users.password_hash`) and
-  per-tournament access codes that the organizer hands to a judge at the door;
+* accounts that can sign in (argon2 password hashes, `services.accounts`), sign-in codes
+  scoped to one tournament and one role that the organizer hands to a judge or a player
+  at the door, and server-side sessions (issue 10);
 * which judge sits at which table (`web_assignments`), so that a judge edits only his own
   table's protocol;
 * the tournament's publication switches (standings hidden until the end; the storage
@@ -16,23 +17,20 @@ writes the same audit log. It adds what only a web app needs:
 * the round overview (every table's protocol state), lots, stages, and a cached standings
   read for the hundreds of phones that poll it.
 
-Its three small tables (`web_settings`, `web_assignments`, `web_access_codes`) are part of
-the storage schema (`storage.models`, Alembic migration 0002), like every other table.
+Its small tables (`web_settings`, `web_assignments`; `sign_in_codes`, `web_sessions` of
+migration 0004) are part of the storage schema (`storage.models`), like every other table.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
+import datetime as dt
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
@@ -41,6 +39,24 @@ from mafiatab.domain.problems import Problem
 from mafiatab.domain.standings import GameExplanation, Standings, explain_player
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import read_tournament
+from mafiatab.services.accounts import (
+    TOUCH_EVERY,
+    AccountError,
+    Denied,
+    account_key,
+    aware,
+    code_digest,
+    code_matches,
+    hash_password,
+    new_code,
+    new_salt,
+    new_token,
+    normalize_name,
+    parse_code,
+    session_alive,
+    token_digest,
+    verify_password,
+)
 from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
 from mafiatab.services.store import profile_of
 from mafiatab.services.tournament_file import profile_for
@@ -60,11 +76,14 @@ from mafiatab.storage.models import (
     HEAD_JUDGE,
     JUDGE,
     ORGANIZER,
+    PLAYER,
     RETURNED,
     ROLES,
     SUBMITTED,
-    AccessCode,
+    VIEWER,
     Assignment,
+    SignInCode,
+    WebSession,
     WebSettings,
 )
 
@@ -73,17 +92,36 @@ STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: fouls, nominations and votes per day, written explanations, a protest note
 SHEET: Final = "sheet"
 
-MIN_PASSWORD: Final = 6
+#: the roles a sign-in code can carry: a judge's table, a player's own page, a viewer
+CODE_ROLES: Final = (JUDGE, PLAYER, VIEWER)
 #: how long a tournament's stamp read from the database serves the public polls (seconds)
 STAMP_MAX_AGE: Final = 1.0
 #: audit actions that change nothing the public sees (standings read confirmed revisions)
 PRIVATE_ACTIONS: Final = ("save", "submit", "conflict", "sign_in_code", "set_password",
-                          "create_code", "grant_role", "assign_judge")
+                          "create_code", "grant_role", "assign_judge", "revoke_code",
+                          "revoke_role", "give_organizer", "sign_out_everywhere")
 #: parts of a game's points that are main points (the rest are extras, hidden from the
 #: public while the tournament hides extras): scoring.md sections 2 and 5
 MAIN_PARTS: Final = frozenset({"win", "compensation"})
 
-_HASHER = PasswordHasher()
+
+
+def _utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    """A sign-in code as the staff's list shows it (never the code itself)."""
+
+    id: int
+    user: str
+    role: str
+    created_by: str
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    revoked: bool
+    valid: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +148,6 @@ class Visibility:
     finished: bool
 
 
-def _digest(code: str) -> str:
-    return hashlib.sha256(code.strip().upper().encode("utf-8")).hexdigest()
-
-
 def seating_game_id(stage: str, rnd: int, table: int) -> str:
     """The id a game entered through seating gets (format-1 ids are free text)."""
     return f"{stage}-r{rnd}-t{table}"
@@ -138,64 +172,306 @@ class WebService(TournamentService):
         tables come with the others through `mafiatab db upgrade`)."""
         check_schema(self._writer)
 
-    # --- accounts ---
-    def set_password(self, user: str, password: str, *, actor: str) -> None:
-        """Give an account a password (argon2id); made when missing."""
-        if len(password) < MIN_PASSWORD:
-            raise ValueError(f"a password has at least {MIN_PASSWORD} characters")
+    # --- accounts (issue 10; the pieces in `services.accounts`) ---
+    def add_account(self, user: str, password: str, *, actor: str) -> bool:
+        """The server operator's way in (`serve --add-user`): make the account or set its
+        password. The first account of a database gets the organizer right, so someone
+        can create the first tournament. Returns whether the account has that right."""
+        digest = hash_password(password)
+        key = account_key(user)
         with self._write() as s:
-            u = self._user(s, user)
-            u.password_hash = _HASHER.hash(password)
-            self._audit(s, actor, None, "set_password", {"user": user})
+            first = s.scalar(select(func.count()).select_from(db.User)
+                             .where(db.User.organizer.is_(True))) == 0
+            u = self._account(s, key, display=normalize_name(user))
+            u.password_hash = digest
+            u.code_tournament_id = None
+            if first:
+                u.organizer = True
+            s.execute(delete(WebSession).where(WebSession.user_id == u.id))
+            self._audit(s, actor, None, "set_password", {"user": key, "operator": True})
+            return bool(u.organizer)
+
+    def set_password(self, user: str, password: str, *, actor: str) -> None:
+        """The operator's reset of a password (the CLI); every session of it ends."""
+        self.add_account(user, password, actor=actor)
+
+    def change_password(self, user: str, old: str, new: str) -> None:
+        """The owner changes his password (the old one checked); every session of the
+        account ends, the caller signs in again."""
+        key = account_key(user)
+        with self._read() as s:
+            stored = s.scalar(select(db.User.password_hash).where(db.User.name == key))
+        if not verify_password(stored, old):
+            raise AccountError("wrong_password")
+        digest = hash_password(new)
+        with self._write() as s:
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            u.password_hash = digest
+            s.execute(delete(WebSession).where(WebSession.user_id == u.id))
+            self._audit(s, key, None, "set_password", {"user": key})
 
     def check_password(self, user: str, password: str) -> bool:
-        """Whether the password is the account's (constant work also for unknown names)."""
-        with self._read() as s:
-            stored = s.scalar(select(db.User.password_hash).where(db.User.name == user))
+        """Whether the password is the account's (the same work also for unknown names)."""
         try:
-            if stored is None:
-                _HASHER.verify(_DUMMY_HASH, password + "x")
-                return False
-            return _HASHER.verify(stored, password)
-        except (VerificationError, InvalidHashError):
-            return False
+            key = account_key(user)
+        except AccountError:
+            return verify_password(None, password)
+        with self._read() as s:
+            stored = s.scalar(select(db.User.password_hash).where(db.User.name == key))
+        return verify_password(stored, password)
 
-    def create_code(self, tournament: int, user: str, role: str, *, actor: str) -> str:
-        """A new sign-in code for `user` with `role` in the tournament; the code is shown
-        once (only its digest is stored). Head judges may hand out judge codes only."""
-        if role not in ROLES:
-            raise ServiceError("bad_role", role=role, choices=", ".join(ROLES))
-        code = "-".join(secrets.token_hex(2).upper() for _ in range(3))
+    def is_organizer(self, user: str) -> bool:
+        with self._read() as s:
+            return bool(s.scalar(select(db.User.organizer).where(db.User.name == user)))
+
+    def give_organizer(self, user: str, *, actor: str) -> None:
+        """An organizer gives another account (with a password) the right to create
+        tournaments."""
+        key = account_key(user)
+        with self._write() as s:
+            me = s.scalar(select(db.User).where(db.User.name == actor))
+            if me is None or not me.organizer:
+                raise PermissionDenied("not_allowed", user=actor, action="manage",
+                                       tournament="—", roles=[ORGANIZER])
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            if u.code_tournament_id is not None or u.password_hash is None:
+                raise AccountError("code_account_role", user=key, role=ORGANIZER)
+            u.organizer = True
+            self._audit(s, actor, None, "give_organizer", {"user": key})
+
+    def _require_organizer(self, actor: str) -> None:
+        if not self.is_organizer(actor):
+            raise Denied("not_organizer", user=actor)
+
+    def new_tournament(self, name: str, rules: str, *, actor: str,
+                       stages: Sequence[model.Stage] = ()) -> int:
+        """A tournament created from the web: only an account with the organizer right."""
+        self._require_organizer(actor)
+        return self.create_tournament(name, rules, actor=actor, stages=stages)
+
+    def import_as_organizer(self, data: bytes, *, actor: str) -> int:
+        """A tournament imported from the web (format 1): the organizer right again; the
+        importer becomes its organizer and head judge."""
+        self._require_organizer(actor)
+        tid = self.import_file(data, actor=actor)
+        with self._write() as s:
+            t = self._tournament(s, tid)
+            for role in (ORGANIZER, HEAD_JUDGE):
+                self._grant(s, t.id, actor, role)
+            self._audit(s, actor, t.id, "grant_role", {"user": actor, "role": HEAD_JUDGE})
+        return tid
+
+    def _account(self, s: Session, key: str, *, display: str | None = None) -> db.User:
+        u = s.scalar(select(db.User).where(db.User.name == key))
+        if u is None:
+            u = db.User(name=key, display_name=display or key)
+            s.add(u)
+            s.flush()
+        return u
+
+    def create_code(self, tournament: int, user: str, role: str, *, actor: str,
+                    ttl: dt.timedelta | None = None) -> str:
+        """A sign-in code for one role in one tournament, shown once. It makes the
+        account `user` for this tournament (no password; roles only here), or adds a
+        code to such an account; never one for an account that exists otherwise. It
+        lives until the tournament ends, or `ttl`, or until revoked. Head judges hand
+        out judge and viewer codes only."""
+        if role not in CODE_ROLES:
+            raise AccountError("code_role", roles=list(CODE_ROLES))
+        if ttl is not None and not dt.timedelta(minutes=1) <= ttl <= dt.timedelta(days=30):
+            raise AccountError("bad_expiry")
+        key = account_key(user)
         with self._write() as s:
             t = self._tournament(s, tournament)
             self._require_staff(s, t, actor, role)
-            self._grant(s, t.id, user, role)
-            s.add(AccessCode(tournament_id=t.id, digest=_digest(code), user_name=user, role=role))
-            self._audit(s, actor, t.id, "create_code", {"user": user, "role": role})
-        return code
+            self.code_account_in(s, t.id, key, normalize_name(user))
+            self._grant(s, t.id, key, role)
+            return self.add_code_in(s, t.id, key, role, actor=actor, ttl=ttl)
+
+    def add_code_in(self, s: Session, tid: int, key: str, role: str, *, actor: str,
+                    ttl: dt.timedelta | None) -> str:
+        """The code row in the caller's transaction; returns the code as shown."""
+        shown, lookup, secret = new_code()
+        salt = new_salt()
+        s.add(SignInCode(tournament_id=tid, lookup=lookup, salt=salt,
+                         digest=code_digest(salt, secret), user_name=key, role=role,
+                         created_by=actor, expires_at=None if ttl is None else _utcnow() + ttl))
+        self._audit(s, actor, tid, "create_code", {"user": key, "role": role})
+        return shown
+
+    def code_account_in(self, s: Session, tid: int, key: str, display: str) -> db.User:
+        """The code account `key` of the tournament, made when missing; refused when the
+        name is an account of another kind (with a password, an organizer, another
+        tournament's)."""
+        u = s.scalar(select(db.User).where(db.User.name == key))
+        if u is None:
+            u = db.User(name=key, display_name=display, code_tournament_id=tid)
+            s.add(u)
+            s.flush()
+            return u
+        if u.code_tournament_id != tid or u.password_hash is not None or u.organizer:
+            raise AccountError("code_for_account", user=key)
+        return u
 
     def sign_in_with_code(self, code: str) -> tuple[str, int] | None:
-        """The account and tournament a code opens, or None."""
-        with self._write() as s:
-            row = s.scalar(select(AccessCode).where(AccessCode.digest == _digest(code)))
-            if row is None:
+        """The account and tournament a valid code opens, or None. A wrong code is found
+        out by one indexed read: no write, so guesses never take the write lock."""
+        parsed = parse_code(code)
+        if parsed is None:
+            return None
+        lookup, secret = parsed
+        with self._read() as s:
+            row = s.scalar(select(SignInCode).where(SignInCode.lookup == lookup))
+            if row is None or not code_matches(row.salt, row.digest, secret):
                 return None
-            self._audit(s, row.user_name, row.tournament_id, "sign_in_code", {})
+            if not self._code_valid(s, row, _utcnow()):
+                return None
             return row.user_name, row.tournament_id
+
+    def code_id(self, code: str) -> int | None:
+        parsed = parse_code(code)
+        if parsed is None:
+            return None
+        with self._read() as s:
+            return s.scalar(select(SignInCode.id).where(SignInCode.lookup == parsed[0]))
+
+    @staticmethod
+    def _code_valid(s: Session, row: SignInCode, now: dt.datetime) -> bool:
+        if row.revoked_at is not None:
+            return False
+        if row.expires_at is not None and aware(row.expires_at) <= now:
+            return False
+        settings = s.get(WebSettings, row.tournament_id)
+        return not (settings is not None and settings.finished)
+
+    def codes(self, tournament: int, *, actor: str) -> list[CodeInfo]:
+        """The tournament's sign-in codes (never the codes themselves), newest first."""
+        with self._read() as s:
+            t = self._tournament(s, tournament)
+            self._require(s, t, actor, STAFF, "manage")
+            now = _utcnow()
+            rows = s.scalars(select(SignInCode).where(SignInCode.tournament_id == t.id)
+                             .order_by(SignInCode.id.desc()))
+            return [CodeInfo(r.id, r.user_name, r.role, r.created_by, aware(r.created_at),
+                             None if r.expires_at is None else aware(r.expires_at),
+                             r.revoked_at is not None, self._code_valid(s, r, now))
+                    for r in rows]
+
+    def revoke_code(self, tournament: int, code_id: int, *, actor: str) -> None:
+        """A code stops opening anything, and every session made with it ends now."""
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            self._require(s, t, actor, STAFF, "manage")
+            row = s.get(SignInCode, code_id)
+            if row is None or row.tournament_id != t.id:
+                raise AccountError("no_code")
+            row.revoked_at = _utcnow()
+            s.execute(delete(WebSession).where(WebSession.code_id == row.id))
+            self._audit(s, actor, t.id, "revoke_code", {"user": row.user_name, "role": row.role})
+
+    def revoke_role(self, tournament: int, user: str, role: str, *, actor: str) -> None:
+        """Take a role away; the account's next request no longer has it (roles are read
+        on every request). A code account's codes for that role die with it."""
+        key = account_key(user)
+        with self._write() as s:
+            t = self._tournament(s, tournament)
+            self._require_staff(s, t, actor, role)
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            s.execute(delete(db.RoleGrant).where(db.RoleGrant.user_id == u.id,
+                                                 db.RoleGrant.tournament_id == t.id,
+                                                 db.RoleGrant.role == role))
+            for row in s.scalars(select(SignInCode).where(
+                    SignInCode.tournament_id == t.id, SignInCode.user_name == key,
+                    SignInCode.role == role, SignInCode.revoked_at.is_(None))):
+                row.revoked_at = _utcnow()
+                s.execute(delete(WebSession).where(WebSession.code_id == row.id))
+            self._audit(s, actor, t.id, "revoke_role", {"user": key, "role": role})
+
+    # --- sessions ---
+    def open_session(self, user: str, *, code: str | None = None) -> str:
+        """A new server-side session for the account (a code's session is tied to the
+        code: revoking it ends the session). Returns the token for the cookie."""
+        token, digest = new_token()
+        cid = self.code_id(code) if code is not None else None
+        with self._write() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            if u is None:
+                raise AccountError("no_account", user=user)
+            now = _utcnow()
+            s.add(WebSession(digest=digest, user_id=u.id, code_id=cid, created_at=now,
+                             seen_at=now))
+            if cid is not None:
+                row = s.get(SignInCode, cid)
+                self._audit(s, user, row.tournament_id if row else None, "sign_in_code", {})
+        return token
+
+    def session_user(self, token: str) -> str | None:
+        """The account a session token stands for now, or None (unknown, ended, idle,
+        too old, or its code revoked or expired). Writes `seen_at` at most every few
+        minutes."""
+        digest = token_digest(token)
+        now = _utcnow()
+        with self._read() as s:
+            found = s.execute(select(WebSession, db.User.name)
+                              .join(db.User, db.User.id == WebSession.user_id)
+                              .where(WebSession.digest == digest)).first()
+            if found is None:
+                return None
+            row, name = found
+            alive = session_alive(aware(row.created_at), aware(row.seen_at), now)
+            if alive and row.code_id is not None:
+                code = s.get(SignInCode, row.code_id)
+                alive = code is not None and self._code_valid(s, code, now)
+            stale = now - aware(row.seen_at) >= TOUCH_EVERY
+        if not alive:
+            self.end_session(token)
+            return None
+        if stale:
+            with self._write() as s:
+                s.execute(update(WebSession).where(WebSession.digest == digest)
+                          .values(seen_at=now))
+        return str(name)
+
+    def end_session(self, token: str) -> None:
+        with self._write() as s:
+            s.execute(delete(WebSession).where(WebSession.digest == token_digest(token)))
+
+    def end_all_sessions(self, user: str) -> int:
+        """"Sign out everywhere": every session of the account ends. Returns how many."""
+        with self._write() as s:
+            uid = s.scalar(select(db.User.id).where(db.User.name == user))
+            if uid is None:
+                return 0
+            n = s.execute(delete(WebSession).where(WebSession.user_id == uid)).rowcount
+            self._audit(s, user, None, "sign_out_everywhere", {"sessions": n})
+            return int(n or 0)
 
     def grant(self, tournament: int, user: str, role: str, *, actor: str,
               password: str | None = None) -> None:
-        """Give a role (organizers: any; head judges: judge and viewer), and optionally
-        set the account's password in the same step."""
+        """Give a role (organizers: any; head judges: judge and viewer). A `password`
+        makes a *new* account with it; an account that exists keeps its password
+        (refused rather than silently ignored, so the organizer knows)."""
         if role not in ROLES:
             raise ServiceError("bad_role", role=role, choices=", ".join(ROLES))
+        key = account_key(user)
+        digest = hash_password(password) if password else None
         with self._write() as s:
             t = self._tournament(s, tournament)
             self._require_staff(s, t, actor, role)
-            u = self._grant(s, t.id, user, role)
-            if password:
-                u.password_hash = _HASHER.hash(password)
-            self._audit(s, actor, t.id, "grant_role", {"user": user, "role": role})
+            exists = s.scalar(select(db.User.id).where(db.User.name == key)) is not None
+            if exists and digest is not None:
+                raise AccountError("account_exists", user=key)
+            u = self._account(s, key, display=normalize_name(user))
+            if digest is not None:
+                u.password_hash = digest
+            self._grant(s, t.id, key, role)
+            self._audit(s, actor, t.id, "grant_role", {"user": key, "role": role})
 
     def _require_staff(self, s: Session, t: db.Tournament, actor: str, role: str) -> None:
         mine = self._roles(s, t.id, actor)
@@ -205,7 +481,14 @@ class WebService(TournamentService):
                                tournament=t.name, roles=sorted(STAFF))
 
     def _grant(self, s: Session, tid: int, user: str, role: str) -> db.User:
+        """A role for an account in the tournament. A code account holds roles only in
+        its own tournament, and only the roles a code can carry."""
         u = self._user(s, user)
+        if u.code_tournament_id is not None:
+            if u.code_tournament_id != tid:
+                raise AccountError("code_account_elsewhere", user=user)
+            if role not in CODE_ROLES:
+                raise AccountError("code_account_role", user=user, role=role)
         exists = s.scalar(select(db.RoleGrant.id).where(
             db.RoleGrant.user_id == u.id, db.RoleGrant.tournament_id == tid,
             db.RoleGrant.role == role))
@@ -308,6 +591,7 @@ class WebService(TournamentService):
 
     def assign_judge(self, tournament: int, game: str, judge: str, *, actor: str) -> None:
         """Make `judge` the judge of the game's table (and a judge of the tournament)."""
+        judge = account_key(judge)
         with self._write() as s:
             t = self._tournament(s, tournament)
             self._require(s, t, actor, STAFF, "manage")
@@ -491,11 +775,11 @@ def _json_text(d: dict[str, Any]) -> str:
     return encode_game_dict(d)
 
 
-_DUMMY_HASH: Final = _HASHER.hash("not a password of anybody")
-
 __all__ = [
     "Assignment",
-    "AccessCode",
+    "CODE_ROLES",
+    "CodeInfo",
+    "SignInCode",
     "GameStatus",
     "JUDGE_EDITABLE",
     "SHEET",

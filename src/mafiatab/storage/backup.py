@@ -10,6 +10,11 @@ Neither operation can leave half a file behind:
 * a restore checks the backup first (`PRAGMA integrity_check`, and that it is a mafiatab
   database), then copies it into the live database in one step, which SQLite does in one
   write transaction: killed in the middle, the database is as it was before.
+
+A backup holds every account's password hash and the tournaments' unpublished protocols:
+it is written readable by its owner only (0600). A restore takes only a backup of the
+schema the program runs (its Alembic revision); an older one is upgraded first when asked
+(`upgrade=True`), on a temporary copy, so the live database is replaced all or nothing.
 """
 
 from __future__ import annotations
@@ -84,9 +89,7 @@ def backup_sqlite(database: Path, target: Path) -> None:
             src.close()
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        tmp.chmod(0o666 & ~umask)  # mkstemp makes 0600; a backup is an ordinary file
+        tmp.chmod(0o600)  # password hashes and unpublished protocols: the owner's only
         os.replace(tmp, target)
     except sqlite3.Error as e:
         raise BackupError("failed", file=str(target), detail=str(e)) from None
@@ -95,16 +98,67 @@ def backup_sqlite(database: Path, target: Path) -> None:
             tmp.unlink()
 
 
-def restore_sqlite(backup: Path, database: Path) -> None:
-    """Replace the contents of `database` by those of the file `backup`, all or nothing."""
+def schema_version(conn: sqlite3.Connection) -> str | None:
+    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    return None if row is None else str(row[0])
+
+
+def restore_sqlite(backup: Path, database: Path, *, upgrade: bool = False) -> None:
+    """Replace the contents of `database` by those of the file `backup`, all or nothing.
+    A backup of another schema version is refused; with `upgrade` an older one is
+    migrated first (on a temporary copy; the backup file is left as it is)."""
     if not backup.is_file():
         raise BackupError("no_backup", file=str(backup))
+    from mafiatab.storage.engine import head_revision
+
     try:
         src = _connect(backup, read_only=True)
     except sqlite3.Error as e:
         raise BackupError("not_sqlite", file=str(backup), detail=str(e)) from None
     try:
         _check_mafiatab(src, backup)
+        version, head = schema_version(src), head_revision()
+    except (sqlite3.Error, BackupError) as e:
+        src.close()
+        if isinstance(e, BackupError):
+            raise
+        raise BackupError("failed", file=str(backup), detail=str(e)) from None
+    if version == head:
+        _restore_checked(src, database)
+        return
+    src.close()
+    if not upgrade or version is None or version > head:
+        raise BackupError("other_version", file=str(backup), version=str(version), head=head)
+    _restore_upgraded(backup, database)
+
+
+def _restore_upgraded(backup: Path, database: Path) -> None:
+    from mafiatab.storage.engine import make_engine
+    from mafiatab.storage.engine import upgrade as migrate
+
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{database.name}.", suffix=".restore",
+                                    dir=database.resolve().parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        with contextlib.closing(_connect(backup, read_only=True)) as src, \
+                contextlib.closing(sqlite3.connect(str(tmp))) as dst:
+            src.backup(dst)
+        engine = make_engine(str(tmp))
+        try:
+            migrate(engine)
+        finally:
+            engine.dispose()
+        _restore_checked(_connect(tmp, read_only=True), database)
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(str(tmp) + suffix).unlink()
+
+
+def _restore_checked(src: sqlite3.Connection, database: Path) -> None:
+    """Copy the checked source into the live database in one step; closes `src`."""
+    try:
         dst = _connect(database)
         try:
             # one step (pages=-1): one write transaction on the destination

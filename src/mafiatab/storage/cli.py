@@ -70,6 +70,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "not_sqlite": ("{file} — не база SQLite: {detail}", "{file} is not a SQLite database: {detail}"),
     "corrupt": ("{file} повреждён: {detail}", "{file} is damaged: {detail}"),
     "not_mafiatab": ("{file} — не база mafiatab.", "{file} is not a mafiatab database."),
+    "other_version": (
+        "{file}: схема базы версии {version}, а программа работает со схемой {head}; "
+        "более старую копию восстановит restore --upgrade",
+        "{file}: its schema is version {version}, the program runs {head}; an older backup "
+        "is restored with restore --upgrade",
+    ),
     "failed": ("Не удалось: {file}: {detail}", "Failed: {file}: {detail}"),
     "cannot_write": ("Не удалось записать {file}: {detail}", "Cannot write {file}: {detail}"),
     "standings_args": (
@@ -311,6 +317,8 @@ def restore_command(
     file: Annotated[Path, typer.Argument(dir_okay=False, help="Backup file / файл копии")],
     db: DbOpt = None,
     lang: LangOpt = "ru",
+    upgrade: Annotated[bool, typer.Option(
+        "--upgrade", help="Upgrade an older backup's schema first / обновить схему копии")] = False,
 ) -> None:
     """Replace the SQLite database by a backup, all or nothing / восстановить базу."""
     lang = _check_lang(lang)
@@ -318,7 +326,7 @@ def restore_command(
 
     with _errors(lang):
         database = _sqlite_file(db, "restore", lang)
-        restore_sqlite(file, database)
+        restore_sqlite(file, database, upgrade=upgrade)
         out.print(t("restore_done", lang, db=str(database), file=str(file)), markup=False)
 
 

@@ -35,6 +35,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -202,9 +203,16 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     display_name: Mapped[str | None] = mapped_column(String(200))
-    #: filled by the web app's login (later work); None: cannot log in
+    #: argon2id of the account's password; None: cannot sign in with a password
     password_hash: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    #: issue 10: the global right to create tournaments (and to give that right)
+    organizer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: issue 10: an account made by a sign-in code belongs to that one tournament: it has
+    #: no password, holds roles only there, and no code of another tournament opens it.
+    #: Not a foreign key: adding one to `users` on SQLite would rebuild the table that
+    #: every grant cascades from.
+    code_tournament_id: Mapped[int | None] = mapped_column(Integer)
 
 
 class RoleGrant(Base):
@@ -267,20 +275,47 @@ class Assignment(Base):
     user_name: Mapped[str] = mapped_column(String(200))
 
 
-class AccessCode(Base):
-    """A per-tournament sign-in code; only its SHA-256 is kept (the code is random and
-    long enough that a salted slow hash would add nothing but a full-table scan)."""
+class SignInCode(Base):
+    """A sign-in code (issue 10): one tournament, one role, one account that the code
+    made (never an existing staff account), mortal and revocable.
 
-    __tablename__ = "web_access_codes"
+    The code is `lookup` + secret: `lookup` finds the row with an indexed read (no write
+    lock for a guess), the secret is kept as HMAC-SHA256 under the row's own random salt,
+    compared in constant time. The code itself is shown once and stored nowhere."""
+
+    __tablename__ = "sign_in_codes"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(
         ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
     )
-    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    lookup: Mapped[str] = mapped_column(String(16), unique=True)
+    salt: Mapped[str] = mapped_column(String(64))
+    digest: Mapped[str] = mapped_column(String(64))
     user_name: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(20))
+    created_by: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    #: None: valid until the tournament ends
+    expires_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WebSession(Base):
+    """A signed-in browser (issue 10): the cookie carries a random token, this row its
+    SHA-256. Signing out, a password change, a revoked code or "sign out everywhere"
+    delete rows, and the next request of that cookie is anonymous."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    code_id: Mapped[int | None] = mapped_column(
+        ForeignKey("sign_in_codes.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    seen_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 # --- protests and appeals (issue 7) ------------------------------------------------------

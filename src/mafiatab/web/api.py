@@ -7,11 +7,13 @@ session cookie and the `X-CSRF-Token` header; `GET /api/session` gives both.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from pydantic import BaseModel, Field
+from fastapi.concurrency import run_in_threadpool
+from pydantic import Field
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
@@ -22,8 +24,11 @@ from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage.models import JUDGE, ORGANIZER
 from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
 from mafiatab.web.security import (
+    Body,
     Principal,
     check_csrf,
+    code_sign_in,
+    password_sign_in,
     principal,
     require_role,
     require_user,
@@ -31,6 +36,7 @@ from mafiatab.web.security import (
     sign_in,
     sign_out,
 )
+from mafiatab.web.security import change_password as owner_changes_password
 
 router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api"])
 
@@ -38,67 +44,110 @@ Who = Annotated[Principal, Depends(principal)]
 Svc = Annotated[WebService, Depends(service)]
 
 
-class Login(BaseModel):
-    user: str | None = None
-    password: str | None = None
-    code: str | None = Field(None, description="a per-tournament code instead of user/password")
+#: bounds of what the API reads (issue 10): text fields, ids, lists, numbers
+NAME: Final = 100
+TEXT: Final = 2000
+ID: Final = 100
+BIG_LIST: Final = 2000
+Int = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
-class NewTournament(BaseModel):
-    name: str
-    rules: str = "fsm"
+class Login(Body):
+    user: str | None = Field(None, max_length=NAME)
+    password: str | None = Field(None, max_length=256)
+    code: str | None = Field(None, max_length=64,
+                             description="a per-tournament code instead of user/password")
+
+
+class NewTournament(Body):
+    name: str = Field(min_length=1, max_length=200)
+    rules: str = Field("fsm", max_length=20)
     stages: list[dict[str, Any]] = Field(
-        default_factory=lambda: [{"id": "qual", "name": "Qualification", "kind": "qualification"}])
+        default_factory=lambda: [{"id": "qual", "name": "Qualification", "kind": "qualification"}],
+        max_length=20)
 
 
-class Draft(BaseModel):
-    base_revision: int = Field(description="the revision this edit starts from (0: new game)")
+class Draft(Body):
+    base_revision: Int = Field(description="the revision this edit starts from (0: new game)")
     protocol: dict[str, Any] = Field(description="a format-1 game object")
 
 
-class Step(BaseModel):
-    base_revision: int | None = None
-    reason: str | None = None
+class Step(Body):
+    base_revision: Int | None = None
+    reason: str | None = Field(None, max_length=TEXT)
 
 
-class Players(BaseModel):
-    players: list[dict[str, Any]] = Field(description="format-1 players: id, nickname, club")
+class Players(Body):
+    players: list[dict[str, Any]] = Field(description="format-1 players: id, nickname, club",
+                                          max_length=BIG_LIST)
 
 
-class Seating(BaseModel):
-    stage: str
-    round: int
-    table: int
-    players: list[str] = Field(min_length=10, max_length=10)
-    judge: str | None = None
+class Seating(Body):
+    stage: str = Field(max_length=ID)
+    round: int = Field(ge=1, le=1000)
+    table: int = Field(ge=1, le=1000)
+    players: list[Annotated[str, Field(max_length=ID)]] = Field(min_length=10, max_length=10)
+    judge: str | None = Field(None, max_length=NAME)
 
 
-class Options(BaseModel):
+class Options(Body):
     standings_hidden: bool = False
     extras_hidden: bool = False
     finished: bool = False
 
 
-class Grant(BaseModel):
-    user: str
-    role: str = JUDGE
-    password: str | None = None
-    code: bool = Field(False, description="make a sign-in code instead (returned once)")
+class Grant(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+    role: str = Field(JUDGE, max_length=30)
+    password: str | None = Field(None, max_length=256,
+                                 description="for a new account only (10 characters or more)")
+    code: bool = Field(False, description="make a sign-in code instead (returned once): a new "
+                       "account for this tournament and this role")
+    ttl_minutes: int | None = Field(None, ge=1, le=30 * 24 * 60,
+                                    description="the code's life (default: the tournament's end)")
 
 
-class Assign(BaseModel):
-    game: str
-    judge: str
+class Revoke(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+    role: str = Field(max_length=30)
 
 
-class Lot(BaseModel):
-    seed: str
+class Organizer(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+
+
+class PasswordChange(Body):
+    old: str = Field(max_length=256)
+    new: str = Field(max_length=256)
+
+
+class Assign(Body):
+    game: str = Field(max_length=ID)
+    judge: str = Field(max_length=NAME)
+
+
+class Lot(Body):
+    seed: str = Field(min_length=1, max_length=200)
 
 
 def _revision(info: RevisionInfo) -> dict[str, Any]:
     return {"game": info.game, "revision": info.number, "state": info.state,
             "author": info.author, "at": info.at.isoformat(), "reason": info.reason,
             "protocol": json.loads(encode_game_dict(info.protocol))}  # Decimal points as numbers
+
+
+def _stage(data: dict[str, Any]) -> model.Stage:
+    try:
+        return model.Stage(**data)
+    except TypeError as e:
+        raise HTTPException(status_code=422, detail=f"stage: {e}") from None
+
+
+def _player(data: dict[str, Any]) -> model.Player:
+    try:
+        return model.Player(**data)
+    except TypeError as e:
+        raise HTTPException(status_code=422, detail=f"player: {e}") from None
 
 
 def _game(protocol: dict[str, Any]) -> model.Game:
@@ -128,22 +177,54 @@ def session(me: Who) -> dict[str, Any]:
 
 
 @router.post("/login")
-def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
+async def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
+    """Sign in with a name and password, or with a code. Rate-limited (429 with
+    Retry-After); a code opens its own account in its one tournament only."""
     if body.code:
-        found = svc.sign_in_with_code(body.code)
+        code = body.code
+        found = await code_sign_in(request, code)
         if found is None:
             raise HTTPException(status_code=401, detail="bad_code")
-        sign_in(request, found[0])
-    elif body.user and body.password is not None and svc.check_password(body.user, body.password):
-        sign_in(request, body.user)
+        user = found[0]
+        await run_in_threadpool(lambda: sign_in(request, user, code=code))
+    elif body.user and body.password is not None:
+        name = await password_sign_in(request, body.user, body.password)
+        if name is None:
+            raise HTTPException(status_code=401, detail="bad_login")
+        await run_in_threadpool(sign_in, request, name)
     else:
         raise HTTPException(status_code=401, detail="bad_login")
-    return session(principal(request))
+    return await run_in_threadpool(lambda: session(principal(request)))
 
 
 @router.post("/logout")
 def logout(request: Request, me: Who) -> dict[str, Any]:
     sign_out(request)
+    return {"ok": True}
+
+
+@router.post("/logout/everywhere")
+def logout_everywhere(request: Request, me: Who) -> dict[str, Any]:
+    """Every session of the account ends (this one too)."""
+    require_user(me)
+    sign_out(request, everywhere=True)
+    return {"ok": True}
+
+
+@router.post("/account/password")
+async def change_password(body: PasswordChange, request: Request, me: Who,
+                          svc: Svc) -> dict[str, Any]:
+    """The owner's password change: every other session of the account ends."""
+    user = require_user(me)
+    await owner_changes_password(request, user, body.old, body.new)
+    await run_in_threadpool(sign_in, request, user)
+    return await run_in_threadpool(lambda: session(principal(request)))
+
+
+@router.post("/organizers")
+def organizers(body: Organizer, me: Who, svc: Svc) -> dict[str, Any]:
+    """An organizer gives another account the right to create tournaments."""
+    svc.give_organizer(body.user, actor=require_user(me))
     return {"ok": True}
 
 
@@ -156,8 +237,8 @@ def tournaments(me: Who, svc: Svc) -> list[dict[str, Any]]:
 @router.post("/tournaments", status_code=201)
 def create(body: NewTournament, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    tid = svc.create_tournament(body.name, body.rules, actor=user,
-                                stages=[model.Stage(**s) for s in body.stages])
+    tid = svc.new_tournament(body.name, body.rules, actor=user,
+                             stages=[_stage(s) for s in body.stages])
     return {"id": tid}
 
 
@@ -268,7 +349,7 @@ def send_back(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, A
 @router.post("/t/{tid}/players")
 def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, {ORGANIZER})
-    svc.register_players(tid, [model.Player(**p) for p in body.players], actor=user)
+    svc.register_players(tid, [_player(p) for p in body.players], actor=user)
     return {"ok": True}
 
 
@@ -289,10 +370,39 @@ def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
 
 @router.post("/t/{tid}/staff")
 def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
+    """Give a role. A password is for a new account only; with `code` a new account
+    for this tournament and role is made and its sign-in code returned once."""
     user = require_role(me, tid, STAFF)
     if body.code:
-        return {"code": svc.create_code(tid, body.user, body.role, actor=user)}
+        ttl = dt.timedelta(minutes=body.ttl_minutes) if body.ttl_minutes else None
+        return {"code": svc.create_code(tid, body.user, body.role, actor=user, ttl=ttl)}
     svc.grant(tid, body.user, body.role, actor=user, password=body.password)
+    return {"ok": True}
+
+
+@router.delete("/t/{tid}/staff")
+def revoke_role(tid: int, body: Revoke, me: Who, svc: Svc) -> dict[str, Any]:
+    """Take a role away: in force from the account's next request."""
+    user = require_role(me, tid, STAFF)
+    svc.revoke_role(tid, body.user, body.role, actor=user)
+    return {"ok": True}
+
+
+@router.get("/t/{tid}/codes")
+def codes(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    """The tournament's sign-in codes (never the codes themselves)."""
+    user = require_role(me, tid, STAFF)
+    return [{"id": c.id, "user": c.user, "role": c.role, "created_by": c.created_by,
+             "created_at": c.created_at.isoformat(),
+             "expires_at": c.expires_at.isoformat() if c.expires_at else None,
+             "revoked": c.revoked, "valid": c.valid} for c in svc.codes(tid, actor=user)]
+
+
+@router.delete("/t/{tid}/codes/{cid}")
+def revoke_code(tid: int, cid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """The code stops working, and every session made with it ends now."""
+    user = require_role(me, tid, STAFF)
+    svc.revoke_code(tid, cid, actor=user)
     return {"ok": True}
 
 

@@ -26,6 +26,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
 from mafiatab.domain.problems import ProtocolRefused, translate_clause
+from mafiatab.services.accounts import HASH_SLOTS, AccountError, Busy
 from mafiatab.services.tournaments import (
     ConflictError,
     NotFound,
@@ -36,7 +37,17 @@ from mafiatab.services.tournaments import (
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import check_schema, make_engine
 from mafiatab.web import forms, texts
-from mafiatab.web.security import NeedLogin, principal
+from mafiatab.web.security import (
+    SESSION_COOKIE,
+    BodyLimit,
+    Guard,
+    HashGate,
+    NeedLogin,
+    SecureCookies,
+    SignInLimits,
+    TooMany,
+    principal,
+)
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
@@ -47,12 +58,14 @@ TEMPLATES.env.globals.update(
 )
 
 
-def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+def render(request: Request, name: str, status_code: int = 200,
+           headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
     """A page in the asker's language, with the CSRF token for its forms."""
     p = principal(request)
     context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
                    w=lambda key, **kw: texts.word(key, p.lang, **kw))
-    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code)
+    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code,
+                                      headers=headers)
 
 
 def _is_api(request: Request) -> bool:
@@ -60,18 +73,24 @@ def _is_api(request: Request) -> bool:
 
 
 def _status_of(e: ServiceError) -> int:
-    if isinstance(e, NotFound):
-        return 404
+    if isinstance(e, Busy):
+        return 503
     if isinstance(e, PermissionDenied):
         return 403
+    if isinstance(e, AccountError):
+        return 422
+    if isinstance(e, NotFound):
+        return 404
     if isinstance(e, ConflictError | StateError):
         return 409
     return 400
 
 
 def create_app(db: str | Engine | None = None, *, secret: str | None = None,
-               secure_cookies: bool = False) -> FastAPI:
-    """The app on a database (URL, engine, or the default SQLite file)."""
+               limits: SignInLimits | None = None) -> FastAPI:
+    """The app on a database (URL, engine, or the default SQLite file). The session
+    cookie is Secure on HTTPS requests only (`SecureCookies`); `limits` are the sign-in
+    rate limits (the defaults unless a test needs others)."""
     engine = db if isinstance(db, Engine) else make_engine(db)
     check_schema(engine)
     svc = WebService(engine)
@@ -90,9 +109,13 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     # never waits behind the judges' requests in the shared thread pool
     app.state.public_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="public")
     app.state.refreshing = set()
+    app.state.guard = Guard(limits or SignInLimits())
+    # the event loop's gate in front of the hashing threads (see `password_sign_in`)
+    app.state.hash_gate = HashGate(HASH_SLOTS)
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
-                       session_cookie="mafiatab_session", same_site="lax",
-                       https_only=secure_cookies, max_age=14 * 24 * 3600)
+                       session_cookie=SESSION_COOKIE, same_site="lax",
+                       https_only=False, max_age=14 * 24 * 3600)
+    app.add_middleware(SecureCookies)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     @app.middleware("http")
@@ -107,6 +130,23 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
             "frame-ancestors 'none'")
         return response
 
+    @app.exception_handler(TooMany)
+    async def too_many(request: Request, e: TooMany) -> Response:
+        headers = {"Retry-After": str(e.retry_after)}
+        if _is_api(request):
+            return JSONResponse({"error": "rate_limited", "message": e.text(),
+                                 "retry_after": e.retry_after}, status_code=429, headers=headers)
+        return HTMLResponse(e.text(), status_code=429, headers=headers)
+
+    @app.exception_handler(OverflowError)
+    async def too_big(request: Request, _e: OverflowError) -> Response:
+        """A number in the path past the database's integers (10³⁰ as a tournament id)
+        names nothing stored: 404, as any id that does not exist."""
+        if _is_api(request):
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return render(request, "error.html", status_code=404,
+                      message=texts.word("not_found", principal(request).lang))
+
     @app.exception_handler(NeedLogin)
     async def need_login(request: Request, _e: NeedLogin) -> Response:
         if _is_api(request):
@@ -119,9 +159,12 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     async def service_error(request: Request, e: ServiceError) -> Response:
         status = _status_of(e)
         p = principal(request)
+        headers = {"Retry-After": "5"} if status == 503 else None
         if _is_api(request):
-            return JSONResponse({"error": e.code, "message": e.message(p.lang)}, status_code=status)
-        return render(request, "error.html", status_code=status, message=e.message(p.lang))
+            return JSONResponse({"error": e.code, "message": e.message(p.lang)},
+                                status_code=status, headers=headers)
+        return render(request, "error.html", status_code=status, message=e.message(p.lang),
+                      headers=headers)
 
     @app.exception_handler(ProtocolRefused)
     async def refused(request: Request, e: ProtocolRefused) -> Response:
@@ -155,4 +198,5 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import screens  # issue 15: overlay, hall screen, pushed updates
 
     screens.install(app)
+    app.add_middleware(BodyLimit)  # outermost: nothing reads a body past the limit
     return app

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final
 import msgspec
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from mafiatab.domain import appeals as ap
 from mafiatab.rules import PROFILES
@@ -36,7 +36,17 @@ from mafiatab.services.appeals import (
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
 from mafiatab.web.app import render
-from mafiatab.web.security import Principal, check_csrf, principal, require_role, require_user
+from mafiatab.web.security import (
+    MAX_TEXT,
+    Body,
+    Principal,
+    attachment,
+    check_csrf,
+    principal,
+    read_form,
+    require_role,
+    require_user,
+)
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["appeals"])
@@ -137,7 +147,7 @@ def _see(url: str) -> RedirectResponse:
 
 
 async def _form(request: Request) -> dict[str, str]:
-    data = await request.form()
+    data = await read_form(request)
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
@@ -360,7 +370,7 @@ def _schedule_from_text(text: str, closed: str) -> ap.Schedule:
         x = line.split()
         if not x:
             continue
-        if len(x) != 4 or not (x[1].isdigit() and x[2].isdigit()):
+        if len(x) != 4 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
             raise HTTPException(status_code=400, detail=f"schedule line: {line}")
         rounds.append(ap.RoundTime(stage=x[0], round=int(x[1]), day=int(x[2]), starts=_when(x[3])))
     return ap.Schedule(rounds=rounds, tables_closed_at=_when(closed) if closed.strip() else None)
@@ -429,8 +439,7 @@ def places_svg(tid: int, pid: str, me: Who, svc: Svc) -> Response:
 
 
 def _file(data: bytes, media: str, name: str) -> Response:
-    return Response(data, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(data, media_type=media, headers=attachment(name))
 
 
 @router.get("/t/{tid}/export/standings.xlsx")
@@ -512,35 +521,37 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
 # --- the JSON API -------------------------------------------------------------------------------
 
 
-class FilingBody(BaseModel):
-    kind: str = Field(description="protest | appeal")
-    player: str | None = Field(None, description="the player's id (default: the asker's)")
-    subject: str = Field("result", description="result | positive_extra | penalty | other")
-    awarded: str | None = None
-    claimed: str | None = None
-    text: str = ""
+class FilingBody(Body):
+    kind: str = Field(description="protest | appeal", max_length=20)
+    player: str | None = Field(None, description="the player's id (default: the asker's)",
+                               max_length=100)
+    subject: str = Field("result", description="result | positive_extra | penalty | other",
+                         max_length=30)
+    awarded: str | None = Field(None, max_length=20)
+    claimed: str | None = Field(None, max_length=20)
+    text: str = Field("", max_length=MAX_TEXT)
 
 
-class Text(BaseModel):
-    text: str
+class Text(Body):
+    text: str = Field(max_length=MAX_TEXT)
 
 
-class DecisionBody(BaseModel):
-    outcome: str = Field(description="rejected | accepted | replay")
-    reason: str = ""
+class DecisionBody(Body):
+    outcome: str = Field(description="rejected | accepted | replay", max_length=20)
+    reason: str = Field("", max_length=MAX_TEXT)
     change: dict[str, Any] | None = Field(
         None, description="result, first_killed, best_move, scores {seat: SeatScores}")
     committee_agreed: bool = False
     non_game_advantage: bool = False
 
 
-class Ended(BaseModel):
-    ended: str = Field(description="ISO time; UTC when no offset is given")
+class Ended(Body):
+    ended: str = Field(description="ISO time; UTC when no offset is given", max_length=40)
 
 
-class PlayerAccess(BaseModel):
-    player: str
-    user: str | None = None
+class PlayerAccess(Body):
+    player: str = Field(max_length=100)
+    user: str | None = Field(None, max_length=100)
 
 
 @api.get("/t/{tid}/appeals")
@@ -594,7 +605,7 @@ def api_message(tid: int, case: str, body: Text, me: Who, svc: Svc) -> dict[str,
     return case_json(svc.add_message(tid, case, body.text, actor=user), me.lang)
 
 
-class Withdraw(BaseModel):
+class Withdraw(Body):
     confirm: bool = Field(False, description="true: the player takes the case back")
 
 

@@ -21,7 +21,7 @@ from mafiatab.storage.models import HEAD_JUDGE, JUDGE, VIEWER
 ORGANIZER_NAME: Final = "organizer"
 HEAD_JUDGE_NAME: Final = "headjudge"
 VIEWER_NAME: Final = "viewer"
-DEMO_PASSWORD: Final = "demo-pass"
+DEMO_PASSWORD: Final = "demo-pass-2026"
 
 
 @dataclass(slots=True)
@@ -66,7 +66,7 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
     tables = sorted({g.table for g in qual})
     judges = [f"judge{n}" for n in tables]
     accounts = [(ORGANIZER_NAME, DEMO_PASSWORD, "organizer")]
-    svc.set_password(ORGANIZER_NAME, DEMO_PASSWORD, actor=ORGANIZER_NAME)
+    svc.add_account(ORGANIZER_NAME, DEMO_PASSWORD, actor=ORGANIZER_NAME)  # the first: an organizer
     svc.grant(tid, HEAD_JUDGE_NAME, HEAD_JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
     accounts.append((HEAD_JUDGE_NAME, DEMO_PASSWORD, HEAD_JUDGE))
     for j in judges:
@@ -87,8 +87,10 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
         info = svc.save_protocol(tid, g, actor=judge, base_revision=0)
         info = svc.submit_protocol(tid, g.id, actor=judge, base_revision=info.number)
         svc.confirm_protocol(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
-    code = svc.create_code(tid, judges[0], JUDGE, actor=ORGANIZER_NAME)
-    return Demo(db_path, tid, accounts, code, judges[0], open_games, last, tables)
+    # a code makes an account of its own (issue 10): a reserve judge for this tournament
+    code_user = "reserve-judge"
+    code = svc.create_code(tid, code_user, JUDGE, actor=ORGANIZER_NAME)
+    return Demo(db_path, tid, accounts, code, code_user, open_games, last, tables)
 
 
 def as_served(db_path: Path, tournament: int) -> tuple[Tournament, Standings]:

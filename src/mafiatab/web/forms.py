@@ -49,7 +49,7 @@ def _seat(form: Form, name: str, problems: list[Problem] | None = None,
           game: str | None = None, field: str | None = None) -> int | None:
     """A seat typed or chosen; anything else that is not blank is a problem of `field`."""
     value = _text(form, name)
-    if value.isdigit() and 1 <= int(value) <= 10:
+    if value.isdecimal() and len(value) <= 2 and 1 <= int(value) <= 10:
         return int(value)
     if value and problems is not None:
         problems.append(Problem("seat_number", game, None, field or name, "scoring.md 1",
@@ -63,19 +63,25 @@ def _points(form: Form, name: str, seat: int | None, fname: str,
     if not raw:
         return None
     try:
-        value = Decimal(raw)
+        value = Decimal(raw) if len(raw) <= 12 else Decimal("NaN")
+        exact = value.is_finite() and value == value.quantize(Decimal("0.01"))
     except InvalidOperation:
-        problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
-        return None
-    if value != value.quantize(Decimal("0.01")):
+        exact = False
+    if not exact:
         problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
         return None
     return value
 
 
 _TOKEN = re.compile(r"[^\s,;]+")
-_NOMINATION = re.compile(r"^(?:(\d+)\s*(?:>|→|->))?\s*(\d+)$")
-_COUNT = re.compile(r"^(\d+)\s*[:=]\s*(\d+)$")
+_NOMINATION = re.compile(r"^(?:(\d{1,3})\s*(?:>|→|->))?\s*(\d{1,3})$", re.ASCII)
+_COUNT = re.compile(r"^(\d{1,3})\s*[:=]\s*(\d{1,3})$", re.ASCII)
+
+
+def _small(tok: str) -> bool:
+    """A short whole number in any script's decimal digits (int() reads them); superscripts
+    and thousands of digits are no number here (int() would fail or take long on them)."""
+    return tok.isdecimal() and len(tok) <= 3
 
 
 def _unreadable(problems: list[Problem], game: str, field: str, raw: str,
@@ -89,7 +95,7 @@ def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> li
     value is kept out of the protocol, the message stays beside the field)."""
     out: list[int] = []
     for tok in _TOKEN.findall(text):
-        if not tok.isdigit():
+        if not _small(tok):
             _unreadable(problems, game, field, tok, "seat numbers")
         elif not 1 <= int(tok) <= 10:
             problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
@@ -148,7 +154,7 @@ def _days(form: Form, problems: list[Problem], code: str) -> list[model.Day]:
                 votes.append(model.VoteRound(kind=kind, counts=counts))
         lift = _text(form, f"day_{d}_lift")
         if lift:
-            if lift.isdigit():
+            if _small(lift):
                 votes.append(model.VoteRound(kind="lift", count=int(lift)))
             else:
                 _unreadable(problems, code, where + ".votes", lift, "a number of votes")
@@ -207,9 +213,9 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
         if sc != model.SeatScores():
             scores[i] = sc
         f = _text(form, f"fouls_{i}")
-        if f.isdigit() and int(f):
+        if _small(f) and int(f):
             fouls[i] = int(f)  # more than 4: the rule checks say so beside the seat
-        elif f and not f.isdigit():
+        elif f and not _small(f):
             problems.append(Problem("type", code, i, "fouls", None,
                                     {"expected": "a number", "got": repr(f)}))
         e = _text(form, f"expl_{i}")
@@ -223,14 +229,14 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
                                 text=_text(form, "protest"),
                                 decision=_text(form, "protest_decision") or None)
     d1 = _text(form, "day1_vote_left")
-    if d1 and not d1.isdigit():
+    if d1 and not _small(d1):
         _unreadable(problems, code, "day1_vote_left", d1, "a whole number")
     game = model.Game(
         id=code, stage=stage, round=rnd, table=table,
         date=_text(form, "date") or None, judge=_text(form, "judge") or None,
         seats=seats, result=_text(form, "result"), first_killed=fk,
         best_move=best,  # without a first killed: refused beside its field, not dropped
-        day1_vote_left=int(d1) if d1.isdigit() else 0,
+        day1_vote_left=int(d1) if _small(d1) else 0,
         broken_table=form.get("broken_table") == "on",
         limits_approved=form.get("limits_approved") == "on",
         scores=scores, fouls=fouls, days=days, explanations=explanations, protest=protest,

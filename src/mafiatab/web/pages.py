@@ -10,9 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 from urllib.parse import urlparse
 
-from fastapi import APIRouter, Depends, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.paper import dealt_roles
@@ -24,19 +25,23 @@ from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reas
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
 from mafiatab.services.web_support import (
     MAIN_PARTS,
-    MIN_PASSWORD,
     STAFF,
     GameStatus,
     WebService,
 )
-from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER, ROLES
+from mafiatab.storage.models import CONFIRMED, JUDGE, ORGANIZER, PLAYER, ROLES
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.security import (
     LANGS,
     Principal,
+    change_password,
     check_csrf,
+    code_sign_in,
+    password_sign_in,
+    plain_http_on_lan,
     principal,
+    read_form,
     require_role,
     require_user,
     service,
@@ -65,7 +70,7 @@ def _safe_next(value: str | None) -> str:
 
 
 async def _form(request: Request) -> dict[str, str]:
-    data = await request.form()
+    data = await read_form(request)
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
@@ -94,9 +99,9 @@ def login_page(request: Request, me: Who, next: str | None = None) -> Response:
 async def login(request: Request, me: Who, svc: Svc) -> Response:
     f = await _form(request)
     nxt = _safe_next(f.get("next"))
-    name = f.get("user", "").strip()
-    if name and svc.check_password(name, f.get("password", "")):
-        sign_in(request, name)
+    name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
+    if name is not None:
+        await run_in_threadpool(sign_in, request, name)
         return _see(nxt)
     return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
 
@@ -104,11 +109,12 @@ async def login(request: Request, me: Who, svc: Svc) -> Response:
 @router.post("/login/code")
 async def login_code(request: Request, me: Who, svc: Svc) -> Response:
     f = await _form(request)
-    found = svc.sign_in_with_code(f.get("code", ""))
+    code = f.get("code", "")
+    found = await code_sign_in(request, code)
     if found is None:
         return render(request, "login.html", status_code=401, next="/", error="bad_code")
     user, tid = found
-    sign_in(request, user)
+    await run_in_threadpool(lambda: sign_in(request, user, code=code))
     # a player's code (issue 7) opens his protests and appeals, a judge's his tables
     return _see(f"/t/{tid}/appeals" if svc.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
 
@@ -116,6 +122,25 @@ async def login_code(request: Request, me: Who, svc: Svc) -> Response:
 @router.post("/logout")
 def logout(request: Request, me: Who) -> Response:
     sign_out(request)
+    return _see("/")
+
+
+@router.post("/logout/everywhere")
+def logout_everywhere(request: Request, me: Who) -> Response:
+    """"Sign out everywhere": every session of the account ends, this one too."""
+    require_user(me)
+    sign_out(request, everywhere=True)
+    return _see("/")
+
+
+@router.post("/account/password")
+async def password_page(request: Request, me: Who, svc: Svc) -> Response:
+    """The owner changes his password; every session of the account ends, this browser
+    gets a new one."""
+    user = require_user(me)
+    f = await _form(request)
+    await change_password(request, user, f.get("old", ""), f.get("new", ""))
+    await run_in_threadpool(sign_in, request, user)
     return _see("/")
 
 
@@ -175,7 +200,7 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
     thread. An unchanged table answers 304 to the browser's ETag, which saves the hall's
     Wi-Fi the bytes. Staff get a fresh render (they see what the public does not)."""
     svc = service(request)
-    if request.session.get("user") is not None:
+    if request.session.get("sid") is not None:
         me = await run_in_threadpool(principal, request)
         if me.is_staff(tid):
             return await run_in_threadpool(
@@ -507,9 +532,14 @@ def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 def _setup(request: Request, tid: int, me: Who, svc: WebService,
            code_made: tuple[str, str, str] | None) -> Response:
     t, players, stages = svc.context(tid)
+    # what plain HTTP means is said once per session, on the organizer's page
+    plain = plain_http_on_lan(request) and not request.session.get("http_notice")
+    if plain:
+        request.session["http_notice"] = True
     return render(request, "setup.html", t=t, tid=tid, players=players, stages=stages,
                   staff=svc.staff(tid), roles=ROLES, code_made=code_made,
-                  organizer=me.has(tid, {ORGANIZER}), games=svc.overview(tid))
+                  organizer=me.has(tid, {ORGANIZER}), games=svc.overview(tid),
+                  codes=svc.codes(tid, actor=require_user(me)), plain_http=plain)
 
 
 def _lines(text: str) -> Iterable[list[str]]:
@@ -547,7 +577,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
         x = line.split()
         if not x:
             continue
-        if len(x) < 13 or not (x[1].isdigit() and x[2].isdigit()):
+        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
             raise HTTPException(status_code=400, detail=f"seating line: {line}")
         svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
                           judge=x[13] if len(x) > 13 else None)
@@ -557,11 +587,12 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
 @router.post("/t/{tid}/setup/seating-file")
 async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    form = await request.form()
+    form = await read_form(request)
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
-    svc.import_seating(tid, await upload.read(), actor=user)
+    data = await upload.read()
+    await run_in_threadpool(lambda: svc.import_seating(tid, data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 
@@ -573,12 +604,20 @@ async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     if not name:
         raise HTTPException(status_code=400)
     if f.get("action") == "code":
-        code = svc.create_code(tid, name, role, actor=user)
+        code = await run_in_threadpool(lambda: svc.create_code(tid, name, role, actor=user))
         return _setup(request, tid, me, svc, (name, role, code))
+    if f.get("action") == "revoke":
+        await run_in_threadpool(lambda: svc.revoke_role(tid, name, role, actor=user))
+        return _see(f"/t/{tid}/setup")
     password = f.get("password") or None
-    if password is not None and len(password) < MIN_PASSWORD:
-        raise HTTPException(status_code=400)
-    svc.grant(tid, name, role, actor=user, password=password)
+    await run_in_threadpool(lambda: svc.grant(tid, name, role, actor=user, password=password))
+    return _see(f"/t/{tid}/setup")
+
+
+@router.post("/t/{tid}/setup/codes/{cid}/revoke")
+def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    svc.revoke_code(tid, cid, actor=user)
     return _see(f"/t/{tid}/setup")
 
 
@@ -603,12 +642,14 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 @router.post("/new")
 async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
     user = require_user(me)
+    if not me.organizer:
+        raise HTTPException(status_code=403)
     f = await _form(request)
     name = f.get("name", "").strip()
     rules = f.get("rules", "fsm")
     if not name:
         raise HTTPException(status_code=400)
-    tid = svc.create_tournament(name, rules, actor=user, stages=[
+    tid = svc.new_tournament(name, rules, actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
     return _see(f"/t/{tid}/setup")
@@ -617,12 +658,14 @@ async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
 @router.post("/import")
 async def import_post(request: Request, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    form = await request.form()
+    if not me.organizer:
+        raise HTTPException(status_code=403)
+    form = await read_form(request)
     upload = form.get("file")
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
-    tid = svc.import_file(await upload.read(), actor=user)
-    svc.grant(tid, user, HEAD_JUDGE, actor=user)
+    data = await upload.read()
+    tid = await run_in_threadpool(lambda: svc.import_as_organizer(data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 

@@ -17,9 +17,14 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from mafiatab.services.seating_web import (
+    MAX_FIRST_ROUND,
+    MAX_GAMES,
+    MAX_ITERATIONS,
+    MAX_PLAYERS,
+    MAX_SEED,
     MAX_TIME_LIMIT,
     SeatingDesk,
     SeatingJob,
@@ -32,7 +37,15 @@ from mafiatab.services.seating_web import (
 from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage.models import JUDGE
 from mafiatab.web.app import render
-from mafiatab.web.security import Principal, check_csrf, principal, require_role, service
+from mafiatab.web.security import (
+    Body,
+    Principal,
+    check_csrf,
+    principal,
+    read_form,
+    require_role,
+    service,
+)
 
 router = APIRouter(dependencies=[Depends(check_csrf)])
 
@@ -136,7 +149,8 @@ def _int(value: str | None, default: int | None, name: str) -> int | None:
     value = (value or "").strip()
     if not value:
         return default
-    if not value.lstrip("-").isdigit():
+    digits = value.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
         raise SeatingRefused(f"Поле «{name}»: «{value}» — не число.",
                              f"Field '{name}': '{value}' is not a number.")
     return int(value)
@@ -202,7 +216,7 @@ def _params_from_form(f: dict[str, str], svc: WebService, tid: int) -> SeatingPa
 
 
 async def _form(request: Request) -> dict[str, str]:
-    data = await request.form()
+    data = await read_form(request)
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
@@ -235,7 +249,8 @@ async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
         if rnd is None:
             raise SeatingRefused("Укажите тур.", "Give the round.")
         judges = {int(k.removeprefix("judge_")): v for k, v in f.items()
-                  if k.startswith("judge_") and k.removeprefix("judge_").isdigit()}
+                  if k.startswith("judge_") and k.removeprefix("judge_").isdecimal()
+                  and len(k) <= 10}
         d.publish(tid, rnd, actor=user, judges=judges)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
@@ -286,22 +301,26 @@ def _document(d: SeatingDesk, tid: int) -> dict[str, Any]:
 # --- the API --------------------------------------------------------------------------------
 
 
-class GenerateBody(BaseModel):
-    stage: str | None = Field(None, description="the stage (default: the first qualification)")
-    games: int = Field(ge=1, description="games per player")
-    tables: int | None = Field(None, ge=1, description="tables per round (default: from N)")
-    seed: int = Field(0, ge=0)
+class GenerateBody(Body):
+    stage: str | None = Field(None, description="the stage (default: the first qualification)",
+                              max_length=100)
+    games: int = Field(ge=1, le=MAX_GAMES, description="games per player")
+    tables: int | None = Field(None, ge=1, le=MAX_PLAYERS // 10,
+                               description="tables per round (default: from N)")
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     separate_clubs: bool = Field(True, description="keep players of one club apart")
     pins: dict[str, int] = Field(default_factory=dict, description="player id → table (1-based)")
     availability: dict[str, str | list[int]] = Field(
         default_factory=dict, description="player id → rounds, '1-3,5' or [1, 2, 3, 5]")
-    first_round: int = Field(1, ge=1, description="the stage's round the seating's round 1 is")
+    first_round: int = Field(1, ge=1, le=MAX_FIRST_ROUND,
+                             description="the stage's round the seating's round 1 is")
     time_limit: float | None = Field(None, gt=0, le=MAX_TIME_LIMIT, description="seconds")
-    iterations: int | None = Field(None, ge=1, description="search moves per run (tests)")
+    iterations: int | None = Field(None, ge=1, le=MAX_ITERATIONS,
+                                   description="search moves per run (tests)")
 
 
-class PublishBody(BaseModel):
-    round: int = Field(ge=1, description="the seating's round (1-based)")
+class PublishBody(Body):
+    round: int = Field(ge=1, le=MAX_GAMES * 50, description="the seating's round (1-based)")
     judges: dict[int, str] = Field(default_factory=dict, description="table → judge account")
 
 

@@ -1,25 +1,46 @@
-"""Who is asking, and may they: the session, CSRF tokens, and role checks for routes.
+"""Who is asking, and may they: the session, CSRF tokens, sign-in limits, role checks.
 
-* The session is Starlette's signed cookie (itsdangerous): HttpOnly, SameSite=Lax, and
-  Secure unless the app serves loopback only (a phone on the hall's Wi-Fi must reach the
-  organizer's laptop over HTTPS; the demo on 127.0.0.1 has no certificate). It holds the
-  account name, the language and the CSRF token, nothing else.
+* The cookie is Starlette's signed session (itsdangerous): HttpOnly, SameSite=Lax, and
+  Secure exactly when the request came over HTTPS (`--https` with a certificate, or a
+  trusted proxy's X-Forwarded-Proto: `SecureCookies`). A hall without HTTPS still works:
+  phones on `http://192.168.x.x:8000` keep their session. It holds the language, the CSRF
+  token and a random session token; the account behind the token is looked up in
+  `web_sessions` on every request (issue 10), so signing out, a password change, a
+  revoked code, a removed role or "sign out everywhere" take effect at once.
 * Every request that writes (POST, PUT, PATCH, DELETE) must carry the session's CSRF
   token, in the `X-CSRF-Token` header (htmx and API clients) or the `csrf` form field
   (plain forms). A token is made with the session and replaced at sign-in.
+* Sign-in attempts are rate-limited (`limits`, moving windows in memory: a well-kept
+  library, and one process serves a tournament): per address for every attempt, per
+  account for wrong passwords, per code for wrong secrets. Over a limit: 429 with
+  Retry-After and a sentence in Russian and English, before any hashing is done.
 * Roles come from the service (`roles_of`), checked on every call; the web layer adds no
   roles of its own.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import math
+import re
 import secrets
+import threading
+import time
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
+from urllib.parse import quote
 
 from fastapi import HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict
+from starlette.datastructures import FormData
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.web_support import STAFF, WebService
 
@@ -27,10 +48,215 @@ SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER: Final = "X-CSRF-Token"
 CSRF_FIELD: Final = "csrf"
 LANGS: Final = ("ru", "en")
+SESSION_COOKIE: Final = "mafiatab_session"
+#: the largest request body the app reads (a format-1 tournament file fits many times)
+MAX_BODY: Final = 4 * 1024 * 1024
+
+
+class Body(BaseModel):
+    """Every JSON request body: unknown keys are refused (422), never ignored or a 500."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+#: the longest free text a body carries (a reason, a message, an appeal)
+MAX_TEXT: Final = 5000
 
 
 class NeedLogin(Exception):
     """Raised by a check when nobody is signed in (pages redirect, the API says 401)."""
+
+
+class TooMany(Exception):
+    """A sign-in limit is reached (the app answers 429 with Retry-After)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"retry after {retry_after} s")
+        self.retry_after = retry_after
+
+    def text(self) -> str:
+        n = self.retry_after
+        return (f"Слишком много попыток входа: подождите {n} с и попробуйте снова. / "
+                f"Too many sign-in attempts: wait {n} s and try again.")
+
+
+@dataclass(frozen=True, slots=True)
+class SignInLimits:
+    """How many sign-in attempts are let through (the `limits` notation)."""
+
+    #: every attempt (password or code) from one address
+    per_address: str = "30/minute"
+    #: wrong passwords for one account from one address (so that somebody guessing from
+    #: his phone cannot lock a judge out who signs in from hers)
+    per_account: str = "10/minute"
+    #: wrong passwords for one account from all addresses together
+    per_account_all: str = "100/minute"
+    #: wrong secrets for one code (its first group), from anywhere
+    per_code: str = "5/minute"
+
+
+class Guard:
+    """The sign-in limits of one app (moving windows kept in memory)."""
+
+    def __init__(self, limits: SignInLimits) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._address = parse(limits.per_address)
+        self._account = parse(limits.per_account)
+        self._account_all = parse(limits.per_account_all)
+        self._code = parse(limits.per_code)
+        #: how many attempts were refused, for the benchmark and the tests
+        self.refused = 0
+
+    def _retry(self, item: RateLimitItem, *keys: str) -> int:
+        stats = self._limiter.get_window_stats(item, *keys)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    def _refuse(self, item: RateLimitItem, *keys: str) -> None:
+        self.refused += 1
+        raise TooMany(self._retry(item, *keys))
+
+    def attempt(self, address: str, *, account: str | None = None,
+                code: str | None = None) -> None:
+        """Count one attempt from `address`; refuse (`TooMany`) when the address, the
+        account or the code has had too many. Called before any hashing."""
+        if not self._limiter.hit(self._address, "addr", address):
+            self._refuse(self._address, "addr", address)
+        if account is not None:
+            if not self._limiter.test(self._account, "acct", account, address):
+                self._refuse(self._account, "acct", account, address)
+            if not self._limiter.test(self._account_all, "acct", account):
+                self._refuse(self._account_all, "acct", account)
+        if code is not None and not self._limiter.test(self._code, "code", code):
+            self._refuse(self._code, "code", code)
+
+    def failed(self, address: str, *, account: str | None = None,
+               code: str | None = None) -> None:
+        if account is not None:
+            self._limiter.hit(self._account, "acct", account, address)
+            self._limiter.hit(self._account_all, "acct", account)
+        if code is not None:
+            self._limiter.hit(self._code, "code", code)
+
+
+class HashGate:
+    """At most `size` password checks at once, waited for on the event loop (a short
+    sleep between tries), so that waiting sign-ins hold no worker thread. Not an
+    `asyncio.Semaphore`: that binds to one event loop, and the tests run several."""
+
+    def __init__(self, size: int) -> None:
+        self._lock = threading.Lock()
+        self._free = size
+
+    def _take(self) -> bool:
+        with self._lock:
+            if self._free <= 0:
+                return False
+            self._free -= 1
+            return True
+
+    async def enter(self, wait: float) -> bool:
+        deadline = time.monotonic() + wait
+        while not self._take():
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self._free += 1
+
+
+def guard(request: Request) -> Guard:
+    g: Guard = request.app.state.guard
+    return g
+
+
+def address(request: Request) -> str:
+    """The asker's address (behind a trusted proxy: the one it forwarded)."""
+    return request.client.host if request.client else "unknown"
+
+
+class SecureCookies:
+    """ASGI middleware: the session cookie gets `Secure` exactly on HTTPS requests (the
+    scheme uvicorn reports: its own TLS, or a trusted proxy's X-Forwarded-Proto). Over
+    plain HTTP on a hall's network the cookie works; a cookie made over HTTPS is never
+    sent back over HTTP."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("scheme") != "https":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_secure(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = []
+                for k, v in message.get("headers", []):
+                    if (k.lower() == b"set-cookie" and v.startswith(SESSION_COOKIE.encode())
+                            and b"secure" not in v.lower()):
+                        v = v + b"; secure"
+                    headers.append((k, v))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_secure)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than `MAX_BODY` is refused with 413 before
+    it is read into memory (by its Content-Length, or as it streams in)."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and (not v.isdigit() or int(v) > self.limit):
+                await _too_large(send)
+                return
+        seen = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _BodyTooLarge()
+            return message
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited, tracking)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = (f"Запрос больше {MAX_BODY // (1024 * 1024)} МБ. / "
+            f"The request is larger than {MAX_BODY // (1024 * 1024)} MB.").encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @dataclass(slots=True)
@@ -41,6 +267,7 @@ class Principal:
     lang: str
     csrf: str
     roles: dict[int, set[str]] = field(default_factory=dict)
+    organizer: bool = False
 
     def has(self, tid: int, allowed: Iterable[str]) -> bool:
         return bool(self.roles.get(tid, set()) & set(allowed))
@@ -70,11 +297,15 @@ def principal(request: Request) -> Principal:
     lang = request.session.get("lang")
     if lang not in LANGS:
         lang = "ru"
-    user = request.session.get("user")
-    p = Principal(user=user if isinstance(user, str) else None, lang=str(lang),
-                  csrf=csrf_token(request))
+    token = request.session.get("sid")
+    svc = service(request)
+    user = svc.session_user(token) if isinstance(token, str) else None
+    if user is None and token is not None:
+        request.session.pop("sid", None)  # ended elsewhere: this cookie is anonymous now
+    p = Principal(user=user, lang=str(lang), csrf=csrf_token(request))
     if p.user is not None:
-        p.roles = service(request).tournaments_of(p.user)
+        p.roles = svc.tournaments_of(p.user)
+        p.organizer = svc.is_organizer(p.user)
     request.state.principal = p
     return p
 
@@ -87,26 +318,166 @@ async def check_csrf(request: Request) -> None:
     sent = request.headers.get(CSRF_HEADER)
     if sent is None and request.headers.get("content-type", "").startswith(
             ("application/x-www-form-urlencoded", "multipart/form-data")):
-        form = await request.form()
+        form = await read_form(request)
         value = form.get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
     if not expected or not sent or not hmac.compare_digest(str(expected), sent):
         raise HTTPException(status_code=403, detail="CSRF token missing or wrong")
 
 
-def sign_in(request: Request, user: str) -> None:
-    """A new session for the account: a new CSRF token, the language kept."""
+#: a form's bounds: fields, the length of one text field, the size of an uploaded file
+MAX_FIELDS: Final = 1000
+MAX_FIELD: Final = 20_000
+MAX_FILE: Final = MAX_BODY
+
+
+async def read_form(request: Request) -> FormData:
+    """The request's form, bounded: at most `MAX_FIELDS` fields and one file, each text
+    field at most `MAX_FIELD` characters (422 with the field's name otherwise). Starlette
+    keeps the parsed form, so every later `request.form()` gets this one."""
+    try:
+        form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FILE)
+    except HTTPException:
+        raise
+    except Exception as e:  # multipart's own refusals (too many parts, a broken body)
+        raise HTTPException(status_code=422, detail=f"form: {e}") from None
+    for key, value in form.multi_items():
+        if isinstance(value, str) and len(value) > MAX_FIELD:
+            raise HTTPException(status_code=422, detail=(
+                f"поле «{key[:40]}» длиннее {MAX_FIELD} символов / "
+                f"field '{key[:40]}' is longer than {MAX_FIELD} characters"))
+    return form
+
+
+def sign_in(request: Request, user: str, *, code: str | None = None) -> None:
+    """A new server-side session for the account (the old one of this browser ends): a
+    new token and a new CSRF token, the language kept."""
+    old = request.session.get("sid")
+    svc = service(request)
+    if isinstance(old, str):
+        svc.end_session(old)
+    token = svc.open_session(user, code=code)
     lang = request.session.get("lang", "ru")
     request.session.clear()
-    request.session.update({"user": user, "lang": lang, "csrf": secrets.token_urlsafe(32)})
+    request.session.update({"sid": token, "lang": lang, "csrf": secrets.token_urlsafe(32)})
     request.state.principal = None
 
 
-def sign_out(request: Request) -> None:
+def sign_out(request: Request, *, everywhere: bool = False) -> None:
+    """This session ends (with `everywhere`: every session of the account)."""
+    token = request.session.get("sid")
+    svc = service(request)
+    if isinstance(token, str):
+        user = svc.session_user(token)
+        svc.end_session(token)
+        if everywhere and user is not None:
+            svc.end_all_sessions(user)
     lang = request.session.get("lang", "ru")
     request.session.clear()
     request.session.update({"lang": lang, "csrf": secrets.token_urlsafe(32)})
     request.state.principal = None
+
+
+async def password_sign_in(request: Request, user: str, password: str) -> str | None:
+    """The account a name and password open, or None. Rate-limited first (429, no work
+    done); then it waits for one of the few hashing slots *on the event loop*, so a flood
+    of sign-ins holds no worker thread that the judges' saves need (503 after
+    `HASH_WAIT` seconds without a slot)."""
+    from mafiatab.services.accounts import HASH_WAIT, AccountError, Busy, account_key
+
+    try:
+        key = account_key(user)
+    except AccountError:
+        key = None
+    g = guard(request)
+    g.attempt(address(request), account=key)
+    gate: HashGate = request.app.state.hash_gate
+    if not await gate.enter(HASH_WAIT):
+        raise Busy()
+    try:
+        ok = await run_in_threadpool(service(request).check_password, key or "", password)
+    finally:
+        gate.leave()
+    if key is not None and ok:
+        return key
+    g.failed(address(request), account=key)
+    return None
+
+
+async def change_password(request: Request, user: str, old: str, new: str) -> None:
+    """The owner's password change, limited like a sign-in (the old password is checked
+    with the same hashing): a stolen session cannot guess the password through it."""
+    from mafiatab.services.accounts import HASH_WAIT, AccountError, Busy
+
+    g = guard(request)
+    g.attempt(address(request), account=user)
+    gate: HashGate = request.app.state.hash_gate
+    if not await gate.enter(HASH_WAIT):
+        raise Busy()
+    try:
+        await run_in_threadpool(service(request).change_password, user, old, new)
+    except AccountError as e:
+        if e.code == "wrong_password":
+            g.failed(address(request), account=user)
+        raise
+    finally:
+        gate.leave()
+
+
+async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
+    """(account, tournament) a code opens (rate-limited first), or None."""
+    from mafiatab.services.accounts import parse_code
+
+    parsed = parse_code(code)
+    lookup = parsed[0] if parsed else None
+    g = guard(request)
+    g.attempt(address(request), code=lookup)
+    found = await run_in_threadpool(service(request).sign_in_with_code, code)
+    if found is None:
+        g.failed(address(request), code=lookup)
+    return found
+
+
+_TRANSLIT: Final = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p",
+     "r", "s", "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
+    strict=True))
+
+
+def ascii_slug(name: str) -> str:
+    """A file name any browser and any disk take: Russian letters transliterated, every
+    other character outside [A-Za-z0-9._-] a dash, no leading dot, at most 100 long."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", name):
+        low = ch.lower()
+        if low in _TRANSLIT:
+            t = _TRANSLIT[low]
+            out.append(t.capitalize() if ch != low else t)
+        elif ch.isascii() and (ch.isalnum() or ch in "._-"):
+            out.append(ch)
+        else:
+            out.append("-")
+    slug = re.sub(r"-{2,}", "-", "".join(out)).strip("-.")
+    return slug[:100] or "download"
+
+
+def attachment(name: str) -> dict[str, str]:
+    """Content-Disposition for a download named `name` (RFC 6266): a safe ASCII `filename`
+    for old clients and the UTF-8 name in `filename*`, percent-encoded, so a stage or game
+    id in Cyrillic neither breaks the header (it is Latin-1) nor injects into it."""
+    clean = "".join(c for c in unicodedata.normalize("NFKC", name)
+                    if c.isprintable() and c not in '"\\/;')[:150] or "download"
+    return {"Content-Disposition":
+            f"attachment; filename=\"{ascii_slug(clean)}\"; filename*=UTF-8''{quote(clean, safe='')}"}
+
+
+def plain_http_on_lan(request: Request) -> bool:
+    """Whether this request came over plain HTTP to an address other than loopback (a
+    hall's network): the organizer's page says once what that means."""
+    host = (request.url.hostname or "").strip("[]")
+    return request.url.scheme == "http" and host not in ("127.0.0.1", "localhost", "::1",
+                                                         "testserver")
 
 
 def require_user(p: Principal) -> str:

@@ -10,8 +10,6 @@ from typing import Annotated
 
 import typer
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
 
 def _secret(path: Path | None) -> str:
     """The session-signing key: MAFIATAB_SECRET, else a key file kept beside the data
@@ -27,14 +25,22 @@ def _secret(path: Path | None) -> str:
     return path.read_text(encoding="utf-8").strip()
 
 
-def run(db: str | None, host: str, port: int, secret_file: Path | None) -> None:
+def run(db: str | None, host: str, port: int, secret_file: Path | None, *,
+        certfile: Path | None = None, keyfile: Path | None = None,
+        trust_proxy: bool = False) -> None:
+    """Serve under uvicorn. The session cookie is Secure on HTTPS requests only: uvicorn's
+    own TLS (`certfile`), or a proxy's X-Forwarded-Proto when `trust_proxy` (uvicorn then
+    believes the forwarded headers of FORWARDED_ALLOW_IPS, by default 127.0.0.1 only)."""
     import uvicorn
 
     from mafiatab.web.app import create_app
 
-    secure = host not in LOOPBACK
-    app = create_app(db, secret=_secret(secret_file), secure_cookies=secure)
-    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=secure)
+    app = create_app(db, secret=_secret(secret_file))
+    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=trust_proxy,
+                forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+                ssl_certfile=str(certfile) if certfile else None,
+                ssl_keyfile=str(keyfile) if keyfile else None,
+                timeout_keep_alive=5, limit_concurrency=500, h11_max_incomplete_event_size=64 * 1024)
 
 
 def serve_command(
@@ -42,15 +48,25 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on / адрес")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port / порт")] = 8000,
     user: Annotated[str | None, typer.Option(
-        "--add-user", help="Create or reset an account (asks its password) / учётная запись")] = None,
+        "--add-user", help="Create an account or reset its password (asks it); the first "
+        "account is an organizer / учётная запись (первая — организатор)")] = None,
     secret_file: Annotated[Path, typer.Option(help="Session key file")] = Path("mafiatab-secret.key"),
+    https: Annotated[Path | None, typer.Option(
+        "--https", help="TLS certificate (PEM) to serve HTTPS / сертификат для HTTPS")] = None,
+    https_key: Annotated[Path | None, typer.Option(
+        "--https-key", help="Its private key, if not in the certificate file / ключ")] = None,
+    trust_proxy: Annotated[bool, typer.Option(
+        "--trust-proxy", help="Behind an HTTPS proxy: believe its X-Forwarded-Proto/-For "
+        "/ за прокси с HTTPS")] = False,
 ) -> None:
     """The web app for a real tournament / веб-приложение.
 
-    Cookies are marked Secure unless --host is a loopback address: put the app behind
-    HTTPS (a reverse proxy) when phones reach it over the hall's network.
+    Over plain HTTP (a hall's network without certificates) the app works and phones stay
+    signed in; the organizer's page says what that means. Cookies are Secure over HTTPS:
+    --https with a certificate, or --trust-proxy behind a proxy that serves HTTPS.
     """
-    from mafiatab.services.web_support import MIN_PASSWORD, WebService
+    from mafiatab.services.accounts import MIN_PASSWORD, AccountError
+    from mafiatab.services.web_support import WebService
     from mafiatab.storage.engine import make_engine, upgrade
 
     engine = make_engine(db)
@@ -62,7 +78,13 @@ def serve_command(
             raise typer.BadParameter(f"at least {MIN_PASSWORD} characters")
         svc = WebService(engine)
         svc.ensure_schema()
-        svc.set_password(user, password, actor=user)
+        try:
+            organizer = svc.add_account(user, password, actor=user)
+        except AccountError as e:
+            raise typer.BadParameter(e.message("en")) from None
+        if organizer:
+            typer.echo(f"{user}: organizer / организатор")
     engine.dispose()
-    typer.echo(f"http://{host}:{port}/")
-    run(db, host, port, secret_file)
+    scheme = "https" if https else "http"
+    typer.echo(f"{scheme}://{host}:{port}/")
+    run(db, host, port, secret_file, certfile=https, keyfile=https_key, trust_proxy=trust_proxy)

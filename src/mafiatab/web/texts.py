@@ -112,6 +112,36 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "code_made": ("Код для {user} ({role}): {code} — покажите его один раз",
                   "Code for {user} ({role}): {code} — shown once"),
     "assign": ("Назначить судью", "Assign a judge"),
+    "password_new_account": ("Пароль новой учётной записи", "Password of a new account"),
+    "grant_hint": ("Пароль задаётся только новой учётной записи; у существующей его меняет "
+                   "только владелец. Код входа создаёт учётную запись только для этого турнира "
+                   "и одной роли (судья, игрок, зритель); код действует до конца турнира.",
+                   "A password is set for a new account only; an existing account's password "
+                   "is changed by its owner alone. A sign-in code makes an account for this "
+                   "tournament and one role (judge, player, viewer); it works until the "
+                   "tournament ends."),
+    "revoke_role": ("Забрать роль", "Take the role away"),
+    "codes": ("Коды входа", "Sign-in codes"),
+    "code_until": ("действует до {at}", "valid until {at}"),
+    "code_till_end": ("действует до конца турнира", "valid until the tournament ends"),
+    "code_revoked": ("отозван", "revoked"),
+    "code_expired": ("истёк", "expired"),
+    "revoke_code": ("Отозвать", "Revoke"),
+    "plain_http": ("Приложение открыто по HTTP без шифрования. В сети зала пароли, коды и "
+                   "протоколы видны всем в той же сети Wi-Fi: используйте отдельную закрытую "
+                   "сеть с паролем, выдавайте судьям коды (не пароли) и отзывайте их после "
+                   "турнира; для шифрования запустите сервер с --https (сертификат) или "
+                   "за прокси с HTTPS и --trust-proxy.",
+                   "The app is served over plain HTTP. On the hall's network passwords, codes "
+                   "and protocols can be read by anyone on the same Wi-Fi: use a separate "
+                   "network with a password, give judges codes (not passwords) and revoke "
+                   "them after the tournament; for encryption start the server with --https "
+                   "(a certificate) or behind an HTTPS proxy with --trust-proxy."),
+    "my_account": ("Учётная запись", "Account"),
+    "old_password": ("Текущий пароль", "Current password"),
+    "new_password": ("Новый пароль (от 10 символов)", "New password (10 characters or more)"),
+    "change_password": ("Сменить пароль", "Change the password"),
+    "sign_out_everywhere": ("Выйти на всех устройствах", "Sign out everywhere"),
     "game": ("Игра", "Game"),
     "games_of": ("Игры игрока", "The player's games"),
     "game_total": ("Всего за игру", "Game total"),
