@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from mafiatab.web.demo import DEMO_PASSWORD
 from tests.helpers import EXAMPLES, dumps, game, tournament
 
 BIN = Path(sys.executable).parent
@@ -216,7 +217,7 @@ def test_demo_speaks_russian(tmp_path: Path) -> None:
     p = run("demo", "--no-serve", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     d = json.loads((tmp_path / "mafiatab-demo.json").read_text(encoding="utf-8"))
-    accounts = {"organizer", "headjudge", "viewer", "demo-pass", "judge1", "judge2"}
+    accounts = {"organizer", "headjudge", "viewer", DEMO_PASSWORD, "judge1", "judge2", "reserve-judge"}
     code = re.findall(r"[0-9A-Z]{4}(?:-[0-9A-Z]{4})+", p.stdout)
     assert_russian(p, data_of([tmp_path / "mafiatab-demo.json"]) | accounts | set(code),
                    [tmp_path])

@@ -231,21 +231,22 @@ def test_the_hall_shows_what_the_public_sees(world: World, head: TestClient,
 
 def test_a_game_seated_again_is_dealt_anew(table: Table, world: World,  # noqa: F811
                                            client_for: Callable[[str], TestClient]) -> None:
-    """A replay (a new seating draft, roles blank) starts the delay again: the first
-    deal's time must not show the replayed game's roles early."""
+    """A replay (the head judge drops the log and the roles: a new deal) starts the delay
+    again: the first deal's time must not show the replayed game's roles early."""
     tid, code = world.demo.tournament, world.demo.open_games[0]
     svc = _screens(client_for("anon"))
     table.send(type="deal", roles=ROLES)
     first = svc.dealt_at(tid, code)
     assert first is not None and svc.dealt_at(tid, code) == first
-    head = table.c.get(f"/api/t/{tid}/games/{code}", headers=table.headers).json()
+    hj = client_for("headjudge")
+    head = hj.get(f"/api/t/{tid}/games/{code}").json()
     protocol = head["protocol"]
-    protocol.pop("log", None)
+    protocol["log"] = None  # only a head judge removes a log (audited)
     protocol.pop("live", None)
     for s in protocol["seats"]:
         s["role"] = ""
-    r = table.c.put(f"/api/t/{tid}/games/{code}/draft", headers=table.headers,
-                    json={"base_revision": head["revision"], "protocol": protocol})
+    r = hj.put(f"/api/t/{tid}/games/{code}/draft", headers={"X-CSRF-Token": csrf_of(hj)},
+               json={"base_revision": head["revision"], "protocol": protocol})
     assert r.status_code == 200, r.text
     assert svc.dealt_at(tid, code) is None
     table.send(type="deal", roles=ROLES)

@@ -16,7 +16,7 @@ from typing import Any
 from tests.web.conftest import World
 from tests.web.test_browser import _shot, browser, live  # noqa: F401 (fixtures)
 from tests.web.test_live import ROLES
-from tests.web.test_overlay_push import Staff, submit_protocol
+from tests.web.test_overlay_push import Staff, judge1_at_table_1, submit_protocol
 
 FULL_HD = {"width": 1920, "height": 1080}
 TIMEOUT = 10_000
@@ -91,6 +91,7 @@ def test_the_overlay_follows_a_live_game_and_shows_roles_after_the_delay(
     base, world = live
     tid = world.demo.tournament
     code = world.demo.open_games[0]
+    judge1_at_table_1(world)
     judge = Judge(Staff(base, "judge1"), f"/api/t/{tid}/games/{code}/live")
     head = Staff(base, "headjudge")
     head.call("POST", f"/api/t/{tid}/screens", json={"roles_delay": 3600})

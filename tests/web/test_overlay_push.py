@@ -19,7 +19,7 @@ import pytest
 from mafiatab.formats.tournament_json import game_to_dict
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import make_engine
-from mafiatab.web.demo import DEMO_PASSWORD
+from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
 from tests.web.conftest import World
 from tests.web.test_browser import live  # noqa: F401 (the fixture)
 from tests.web.test_live import ROLES
@@ -81,10 +81,22 @@ class Staff:
         return data
 
 
+def judge1_at_table_1(world: World) -> None:
+    """The browser tests' server gives table 1 to the code's own account; these tests play
+    it as judge1, so the organizer gives it back to him first."""
+    engine = make_engine(str(world.db))
+    try:
+        WebService(engine).assign_judge(world.demo.tournament, world.demo.open_games[0],
+                                        "judge1", actor=ORGANIZER_NAME)
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(scope="module")
 def people(live: tuple[str, World]) -> Iterator[tuple[Staff, Staff, Staff]]:  # noqa: F811
     """The judges of tables 1 and 2, and the head judge."""
-    base, _world = live
+    base, world = live
+    judge1_at_table_1(world)
     crew = Staff(base, "judge1"), Staff(base, "judge2"), Staff(base, "headjudge")
     yield crew
     for x in crew:
