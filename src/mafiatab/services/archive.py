@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
 
-from sqlalchemy import Engine, and_, insert, select
+from sqlalchemy import Engine, insert, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
@@ -31,6 +31,7 @@ from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.formats import archive as fmt
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.store import add_players_and_stages
 from mafiatab.services.tournament_file import load_tournament
 from mafiatab.services.tournaments import NotFound, decode_game, decode_games
 from mafiatab.storage import models as db
@@ -310,18 +311,7 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
         s.add(t)
         s.flush()
         users = _users(s, access["users"])
-        ids = _identities(s, src.players)
-        if src.players:
-            s.execute(insert(db.Participant), [
-                {"tournament_id": t.id, "player_id": pid, "code": p.id, "position": i}
-                for i, (p, pid) in enumerate(zip(src.players, ids, strict=True))])
-        stage_ids: dict[str, int] = {}
-        for i, st in enumerate(src.stages):
-            row = db.Stage(tournament_id=t.id, code=st.id, name=st.name, kind=st.kind,
-                           compensation=st.compensation, position=i)
-            s.add(row)
-            s.flush()
-            stage_ids[st.id] = row.id
+        stage_ids = add_players_and_stages(s, t, src.players, src.stages)
         round_keys = [(r["stage"], r["round"]) for r in seating["rounds"]]
         round_ids = dict(zip(round_keys, _bulk(s, db.Round, [
             {"stage_id": stage_ids[stage], "number": n} for stage, n in round_keys]),
@@ -429,23 +419,3 @@ def _users(s: Session, listed: Iterable[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
-def _identities(s: Session, players: Iterable[model.Player]) -> list[int]:
-    """Each player's identity across tournaments, by the storage's rule (the identity with
-    the same nickname and club, not used twice in one list), or a new one."""
-    ids: list[int] = []
-    used: set[int] = set()
-    for p in players:
-        club_match = (db.Player.club.is_(None) if p.club is None else db.Player.club == p.club)
-        candidates = [pid for pid in s.scalars(
-            select(db.Player.id).where(and_(db.Player.nickname == p.nickname, club_match))
-            .order_by(db.Player.id)) if pid not in used]
-        if candidates:
-            pid = candidates[0]
-        else:
-            row = db.Player(nickname=p.nickname, club=p.club)
-            s.add(row)
-            s.flush()
-            pid = row.id
-        used.add(pid)
-        ids.append(pid)
-    return ids

@@ -11,11 +11,11 @@ poll).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
@@ -55,6 +55,57 @@ class Store:
     def read(self) -> Iterator[Session]:
         with Session(self.engine, expire_on_commit=False) as s, s.begin():
             yield s
+
+
+def player_identities(s: Session, players: Sequence[model.Player]) -> list[int]:
+    """Each player's identity across tournaments: the one with the same nickname and club,
+    or a new one (also when two players of one list would share one). One rule for every
+    way a tournament enters the database (import, registration, archive)."""
+    nicks = sorted({p.nickname for p in players})
+    known: dict[tuple[str, str | None], list[int]] = {}
+    for i in range(0, len(nicks), 500):
+        rows = s.execute(select(db.Player.id, db.Player.nickname, db.Player.club)
+                         .where(db.Player.nickname.in_(nicks[i:i + 500]))
+                         .order_by(db.Player.id))
+        for pid, nick, club in rows:
+            known.setdefault((nick, club), []).append(pid)
+    ids: list[int | None] = []
+    used: set[int] = set()
+    missing: list[model.Player] = []
+    for p in players:
+        candidates = [c for c in known.get((p.nickname, p.club), []) if c not in used]
+        if candidates:
+            used.add(candidates[0])
+            ids.append(candidates[0])
+        else:
+            ids.append(None)
+            missing.append(p)
+    if missing:
+        new_ids = iter(s.scalars(
+            insert(db.Player).returning(db.Player.id, sort_by_parameter_order=True),
+            [{"nickname": p.nickname, "club": p.club} for p in missing]).all())
+        ids = [i if i is not None else next(new_ids) for i in ids]
+    return [i for i in ids if i is not None]
+
+
+def add_players_and_stages(s: Session, tournament: db.Tournament,
+                           players: Sequence[model.Player],
+                           stages: Sequence[model.Stage]) -> dict[str, int]:
+    """A new tournament's participants (in file order, with their identities) and stages;
+    returns each stage's row id by its code."""
+    ids = player_identities(s, players)
+    if players:
+        s.execute(insert(db.Participant), [
+            {"tournament_id": tournament.id, "player_id": pid, "code": p.id, "position": i}
+            for i, (p, pid) in enumerate(zip(players, ids, strict=True))])
+    stage_ids: dict[str, int] = {}
+    for i, st in enumerate(stages):
+        row = db.Stage(tournament_id=tournament.id, code=st.id, name=st.name, kind=st.kind,
+                       compensation=st.compensation, position=i)
+        s.add(row)
+        s.flush()
+        stage_ids[st.id] = row.id
+    return stage_ids
 
 
 def aware(value: dt.datetime) -> dt.datetime:

@@ -59,9 +59,11 @@ from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.store import (
     StaleRevision,
     Store,
+    add_players_and_stages,
     advance_head,
     aware,
     game_row,
+    player_identities,
     profile_of,
     record_audit,
     require_role,
@@ -362,36 +364,6 @@ class TournamentService:
             ]
 
     # --- players ---
-    @staticmethod
-    def _identities(s: Session, players: Sequence[model.Player]) -> list[int]:
-        """Each player's identity across tournaments: the one with the same nickname and
-        club, or a new one (also when two players of one list would share one)."""
-        nicks = sorted({p.nickname for p in players})
-        known: dict[tuple[str, str | None], list[int]] = {}
-        for i in range(0, len(nicks), 500):
-            rows = s.execute(select(db.Player.id, db.Player.nickname, db.Player.club)
-                             .where(db.Player.nickname.in_(nicks[i:i + 500]))
-                             .order_by(db.Player.id))
-            for pid, nick, club in rows:
-                known.setdefault((nick, club), []).append(pid)
-        ids: list[int | None] = []
-        used: set[int] = set()
-        missing: list[model.Player] = []
-        for p in players:
-            candidates = [c for c in known.get((p.nickname, p.club), []) if c not in used]
-            if candidates:
-                used.add(candidates[0])
-                ids.append(candidates[0])
-            else:
-                ids.append(None)
-                missing.append(p)
-        if missing:
-            new_ids = iter(s.scalars(
-                insert(db.Player).returning(db.Player.id, sort_by_parameter_order=True),
-                [{"nickname": p.nickname, "club": p.club} for p in missing]).all())
-            ids = [i if i is not None else next(new_ids) for i in ids]
-        return [i for i in ids if i is not None]
-
     def register_players(self, tournament: int, players: Sequence[model.Player], *,
                          actor: str) -> None:
         """Add players to the tournament under their ids (`code`)."""
@@ -406,7 +378,7 @@ class TournamentService:
                 taken.add(p.id)
             start = s.scalar(select(func.coalesce(func.max(db.Participant.position) + 1, 0))
                              .where(db.Participant.tournament_id == t.id)) or 0
-            ids = self._identities(s, players)
+            ids = player_identities(s, players)
             existing = set(s.scalars(select(db.Participant.player_id)
                                      .where(db.Participant.tournament_id == t.id)))
             rows = []
@@ -498,18 +470,7 @@ class TournamentService:
             s.flush()
             author = self._user(s, actor)
             s.add(db.RoleGrant(user_id=author.id, tournament_id=t.id, role=ORGANIZER))
-            ids = self._identities(s, src.players)
-            if src.players:
-                s.execute(insert(db.Participant), [
-                    {"tournament_id": t.id, "player_id": pid, "code": p.id, "position": i}
-                    for i, (p, pid) in enumerate(zip(src.players, ids, strict=True))])
-            stage_ids: dict[str, int] = {}
-            for i, st in enumerate(src.stages):
-                row = db.Stage(tournament_id=t.id, code=st.id, name=st.name, kind=st.kind,
-                               compensation=st.compensation, position=i)
-                s.add(row)
-                s.flush()
-                stage_ids[st.id] = row.id
+            stage_ids = add_players_and_stages(s, t, src.players, src.stages)
             tables = self._new_tables(s, stage_ids,
                                       [(g.stage, g.round, g.table) for g in src.games])
             now = dt.datetime.now(dt.UTC)
