@@ -273,6 +273,10 @@ def test_every_paper_field_makes_the_whole_round_trip(
                                         {"kind": "revote", "counts": {"5": 4, "9": 6}}]}
     assert api["protest"] == {"by": 7, "at": "21:40", "text": PAPER["protest"],
                               "decision": PAPER["protest_decision"]}
+    # the game page of this FSM tournament shows every paper field, citing no FIIM clause
+    page = table.c.get(f"/t/{world.demo.tournament}/games/{world.demo.open_games[0]}").text
+    assert "Протест игрока 7" in page and PAPER["expl_4"] in page
+    assert "ФИИМ" not in page and "FIIM" not in page
     # the database, then the export, read back with no unknown field
     svc = TournamentService(make_engine(str(world.db)))
     t = svc.tournament(world.demo.tournament)  # confirmed games only: add the submitted one
