@@ -186,6 +186,20 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "explanations": ("Пояснения судьи", "The judge's explanations"),
     "by": ("кто", "by"),
     "penalties_word": ("Штрафы", "Penalties"),
+    # the protocol form on a phone (edit.html)
+    "more": ("Ещё", "More"),
+    "player_col": ("Игрок", "Player"),
+    "fouls_col": ("Фолы", "Fouls"),
+    "votes_col": ("Голоса", "Votes"),
+    "revote_col": ("Переголос.", "Revote"),
+    "lift_col": ("Подъём", "Lift"),
+    "days_hint": ("выставления: кто>кого 2>5 4>7; голоса: место:голоса 3:4 5:6",
+                  "nominations: who>whom 2>5 4>7; votes: seat:votes 3:4 5:6"),
+    "fix_these": ("Протокол не подан. Исправьте:", "Not submitted. Fix these:"),
+    "problems_list": ("Нарушения в протоколе", "Problems in the protocol"),
+    "slot_seats": ("Рассадка и роли", "Seats and roles"),
+    "slot_scores": ("Баллы", "Points"),
+    "slot_general": ("Протокол", "Protocol"),
 }
 
 #: the one-letter role marks of the paper protocol (К/Ш/Ч/Д)
