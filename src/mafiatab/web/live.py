@@ -17,12 +17,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from mafiatab.domain.gamelog_state import Step, note_text
+from mafiatab.domain.gamelog_state import NextStep, Step, note_text
 from mafiatab.domain.problems import translate_clause
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.services.web_support import WebService
 from mafiatab.web.app import render
+from mafiatab.web.forms import short_message
 from mafiatab.web.security import Principal, check_csrf, principal, require_user, service
 
 Who = Annotated[Principal, Depends(principal)]
@@ -84,6 +85,26 @@ WORDS: dict[str, tuple[str, str]] = {
     "out": ("вне игры", "out"),
     "not_editable": ("Протокол уже подан: вести игру нельзя",
                      "The protocol is submitted: the game cannot be recorded"),
+    "revote": ("Переголосование", "Repeated vote"),
+    "tap_to_close": ("нажмите, чтобы закрыть", "tap to close"),
+}
+#: the step line's parts (`step_line` puts them together; nothing empty is ever shown)
+STEP_TEXT: dict[str, tuple[str, str]] = {
+    "ended": ("игра окончена", "the game is over"),
+    "agreement": ("договорка", "the agreement"),
+    "shot": ("стрельба", "the black team shoots"),
+    "don_check": ("проверка дона", "the don's check"),
+    "sheriff_check": ("проверка шерифа", "the sheriff's check"),
+    "best_move": ("лучший ход места {seat}", "the best move of seat {seat}"),
+    "morning": ("утром говорит место {seat}", "in the morning seat {seat} speaks"),
+    "speaks": ("говорит место {seat}", "seat {seat} speaks"),
+    "last_words": ("последнее слово места {seat}", "last words of seat {seat}"),
+    "vote": ("голосование: {seats}", "vote on {seats}"),
+    "defence": ("оправдательная речь места {seat} (30 с)",
+                "seat {seat} speaks before the repeated vote (30 s)"),
+    "revote": ("переголосование: {seats}", "repeated vote on {seats}"),
+    "lift": ("голосование за подъём: {seats}", "vote on lifting {seats}"),
+    "night": ("ночь наступает", "night falls"),
 }
 #: an event of the log as one line of the screen's journal
 EVENT_TEXT: dict[str, tuple[str, str]] = {
@@ -142,6 +163,52 @@ def describe(event: dict[str, Any], lang: str) -> str:
         return kind
 
 
+def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
+              lang: str) -> str:
+    """The judge's next step in one line, for every step of the game: a repeated vote is
+    called one (never "night falls"), a night whose checks are done says only what comes
+    in the morning (never "night 1: ;"). The engine's notes are listed apart."""
+    def t(key: str, **values: object) -> str:
+        return _pick(STEP_TEXT[key], lang).format(**values)
+
+    seats = ", ".join(str(c) for c in step.candidates)
+    parts: list[str] = []
+    kind = step.step
+    if kind is Step.ENDED:
+        parts.append(t("ended"))
+        parts += [t("last_words", seat=s) for s in step.last_words]
+        if best_move_open and first_killed is not None:
+            parts.append(t("best_move", seat=first_killed))
+    elif kind is Step.SHOT:
+        parts.append(t("shot"))
+    elif kind in (Step.AGREEMENT, Step.CHECKS):
+        if kind is Step.AGREEMENT:
+            parts.append(t("agreement"))
+        parts += [t(k) for k in ("don_check", "sheriff_check") if k in step.kinds]
+        if "best_move" in step.kinds and first_killed is not None:
+            parts.append(t("best_move", seat=first_killed))
+        parts += [t("last_words", seat=s) for s in step.last_words]
+        if step.seat is not None:
+            parts.append(t("morning", seat=step.seat))
+    elif kind is Step.SPEECHES:
+        parts += [t("last_words", seat=s) for s in step.last_words]
+        if step.seat is not None:
+            parts.append(t("speaks", seat=step.seat))
+        elif step.candidates:
+            parts.append(t("vote", seats=seats))
+    elif kind is Step.VOTE:
+        parts.append(t("vote", seats=seats) if seats else t("night"))
+    elif kind is Step.DEFENCE:
+        parts.append(t("defence", seat=step.seat) if step.seat is not None
+                     else t("revote", seats=seats))
+    elif kind is Step.LIFT:
+        parts.append(t("lift", seats=seats))
+    else:  # LAST_WORDS: those the vote removed speak, then night falls
+        parts += [t("last_words", seat=s) for s in step.last_words]
+        parts.append(t("night"))
+    return f"{step.phase.label(lang)}: " + "; ".join(p for p in parts if p)
+
+
 def state_of(live: LiveGame, lang: str) -> dict[str, Any]:
     """What the screen draws: the stored log, the engine's next step, the seats."""
     info = live.revision
@@ -167,11 +234,14 @@ def state_of(live: LiveGame, lang: str) -> dict[str, Any]:
             len(state.at_table) in profile.short_speech_table_sizes.value):
         seconds = 30  # FIIM 7.7: three or four at the table, three fouls: 30 s
     out["step"] = {
-        "text": step.text(lang), "phase": step.phase.label(lang), "kind": step.step.value,
+        "text": step.text(lang), "line": step_line(step, state.first_killed, state.best_move_open, lang),
+        "phase": step.phase.label(lang), "kind": step.step.value,
+        # the tied candidates' speeches done, the vote now is the repeated one
+        "revote": step.step is Step.DEFENCE,
         "kinds": list(step.kinds), "seat": step.seat, "candidates": list(step.candidates),
         "last_words": list(step.last_words), "at_table": list(step.at_table),
         "seconds": seconds,
-        "notes": [note_text(n, lang) for n in step.notes],
+        "notes": [t for t in (note_text(n, lang) for n in step.notes) if t.strip()],
     }
     out["fouls"] = {str(s): n for s, n in state.fouls.items()}
     out["first_killed"] = state.first_killed
@@ -200,7 +270,7 @@ def _editor(svc: WebService, me: Principal, tid: int, code: str) -> str:
 def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """The live screen of a table: its judge, or staff."""
     _editor(svc, me, tid, code)
-    t, _players, _stages = svc.context(tid)
+    t, players, _stages = svc.context(tid)
     st = svc.status(tid, code)
     live = load(svc, tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
@@ -209,7 +279,9 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
             "api": f"/api/t/{tid}/games/{code}/live",
             "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
-            "protocol_url": f"/t/{tid}/games/{code}/edit"}
+            "protocol_url": f"/t/{tid}/games/{code}/edit",
+            # the screen names players by nickname, never by their id (the state has ids)
+            "nicks": {p.id: p.nickname for p in players}}
     return render(request, "live.html", t=t, tid=tid, code=code, st=st,
                   boot=json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
                   lw=words)
@@ -258,8 +330,11 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
         return JSONResponse({"error": "conflict", "message": e.message(me.lang),
                              "head": e.head}, status_code=409)
     except LiveRefused as e:
+        # each problem also without its place (game code, log index): the screen shows it
+        # beside the refused tap, which says where already
         return JSONResponse({"error": "refused", "refused": e.op.id,
-                             "problems": [p.as_dict(me.lang) for p in e.problems]},
+                             "problems": [dict(p.as_dict(me.lang), text=short_message(p, me.lang))
+                                          for p in e.problems]},
                             status_code=422)
     out = state_of(live, me.lang)
     out.update(applied=applied, duplicates=duplicates)
@@ -270,4 +345,4 @@ router = APIRouter()
 router.include_router(pages)
 router.include_router(api)
 
-__all__ = ["router", "describe", "state_of"]
+__all__ = ["router", "describe", "state_of", "step_line"]

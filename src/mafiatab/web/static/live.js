@@ -44,6 +44,10 @@
     if (k === 'lift') { v.count = ev.voters ? ev.voters.length : ev.count; }
     return ET[k] ? fmt(ET[k], v) : k;
   }
+  // a seat's player by nickname (the state names players by id, which nobody at the table knows)
+  var nicks = boot.nicks || {};
+  function nick(seat) { var id = (server.players || [])[seat - 1]; return (id && nicks[id]) || ''; }
+  function withNick(text, seat) { var n = nick(seat); return n ? text + ' — ' + n : text; }
   function renumber() {
     queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
     saveQueue();
@@ -98,7 +102,7 @@
         queue = queue.filter(function (op) { return op.id !== r.data.refused; });
         var refused = batch.filter(function (op) { return op.id === r.data.refused; })[0];
         notice = {err: true, text: W.refused + (refused ? ' (' + label(refused) + ')' : '') + ': ' +
-                  (r.data.problems || []).map(function (p) { return p.message; }).join('; ')};
+                  (r.data.problems || []).map(function (p) { return p.text || p.message; }).filter(Boolean).join('; ')};
         renumber();
       } else if (r.status === 409) {
         if (r.data.error === 'conflict') { notice = {err: true, text: W.conflict}; }
@@ -139,8 +143,9 @@
   function atTable() { return (server.step && server.step.at_table.length) ? server.step.at_table : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; }
   function chips(seats, chosen, onTap, prefix) {
     return h('div', {'class': 'lv-chips'}, seats.map(function (s) {
-      return h('button', {type: 'button', 'class': 'lv-chip' + (chosen(s) ? ' on' : ''),
-                          id: prefix ? prefix + s : null, on: function () { onTap(s); }, text: String(s)});
+      return h('button', {type: 'button', 'class': 'lv-chip' + (chosen(s) ? ' on' : ''), title: nick(s) || null,
+                          id: prefix ? prefix + s : null, on: function () { onTap(s); }},
+               h('b', {text: String(s)}), nick(s) ? h('small', {text: nick(s)}) : null);
     }));
   }
   function section(title, id) {
@@ -156,7 +161,7 @@
     return h('div', {'class': 'lv-timer'},
       h('span', {id: 'lv-clock', 'class': clockClass(), text: clock()}),
       btn(timer.running ? W.pause : W.start, function () {
-        if (timer.running) { stopTimer(); } else { startTimer(); ui.open = true; }
+        if (timer.running) { stopTimer(); } else { wakeAudio(); startTimer(); ui.open = true; }
         render();
       }, 'sec', 'lv-start'),
       btn(W.reset, function () { stopTimer(); timer.left = timer.total; render(); }, 'sec'));
@@ -169,8 +174,32 @@
       timer.left -= 1;
       var el = document.getElementById('lv-clock');
       if (el) { el.textContent = clock(); el.className = clockClass(); }
-      if (timer.left <= 0) { stopTimer(); if (navigator.vibrate) { navigator.vibrate(300); } }
+      if (timer.left === 10) { alarm(150); }
+      if (timer.left <= 0) { stopTimer(); alarm(400); }
     }, 1000);
+  }
+  // ten seconds left, and time up: a vibration where the phone has one, and a short beep
+  var audio = null;
+  function wakeAudio() {
+    // a browser lets a page sound only after a tap: the Start tap opens the sound
+    try {
+      var AC = window.AudioContext || window.webkitAudioContext;
+      if (AC && !audio) { audio = new AC(); }
+      if (audio && audio.state === 'suspended') { audio.resume(); }
+    } catch (e) { audio = null; }
+  }
+  function alarm(ms) {
+    if (navigator.vibrate) { try { navigator.vibrate(ms); } catch (e) { /* not allowed */ } }
+    try {
+      var AC = window.AudioContext || window.webkitAudioContext;
+      if (!AC) { return; }
+      audio = audio || new AC();
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.2;
+      osc.connect(gain); gain.connect(audio.destination);
+      osc.start(); osc.stop(audio.currentTime + ms / 1000);
+    } catch (e) { /* no sound here */ }
   }
   function stopTimer() { timer.running = false; if (timer.handle) { clearInterval(timer.handle); timer.handle = null; } }
 
@@ -200,10 +229,10 @@
       ui.nominee = ui.nominee === s ? null : s; ui.open = true; render();
     }, 'lv-nom-'));
     if (ui.after.length) {
-      parts.push(h('p', {'class': 'muted', text: ui.after.map(describe).join('; ')}));
+      parts.push(h('p', {'class': 'muted', text: ui.after.map(describe).filter(Boolean).join('; ')}));
     }
     parts.push(btn(W.end_speech, function () { endSpeech('speech', seat); }, 'lv-big', 'lv-end-speech'));
-    return section(fmt(W.speaks, {seat: seat}), 'lv-speech', parts);
+    return section(withNick(fmt(W.speaks, {seat: seat}), seat), 'lv-speech', parts);
   }
   function guessSpeaker() {
     // offline only: the next seat at the table after the last speech queued (not a rule
@@ -215,7 +244,7 @@
     return later.length ? later[0] : seats[0];
   }
   function defenceSec(seat) {
-    return section(fmt(W.defence, {seat: seat}), 'lv-defence', timerBox(30, 'def-' + seat + '-' + server.seq),
+    return section(withNick(fmt(W.defence, {seat: seat}), seat), 'lv-defence', timerBox(30, 'def-' + seat + '-' + server.seq),
       btn(W.end_defence, function () { endSpeech('defence', seat); }, 'lv-big', 'lv-end-defence'));
   }
   function voteSec(cands, offline) {
@@ -258,7 +287,8 @@
       ui.votes = {}; ui.counts = {}; ui.cands = [];
       record(ev);
     }, 'lv-big', 'lv-record-vote'));
-    return section(W.vote + (cands.length ? ': ' + cands.join(', ') : ''), 'lv-vote', parts);
+    var title = (server.step && server.step.revote && !offline) ? W.revote : W.vote;
+    return section(title + (cands.length ? ': ' + cands.join(', ') : ''), 'lv-vote', parts);
   }
   function liftSec(cands) {
     return section(W.lift + ': ' + cands.join(', '), 'lv-lift', h('p', {'class': 'muted', text: W.lift_for + ': ' + ui.lift.length}),
@@ -277,7 +307,7 @@
       chips([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], function () { return false; }, function (s) { record({type: kind, target: s}); }, 'lv-' + kind + '-'));
   }
   function bestMoveSec(seat) {
-    return section(fmt(W.best_move, {seat: seat}), 'lv-best-move',
+    return section(withNick(fmt(W.best_move, {seat: seat}), seat), 'lv-best-move',
       chips([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].filter(function (s) { return s !== seat; }), function (s) { return ui.bm.indexOf(s) >= 0; }, function (s) {
         var i = ui.bm.indexOf(s); if (i >= 0) { ui.bm.splice(i, 1); } else if (ui.bm.length < 3) { ui.bm.push(s); } render();
       }, 'lv-bm-'),
@@ -285,7 +315,7 @@
   }
   function lastWordsSec(seats) {
     return h('div', {'class': 'lv-sec', id: 'lv-last-words'}, seats.map(function (s) {
-      return btn(fmt(W.last_words, {seat: s}), function () { record({type: 'last_words', seat: s}); }, 'sec lv-big', 'lv-lw-' + s);
+      return btn(withNick(fmt(W.last_words, {seat: s}), s), function () { record({type: 'last_words', seat: s}); }, 'sec lv-big', 'lv-lw-' + s);
     }));
   }
 
@@ -297,7 +327,7 @@
     var marks = boot.lang === 'ru' ? {red: 'К', sheriff: 'Ш', black: 'Ч', don: 'Д'} : {red: 'R', sheriff: 'S', black: 'B', don: 'D'};
     var rows = ui.roles.map(function (role, i) {
       return h('div', {'class': 'lv-row lv-deal'}, h('b', {'class': 'lv-seatno', text: String(i + 1)}),
-        h('span', {'class': 'lv-player', text: server.players[i] || ''}),
+        h('span', {'class': 'lv-player', text: nick(i + 1)}),
         ['red', 'sheriff', 'black', 'don'].map(function (r) {
           return btn(marks[r], function () { ui.roles[i] = r; render(); }, 'lv-role' + (role === r ? ' on' : ''), 'lv-role-' + (i + 1) + '-' + r);
         }));
@@ -316,6 +346,7 @@
       var n = server.fouls[String(s)] || 0, p = pending[s] || 0;
       var tile = h('div', {'class': 'lv-tile' + (at.indexOf(s) < 0 ? ' out' : ''), id: 'lv-seat-' + s},
         h('b', {text: String(s)}),
+        h('span', {'class': 'lv-tnick', text: nick(s)}),
         h('span', {'class': 'lv-fouls', id: 'lv-fouls-' + s, text: n + (p ? '+' + p : '')}),
         btn(W.foul, function () {
           var ev = {type: 'foul', seat: s};
@@ -336,7 +367,8 @@
   }
 
   function journal() {
-    var items = server.events.slice(-12).map(function (e) { return h('li', {text: e.text}); });
+    var items = server.events.slice(-12).filter(function (e) { return e.text && e.text.trim(); })
+      .map(function (e) { return h('li', {text: e.text}); });
     queue.forEach(function (op) { items.push(h('li', {'class': 'lv-queued', text: label(op) + ' — ' + W.queued})); });
     var total = server.events.length + queue.length;
     return section(W.log, 'lv-log', h('ol', {reversed: 'reversed', start: String(total)}, items.reverse()));
@@ -382,7 +414,10 @@
       online ? (sending ? W.sending : W.online) : W.offline,
       queue.length ? ' · ' + queue.length + ' — ' + W.queued : '');
     var parts = [status];
-    if (notice) { parts.push(h('p', {'class': notice.err ? 'flash err' : 'flash', id: 'lv-notice', text: notice.text})); }
+    if (notice) {
+      parts.push(h('div', {'class': 'lv-notice' + (notice.err ? ' err' : ''), id: 'lv-notice', role: 'alert'},
+        h('span', {text: notice.text}), h('small', {text: W.tap_to_close})));
+    }
     var step = server.step;
     var dealQueued = queue.some(function (op) { return op.event && op.event.type === 'deal'; });
     if (!server.dealt && !dealQueued) {
@@ -390,11 +425,11 @@
     } else {
       if (step) {
         // the engine's line ends with its notes; they are listed below, each with its clause
-        var line = step.notes.length ? step.text.split(' — ')[0] : step.text;
+        var line = step.line || (step.notes.length ? step.text.split(' — ')[0] : step.text);
         parts.push(h('div', {'class': 'lv-next', id: 'lv-next'}, h('b', {text: line}),
           queue.length ? h('span', {'class': 'muted', text: ' (' + W.queued + ')'}) : null));
         if (step.notes.length) {
-          parts.push(h('ul', {'class': 'lv-notes', id: 'lv-notes'}, step.notes.map(function (n) { return h('li', {text: n}); })));
+          parts.push(h('ul', {'class': 'lv-notes', id: 'lv-notes'}, step.notes.filter(function (n) { return n && n.trim(); }).map(function (n) { return h('li', {text: n}); })));
         }
       }
       if (server.ended && !queue.length) {
@@ -417,6 +452,15 @@
     var last = server.events[server.events.length - 1];
     if (last) { enqueue({undo: last.id}); }
   }
+
+  // a refusal stays on screen until the judge's next tap (that tap then does its own work)
+  root.addEventListener('click', function (e) {
+    if (notice && e.target.closest && e.target.closest('button, select, #lv-notice')) {
+      notice = null;
+      var el = document.getElementById('lv-notice');
+      if (el) { el.remove(); }
+    }
+  }, true);
 
   render();
   if (queue.length) { renumber(); flush(); }

@@ -8,6 +8,17 @@
   function started() { form.classList.remove('pristine'); }
   form.addEventListener('input', started, {once: true});
   form.addEventListener('change', started, {once: true});
+  // the days not yet on screen come one at a time (all of them are in the form anyway)
+  var add = document.getElementById('add-day');
+  function hiddenDays() { return form.querySelectorAll('.pf-day[hidden]'); }
+  if (add) {
+    add.hidden = !hiddenDays().length;
+    add.addEventListener('click', function () {
+      var next = hiddenDays()[0];
+      if (next) { next.hidden = false; var i = next.querySelector('input'); if (i) { i.focus(); } }
+      add.hidden = !hiddenDays().length;
+    });
+  }
   document.addEventListener('click', function (e) {
     var a = e.target.closest && e.target.closest('a.pf-plink');
     if (!a) { return; }
