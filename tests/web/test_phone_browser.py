@@ -162,7 +162,11 @@ def test_the_protocol_on_a_phone_like_the_paper_sheet(live: tuple[str, World],  
     _shot(phone, "form-filled-360")
     _shot(phone, "form-filled-360-screen", full=False)
 
-    # the same draft on a laptop: one line a seat, nothing cut or overflowing
+    # the same draft on a laptop (once the phone's last autosave is in): one line a seat,
+    # nothing cut or overflowing
+    phone.keyboard.press("Tab")
+    phone.wait_for_timeout(900)  # the autosave waits 700 ms after the last change
+    phone.wait_for_load_state("networkidle")
     laptop.goto(f"{base}{url}")
     assert laptop.is_checked(f"input[name=role_{game.seats[0].seat}][value={game.seats[0].role}]")
     _no_sideways(laptop)

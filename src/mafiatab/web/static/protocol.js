@@ -5,9 +5,48 @@
   'use strict';
   var form = document.getElementById('protocol');
   if (!form) { return; }
-  function started() { form.classList.remove('pristine'); }
-  form.addEventListener('input', started, {once: true});
-  form.addEventListener('change', started, {once: true});
+  // A blank protocol, once the judge starts: only what he has touched shows its problems
+  // (a row he has not reached yet stays quiet, so rows do not jump under his finger);
+  // a submit shows them all (the server's answer is a whole page without this state).
+  var typing = form.classList.contains('pristine');
+  var list = document.getElementById('problem-list');
+  function containerOf(slot) {
+    if (slot.indexOf('seat-') === 0) { return document.getElementById(slot); }
+    if (slot === 'pu' || slot === 'days') { return document.getElementById(slot); }
+    return document.getElementById('box-' + slot);
+  }
+  function showTouched() {
+    list = document.getElementById('problem-list');
+    if (!typing || !list) { return; }
+    var any = false;
+    Array.prototype.forEach.call(list.querySelectorAll('li'), function (li) {
+      var shown = Array.prototype.some.call(li.querySelectorAll('a[data-slot]'), function (a) {
+        var c = containerOf(a.getAttribute('data-slot'));
+        return c && c.classList.contains('touched');
+      });
+      li.classList.toggle('shown', shown);
+      any = any || shown;
+    });
+    list.classList.toggle('quiet', !any);
+  }
+  function touched(e) {
+    if (!typing) { return; }
+    form.classList.remove('pristine');
+    document.body.classList.add('pf-typing');
+    var c = e.target.closest('.pf-row, .pf-field, .pf-fold, .pf-sign');
+    if (c) { c.classList.add('touched'); }
+    if (c && c.classList.contains('pf-row')) {
+      document.getElementById('box-scores').classList.add('touched');
+      if (form.querySelectorAll('.pf-row.touched').length === form.querySelectorAll('.pf-row').length) {
+        document.getElementById('box-seats').classList.add('touched');
+      }
+    }
+    showTouched();
+  }
+  form.addEventListener('input', touched);
+  form.addEventListener('change', touched);
+  document.body.addEventListener('htmx:afterSettle', showTouched);
+  document.body.addEventListener('htmx:oobAfterSwap', showTouched);
   // the days not yet on screen come one at a time (all of them are in the form anyway)
   var add = document.getElementById('add-day');
   function hiddenDays() { return form.querySelectorAll('.pf-day[hidden]'); }
@@ -19,6 +58,17 @@
       add.hidden = !hiddenDays().length;
     });
   }
+  // a row's second and third penalty lines, one at a time
+  Array.prototype.forEach.call(form.querySelectorAll('.pf-addpen'), function (b) {
+    var body = b.parentElement;
+    function left() { return body.querySelectorAll('.pf-pen[hidden]'); }
+    b.hidden = !left().length;
+    b.addEventListener('click', function () {
+      var next = left()[0];
+      if (next) { next.hidden = false; next.querySelector('select').focus(); }
+      b.hidden = !left().length;
+    });
+  });
   document.addEventListener('click', function (e) {
     var a = e.target.closest && e.target.closest('a.pf-plink');
     if (!a) { return; }
