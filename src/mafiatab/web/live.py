@@ -96,7 +96,7 @@ STEP_TEXT: dict[str, tuple[str, str]] = {
     "don_check": ("проверка дона", "the don's check"),
     "sheriff_check": ("проверка шерифа", "the sheriff's check"),
     "best_move": ("лучший ход места {seat}", "the best move of seat {seat}"),
-    "morning": ("утром говорит место {seat}", "in the morning seat {seat} speaks"),
+    "morning_speaks": ("утром говорит место {seat}", "in the morning seat {seat} speaks"),
     "speaks": ("говорит место {seat}", "seat {seat} speaks"),
     "last_words": ("последнее слово места {seat}", "last words of seat {seat}"),
     "vote": ("голосование: {seats}", "vote on {seats}"),
@@ -105,6 +105,12 @@ STEP_TEXT: dict[str, tuple[str, str]] = {
     "revote": ("переголосование: {seats}", "repeated vote on {seats}"),
     "lift": ("голосование за подъём: {seats}", "vote on lifting {seats}"),
     "night": ("ночь наступает", "night falls"),
+    # a step's own word when it has no seat or candidates to name
+    "vote_plain": ("голосование", "the vote"),
+    "revote_plain": ("переголосование", "the repeated vote"),
+    "lift_plain": ("голосование за подъём", "the vote on lifting"),
+    "morning": ("утро", "the morning"),
+    "speeches": ("речи", "the speeches"),
 }
 #: an event of the log as one line of the screen's journal
 EVENT_TEXT: dict[str, tuple[str, str]] = {
@@ -189,7 +195,7 @@ def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
             parts.append(t("best_move", seat=first_killed))
         parts += [t("last_words", seat=s) for s in step.last_words]
         if step.seat is not None:
-            parts.append(t("morning", seat=step.seat))
+            parts.append(t("morning_speaks", seat=step.seat))
     elif kind is Step.SPEECHES:
         parts += [t("last_words", seat=s) for s in step.last_words]
         if step.seat is not None:
@@ -197,15 +203,17 @@ def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
         elif step.candidates:
             parts.append(t("vote", seats=seats))
     elif kind is Step.VOTE:
-        parts.append(t("vote", seats=seats) if seats else t("night"))
+        parts.append(t("vote", seats=seats) if seats else t("vote_plain"))
     elif kind is Step.DEFENCE:
         parts.append(t("defence", seat=step.seat) if step.seat is not None
-                     else t("revote", seats=seats))
+                     else t("revote", seats=seats) if seats else t("revote_plain"))
     elif kind is Step.LIFT:
-        parts.append(t("lift", seats=seats))
+        parts.append(t("lift", seats=seats) if seats else t("lift_plain"))
     else:  # LAST_WORDS: those the vote removed speak, then night falls
         parts += [t("last_words", seat=s) for s in step.last_words]
         parts.append(t("night"))
+    if not parts:  # nothing to name: the step's own word
+        parts.append(t("morning" if kind is Step.CHECKS else "speeches"))
     return f"{step.phase.label(lang)}: " + "; ".join(p for p in parts if p)
 
 
