@@ -225,6 +225,13 @@ def test_the_live_screen_on_a_phone(live: tuple[str, World], browser: Any) -> No
     page.click("#code-btn")
     page.wait_for_url(f"**/t/{tid}/judge")
     page.goto(f"{base}/t/{tid}/games/{code}/live")
+    # the head judge follows the same table on a laptop
+    live_url = f"/t/{tid}/games/{code}/live"
+    laptop = _sign_in(browser, base, "headjudge", live_url, LAPTOP)
+    laptop.locator("#lv-deal").wait_for(timeout=TIMEOUT)
+    _no_sideways(laptop)
+    _screen_text_is_clean(laptop)
+    _shot(laptop, "live-deal-1280", full=False)
 
     # the deal names each seat's player by nickname
     page.locator("#lv-deal").wait_for(timeout=TIMEOUT)
@@ -294,12 +301,11 @@ def test_the_live_screen_on_a_phone(live: tuple[str, World], browser: Any) -> No
     _shot(page, "live-revote-360", full=False)
 
     # the same screen on a laptop (the head judge's): nothing cut, nicknames there too
-    laptop = _sign_in(browser, base, "headjudge", f"/t/{tid}/games/{code}/live", LAPTOP)
+    laptop.reload()
     laptop.locator("#lv-vote h2").filter(has_text="Переголосование").wait_for(timeout=TIMEOUT)
     _no_sideways(laptop)
     _screen_text_is_clean(laptop)
     _shot(laptop, "live-revote-1280", full=False)
-    laptop.context.close()
 
     # the revote: 5 leaves; night 1 and its shot
     for voter in (1, 2, 3, 4, 6, 7):
@@ -313,4 +319,10 @@ def test_the_live_screen_on_a_phone(live: tuple[str, World], browser: Any) -> No
     page.locator("#lv-best-move").wait_for(timeout=TIMEOUT)
     _screen_text_is_clean(page)
     _shot(page, "live-night-360", full=False)
+    laptop.reload()
+    laptop.locator("#lv-best-move").wait_for(timeout=TIMEOUT)
+    _no_sideways(laptop)
+    _screen_text_is_clean(laptop)
+    _shot(laptop, "live-night-1280", full=False)
+    laptop.context.close()
     ctx.close()
