@@ -426,6 +426,7 @@
       if (step) {
         // the engine's line ends with its notes; they are listed below, each with its clause
         var line = step.line || (step.notes.length ? step.text.split(' — ')[0] : step.text);
+        if (step.seat != null && nick(step.seat)) { line = withNick(line, step.seat); }
         parts.push(h('div', {'class': 'lv-next', id: 'lv-next'}, h('b', {text: line}),
           queue.length ? h('span', {'class': 'muted', text: ' (' + W.queued + ')'}) : null));
         if (step.notes.length) {
