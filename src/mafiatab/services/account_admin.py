@@ -65,6 +65,12 @@ class AccountAdmin:
             u = s.scalar(select(db.User).where(db.User.name == user))
             return u is not None and bool(u.organizer) and u.password_hash is not None
 
+    def is_password_account(self, user: str) -> bool:
+        """Whether the account signs in with a password (then no code is made for it)."""
+        with self.store.read() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            return u is not None and (u.password_hash is not None or bool(u.organizer))
+
     def accounts(self, *, actor: str) -> list[tuple[str, bool]]:
         """The accounts with a password an administrator may reset (name, organizer),
         by name; code accounts have no password to reset."""
