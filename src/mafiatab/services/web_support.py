@@ -58,6 +58,7 @@ from mafiatab.services.accounts import (
     token_digest,
     verify_password,
 )
+from mafiatab.services.judge_codes import JudgeCodes
 from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
 from mafiatab.services.roster import Roster
 from mafiatab.services.setup import TournamentSetup
@@ -172,6 +173,7 @@ class WebService(TournamentService):
         self.account_admin = AccountAdmin(self.store)  # resets by an administrator, rehash
         self.roster = Roster(self.store)  # players pasted, edited, withdrawn
         self.setup = TournamentSetup(self.store)  # rules until the first game; first-run steps
+        self.judge_codes = JudgeCodes(self.store, self)  # a round's judges' codes for the blanks
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web

@@ -25,7 +25,6 @@ from starlette.datastructures import UploadFile
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.rules import PROFILES
-from mafiatab.services.accounts import AccountError
 from mafiatab.services.roster import Added, RosterError
 from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import STAFF, GameStatus, WebService
@@ -354,21 +353,18 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
     prints them on the blank protocols."""
     user = require_role(me, tid, STAFF)
     stage, rnd = _stage_round(await _form(request))
-    games = _round_games(svc, tid, stage, rnd)
-    if not games:
+    issued = await run_in_threadpool(
+        lambda: svc.judge_codes.issue_for_round(tid, stage, rnd, actor=user, lang=me.lang))
+    if not issued:
         raise HTTPException(status_code=404)
     rows: list[dict[str, Any]] = []
-    for g in games:
-        row: dict[str, Any] = {"table": g.table, "judge": g.judge, "code": None}
-        if g.judge and not svc.account_admin.is_password_account(g.judge):
-            try:
-                code = await run_in_threadpool(svc.create_code, tid, g.judge, JUDGE, actor=user)
-            except AccountError as e:  # e.g. a code account of another tournament
-                row["error"] = e.message(me.lang)
-            else:
-                url = sign_in_url(request, code)
-                row.update(code=code, url=url, qr=qr_svg(url))
-        rows.append(row)
+    for row in issued:
+        shown: dict[str, Any] = {"table": row.table, "judge": row.judge, "code": row.code,
+                                 "why": row.why}
+        if row.code:
+            url = sign_in_url(request, row.code)
+            shown.update(url=url, qr=qr_svg(url))
+        rows.append(shown)
     t, _p, stages = svc.context(tid)
     names = {s.id: s.name for s in stages}
     return render(request, "setup_codes.html", t=t, tid=tid, stage=stage, rnd=rnd,
@@ -400,7 +396,10 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
         t = svc.tournament(tid)
         profile, _ = profile_for(t)
         heads = [svc.head(tid, g.code).game_struct() for g in games]
-        judged = [msgspec.structs.replace(h, judge=g.judge) if g.judge and not h.judge else h
+        # the table's judge is the assignment's (a judge changed after the seating was
+        # entered); the protocol's spelling of the same name is kept
+        judged = [msgspec.structs.replace(h, judge=g.judge)
+                  if g.judge and (h.judge or "").casefold() != g.judge else h
                   for h, g in zip(heads, games, strict=True)]
         count = max((g.table for g in games), default=1)
         return protocols_pdf(blank_sheets(t, profile, stage, rnd, min(count, 100), me.lang,
