@@ -416,3 +416,96 @@ def test_an_old_hash_is_made_anew_at_sign_in(hall: Hall) -> None:
            headers={"X-CSRF-Token": _csrf(c)})
     with hall.svc.store.read() as s:
         assert s.scalar(select(db.User.password_hash).where(db.User.name == "veteran")) == new
+
+
+# --- the real server: plain HTTP on the hall's address, HTTPS, a trusted proxy ------------------
+
+
+def _lan_address() -> str:
+    """The machine's address on its network (not loopback), or 0.0.0.0's stand-in."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: the route picks the address
+            addr: str = s.getsockname()[0]
+        except OSError:
+            addr = "127.0.0.1"
+    return addr
+
+
+def _serve(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    import os
+    import sys
+    import time
+
+    import httpx
+
+    db_url = f"sqlite:///{tmp_path}/served.sqlite"
+    if not (tmp_path / "served.sqlite").exists():
+        engine = make_engine(db_url)
+        upgrade(engine)
+        WebService(engine).add_account(ORG, ORG_PASS, actor=ORG)
+        engine.dispose()
+    exe = Path(sys.executable).with_name("mafiatab")
+    proc = subprocess.Popen([str(exe), "serve", "--db", db_url, "--port", str(port),
+                             "--secret-file", str(tmp_path / "secret.key"), *extra],
+                            env={**os.environ, "FORWARDED_ALLOW_IPS": "127.0.0.1"})
+    scheme = "https" if "--https" in extra else "http"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"{scheme}://127.0.0.1:{port}/api/session", verify=False, timeout=2)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise AssertionError("the server did not start")
+
+
+def test_served_over_plain_http_on_the_lan_and_over_https(tmp_path: Path) -> None:
+    import httpx
+
+    lan = _lan_address()
+    proc = _serve(tmp_path, 8410, "--host", "0.0.0.0", "--trust-proxy")
+    try:
+        # plain HTTP at the hall's address: the cookie is not Secure (the phones keep it)
+        r = httpx.get(f"http://{lan}:8410/api/session")
+        assert "secure" not in r.headers["set-cookie"].lower()
+        # a forwarded "https" from an address that is not the trusted proxy is not believed
+        if lan != "127.0.0.1":
+            r = httpx.get(f"http://{lan}:8410/api/session",
+                          headers={"X-Forwarded-Proto": "https"})
+            assert "secure" not in r.headers["set-cookie"].lower()
+        # the trusted proxy (127.0.0.1) says the hall reached it over HTTPS: Secure
+        r = httpx.get("http://127.0.0.1:8410/api/session", headers={"X-Forwarded-Proto": "https"})
+        assert "; secure" in r.headers["set-cookie"].lower()
+        # the organizer at the LAN address is told once what plain HTTP means
+        with httpx.Client(base_url=f"http://{lan}:8410",
+                          headers={"Host": f"{lan}:8410"}) as c:
+            csrf = c.get("/api/session").json()["csrf"]
+            assert c.post("/api/login", json={"user": ORG, "password": ORG_PASS},
+                          headers={"X-CSRF-Token": csrf}).status_code == 200
+            csrf = c.get("/api/session").json()["csrf"]
+            r = c.post("/new", data={"name": "Зал", "rules": "fsm", "csrf": csrf})
+            assert r.status_code == 303
+            tid = r.headers["location"].split("/")[2]
+            first = c.get(f"/t/{tid}/manage").text
+            plain_here = lan != "127.0.0.1"
+            assert ('id="plain-http"' in first) is plain_here
+            assert 'id="plain-http"' not in c.get(f"/t/{tid}/manage").text
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=hall.local", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    proc = _serve(tmp_path, 8411, "--https", str(cert), "--https-key", str(key))
+    try:
+        r = httpx.get("https://127.0.0.1:8411/api/session", verify=False)
+        assert "; secure" in r.headers["set-cookie"].lower()
+    finally:
+        proc.terminate()
+        proc.wait(10)
