@@ -148,8 +148,8 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
     assert len(roster) == 20 and roster["Игрок01"] == ("p1", "Север", False)
     assert roster["Игрок02"][1] == "Юг"
     # the two bad lines come back beside their reasons, in the box to fix them
-    refused = re.findall(r'<tr class="refused-line"><td class="n">(\d+)</td><td><code>(.*?)'
-                         r'</code></td><td class="err">(.*?)</td>', page)
+    refused = re.findall(r'<li class="refused-line" data-line="(\d+)">.*?<code>(.*?)</code> — '
+                         r'<span class="err">(.*?)</span></li>', page)
     assert [(n, why) for n, _t, why in refused] == [
         ("22", "нет ника"), ("23", "ник «Игрок01» уже был в строке 2")]
     assert ";Юг\nИгрок01;Север</textarea>" in page

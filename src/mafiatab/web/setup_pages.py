@@ -55,7 +55,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                      "Game {game} is entered: the rules and their options no longer change."),
     "rules_open": ("Правила меняются до первой внесённой игры.",
                    "The rules change until the first game is entered."),
-    "opt_extra_scale": ("Шаг допол­нительных баллов", "Step of extra points"),
+    "opt_extra_scale": ("Шаг дополнительных баллов", "Step of extra points"),
     "opt_extra_scale_step_0_2": ("0,2 (как в правилах)", "0.2 (as the rules say)"),
     "opt_extra_scale_step_0_1": ("0,1", "0.1"),
     "opt_fiim_7_6": ("Правило «четверо за столом, двое с равными голосами»",
@@ -127,6 +127,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                    "Password of {user} set; sessions ended: {n}."),
     "place_total": ("Место: {place} · Сумма: {total}", "Place: {place} · Total: {total}"),
     "main_only": ("Основные баллы: {main}", "Main points: {main}"),
+    "seat_first": ("Сначала рассадите тур.", "Seat a round first."),
     "separate_hint": ("Клубы не указаны: разводить некого.", "No clubs given: nobody to keep apart."),
 }
 
@@ -427,7 +428,7 @@ def code_link(request: Request, code: str, me: Who) -> Response:
 def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
                 ) -> Response:
     require_role(me, tid, STAFF)
-    t, _p, _stages = svc.context(tid)
+    t, _p, stages = svc.context(tid)
     games = svc.overview(tid)
     # the tables waiting for him first, then the rounds in order
     waiting = [g for g in games if g.state == "submitted"]
@@ -442,6 +443,7 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
                   lot=lot, message=message, waiting=waiting, steps=steps,
                   next_step=next_step(steps), plain_http=plain,
+                  stage_names={st.id: st.name for st in stages},
                   s=lambda k, **kw: sw(k, me.lang, **kw))
 
 
