@@ -70,6 +70,13 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/manage/lots", STAFF, {"seed": ""}),
     ("GET", "/t/{tid}/setup", STAFF, None),
     ("POST", "/t/{tid}/setup/players", ORG, {"players": ""}),
+    # issue 13: rules, a player's correction, the judges' codes and blanks, accounts
+    ("POST", "/t/{tid}/setup/rules", STAFF, {"rules": ""}),
+    ("POST", "/t/{tid}/setup/players/{pid}", STAFF, {"nickname": ""}),
+    ("POST", "/t/{tid}/setup/round-codes", STAFF, {"round": ""}),
+    ("POST", "/t/{tid}/setup/blank.pdf", STAFF, {"round": ""}),
+    ("GET", "/admin/accounts", ORG, None),
+    ("POST", "/admin/accounts/reset", ORG, {"user": "", "password": ""}),
     ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
     ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
     ("POST", "/t/{tid}/setup/seating-file", STAFF, {}),

@@ -228,8 +228,9 @@ def _added_page(request: Request, tid: int, me: Principal, svc: WebService,
 @router.post("/t/{tid}/setup/players")
 async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """Players pasted one a line (nickname;club) or a CSV/XLSX file with a header row;
-    the lines that cannot be players come back beside their reasons."""
-    user = require_role(me, tid, STAFF)
+    the lines that cannot be players come back beside their reasons. The organizer
+    registers; the head judge corrects and withdraws (on the day)."""
+    user = require_role(me, tid, {ORGANIZER})
     form = await read_form(request)
     upload = form.get("file")
     if isinstance(upload, UploadFile) and upload.filename:
