@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages, seating_pages
+from mafiatab.web import api, appeals, live, pages, seating_pages, setup_pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -76,6 +76,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/setup/round-codes", STAFF, {"round": ""}),
     ("POST", "/t/{tid}/setup/blank.pdf", STAFF, {"round": ""}),
     ("GET", "/admin/accounts", ORG, None),
+    ("GET", "/c/{code}", ALL, None),
     ("POST", "/admin/accounts/reset", ORG, {"user": "", "password": ""}),
     ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
     ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
@@ -158,7 +159,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 def test_every_route_listed() -> None:
     routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router)
+               seating_pages.router, setup_pages.router)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
