@@ -77,6 +77,10 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/setup/blank.pdf", STAFF, {"round": ""}),
     ("GET", "/admin/accounts", ORG, None),
     ("GET", "/c/{code}", ALL, None),
+    ("POST", "/api/t/{tid}/players/paste", ORG, {"text": ""}),
+    ("POST", "/api/t/{tid}/players/{pid}", STAFF, {}),
+    ("POST", "/api/t/{tid}/rules", STAFF, {"rules": "nope"}),
+    ("GET", "/api/t/{tid}/setup/steps", STAFF, None),
     ("POST", "/admin/accounts/reset", ORG, {"user": "", "password": ""}),
     ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
     ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
@@ -159,7 +163,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 def test_every_route_listed() -> None:
     routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router, setup_pages.router)
+               seating_pages.router, setup_pages.router, setup_pages.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

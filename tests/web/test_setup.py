@@ -509,3 +509,25 @@ def test_served_over_plain_http_on_the_lan_and_over_https(tmp_path: Path) -> Non
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_json_api_calls_the_same_use_cases(hall: Hall) -> None:
+    c = _client(hall)
+    tid = _new(c)
+    h = {"X-CSRF-Token": _csrf(c)}
+    r = c.post(f"/api/t/{tid}/players/paste", json={"text": "nickname;club\nAlice;North\n;x"},
+               headers=h)
+    assert r.status_code == 200
+    got = r.json()
+    assert got["added"] == [{"id": "p1", "nickname": "Alice", "club": "North"}]
+    assert [(x["line"], x["reason"]) for x in got["refused"]] == [(3, "empty_nickname")]
+    r = c.post(f"/api/t/{tid}/players/p1", json={"nickname": "Alicia", "club": None,
+                                                  "withdrawn": True}, headers=h)
+    assert r.json() == {"id": "p1", "nickname": "Alicia", "club": None, "withdrawn": True}
+    assert c.post(f"/api/t/{tid}/players/p9", json={"withdrawn": True},
+                  headers=h).status_code == 400
+    r = c.post(f"/api/t/{tid}/rules", json={"rules": "fiim2018", "options": {}}, headers=h)
+    assert r.json() == {"rules": "fiim2018", "options": {}}
+    steps = c.get(f"/api/t/{tid}/setup/steps").json()
+    assert steps["next"] == "players" and steps["steps"][1] == {
+        "key": "players", "done": False, "count": 0, "of": 10}

@@ -190,6 +190,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import setup_pages  # issue 13: set-up, overview, blanks, accounts
 
     app.include_router(setup_pages.router)
+    app.include_router(setup_pages.api)
     app.include_router(pages.router)
     app.include_router(api.router)
     from mafiatab.web import live  # the judge's live screen (issue 5)

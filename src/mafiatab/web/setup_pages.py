@@ -20,18 +20,20 @@ import segno
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import Field
 from starlette.datastructures import UploadFile
 
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.rules import PROFILES
-from mafiatab.services.roster import Added, RosterError
+from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
 from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import STAFF, GameStatus, WebService
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.web.app import render
 from mafiatab.web.pages import explain_context
 from mafiatab.web.security import (
+    Body,
     Principal,
     attachment,
     check_csrf,
@@ -540,4 +542,73 @@ async def reset_post(request: Request, me: Who, svc: Svc) -> Response:
     return _see(f"/admin/accounts?done={quote(target.strip()[:100])}&n={ended}")
 
 
-__all__ = ["router", "sw", "qr_svg", "RosterError"]
+# --- the JSON API: the same use cases ---------------------------------------------------------
+
+api = APIRouter(dependencies=[Depends(check_csrf)], tags=["api"])
+
+
+class PlayersBody(Body):
+    text: str = Field(description="one player a line: 'nickname;club', an optional header row "
+                      "'nickname;club;id' first", max_length=200_000)
+
+
+class PlayerBody(Body):
+    nickname: str | None = Field(None, max_length=MAX_NICK)
+    club: str | None = Field(None, max_length=MAX_CLUB)
+    withdrawn: bool | None = Field(None, description="withdraw (true) or bring back (false)")
+
+
+class RulesBody(Body):
+    rules: str = Field(max_length=20, description="fiim2018 | fsm")
+    options: dict[str, str] = Field(default_factory=dict, description="switched readings")
+
+
+def _added_json(added: Added, lang: str) -> dict[str, Any]:
+    return {"added": [{"id": p.id, "nickname": p.nickname, "club": p.club}
+                      for p in added.players],
+            "refused": [{"line": r.line, "text": r.text, "reason": r.code,
+                         "message": r.reason(lang)} for r in added.refused]}
+
+
+@api.post("/api/t/{tid}/players/paste")
+def api_players(tid: int, body: PlayersBody, me: Who, svc: Svc) -> Any:
+    """Register pasted players; the lines that are no player come back with reasons."""
+    user = require_role(me, tid, {ORGANIZER})
+    return _added_json(svc.roster.add_text(tid, body.text, actor=user), me.lang)
+
+
+@api.post("/api/t/{tid}/players/{pid}")
+def api_player(tid: int, pid: str, body: PlayerBody, me: Who, svc: Svc) -> Any:
+    """Correct a player's nickname and club, or withdraw him (or bring him back)."""
+    user = require_role(me, tid, STAFF)
+    if body.withdrawn is not None:
+        svc.roster.withdraw(tid, pid, actor=user, withdrawn=body.withdrawn)
+    if body.nickname is not None:
+        svc.roster.edit(tid, pid, body.nickname, body.club, actor=user)
+    line = next((x for x in svc.roster.lines(tid) if x.id == pid), None)
+    if line is None:
+        raise HTTPException(status_code=404)
+    return {"id": line.id, "nickname": line.nickname, "club": line.club,
+            "withdrawn": line.withdrawn}
+
+
+@api.post("/api/t/{tid}/rules")
+def api_rules(tid: int, body: RulesBody, me: Who, svc: Svc) -> Any:
+    """Change the rules and their readings; 409 once a game is entered."""
+    user = require_role(me, tid, STAFF)
+    svc.setup.change_rules(tid, body.rules, body.options, actor=user)
+    t, _p, _s = svc.context(tid)
+    return {"rules": t.rules, "options": t.rule_options}
+
+
+@api.get("/api/t/{tid}/setup/steps")
+def api_steps(tid: int, me: Who, svc: Svc) -> Any:
+    """The first-run path: each step done or not, the next one."""
+    require_role(me, tid, STAFF)
+    steps = svc.setup.steps(tid)
+    return {"next": next_step(steps),
+            "steps": [{"key": st.key, "done": st.done, "count": st.count, "of": st.of}
+                      for st in steps]}
+
+
+__all__ = ["api", "router", "sw", "qr_svg", "RosterError"]
