@@ -531,3 +531,26 @@ def test_the_json_api_calls_the_same_use_cases(hall: Hall) -> None:
     steps = c.get(f"/api/t/{tid}/setup/steps").json()
     assert steps["next"] == "players" and steps["steps"][1] == {
         "key": "players", "done": False, "count": 0, "of": 10}
+
+
+def test_a_blank_names_the_stage_in_words_and_dates_it_as_written() -> None:
+    """FIIM 9.2: the tournament, stage, round, table and date are on the protocol before
+    the game; a stage whose name is only its code is named by its kind."""
+    from mafiatab.domain.protocol import Game, Player, Seat, Stage, Tournament
+    from mafiatab.formats.pdf import blank_sheets
+    from mafiatab.rules import PROFILES
+
+    players = [Player(id=f"p{i}", nickname=f"Ник{i}") for i in range(1, 11)]
+    t = Tournament(name="Кубок", rules="fsm", players=players,
+                   stages=[Stage(id="final", name="final", kind="final"),
+                           Stage(id="q", name="Отбор дня", kind="qualification")])
+    seated = Game(id="g1", stage="final", round=2, table=1, result="", judge="Судья",
+                  seats=[Seat(seat=i, player=f"p{i}", role="") for i in range(1, 11)])
+    ru = blank_sheets(t, PROFILES["fsm"], "final", 2, 2, "ru", seated=[seated],
+                      today="2026-12-01", sign_in={1: ("ABCD-EFGH", "http://h/c/ABCD-EFGH")})
+    assert (ru[0].stage, ru[0].round, ru[0].table, ru[0].date, ru[0].judge) == (
+        "Финал", "2", "1", "01.12.2026", "Судья")
+    assert [s.nickname for s in ru[0].seats] == [f"Ник{i}" for i in range(1, 11)]
+    assert (ru[0].sign_in_code, ru[1].sign_in_code, ru[1].date) == ("ABCD-EFGH", "", "")
+    en = blank_sheets(t, PROFILES["fsm"], "q", 1, 1, "en", today="2026-12-01")
+    assert (en[0].stage, en[0].date) == ("Отбор дня", "")
