@@ -554,3 +554,18 @@ def test_a_blank_names_the_stage_in_words_and_dates_it_as_written() -> None:
     assert (ru[0].sign_in_code, ru[1].sign_in_code, ru[1].date) == ("ABCD-EFGH", "", "")
     en = blank_sheets(t, PROFILES["fsm"], "q", 1, 1, "en", today="2026-12-01")
     assert (en[0].stage, en[0].date) == ("Отбор дня", "")
+
+
+def test_keep_clubmates_apart_is_offered_only_when_clubs_are_given(hall: Hall) -> None:
+    c = _client(hall)
+    box = re.compile(r'<input type="checkbox" name="separate_clubs"( checked)?>')
+
+    def offered(lines: str) -> list[str] | None:
+        tid = _new(c)
+        _paste(c, tid, lines)
+        found = box.search(c.get(f"/t/{tid}/seating").text)
+        return None if found is None else [found.group(1) or ""]
+
+    assert offered("\n".join(NAMES)) is None
+    assert offered("\n".join(f"{n};Север" if i < 3 else n for i, n in enumerate(NAMES))) == [""]
+    assert offered("\n".join(f"{n};{CLUBS[i % 2]}" for i, n in enumerate(NAMES))) == [" checked"]
