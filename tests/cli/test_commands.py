@@ -132,7 +132,7 @@ def test_blank_protocols_of_a_played_round_carry_players(tmp_path: Path) -> None
             "--round", "1")
     assert p.returncode == 0, p.stderr
     first, *_rest = pdf_text(out).split("\f")
-    assert "Судья Иванов" in first and "2026-03-07" in first and "g1" in first
+    assert "Судья Иванов" in first and "07.03.2026" in first and "g1" in first
     assert all(f"P{i}" in first for i in range(1, 11))
     table_two = pdf_text(out).split("\f")[2]
     assert "P1 " not in table_two and "Иванов" not in table_two  # table 2 is not seated

@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages, seating_pages
+from mafiatab.web import api, appeals, live, pages, seating_pages, setup_pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -70,6 +70,18 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/manage/lots", STAFF, {"seed": ""}),
     ("GET", "/t/{tid}/setup", STAFF, None),
     ("POST", "/t/{tid}/setup/players", ORG, {"players": ""}),
+    # issue 13: rules, a player's correction, the judges' codes and blanks, accounts
+    ("POST", "/t/{tid}/setup/rules", STAFF, {"rules": ""}),
+    ("POST", "/t/{tid}/setup/players/{pid}", STAFF, {"nickname": ""}),
+    ("POST", "/t/{tid}/setup/round-codes", STAFF, {"round": ""}),
+    ("POST", "/t/{tid}/setup/blank.pdf", STAFF, {"round": ""}),
+    ("GET", "/admin/accounts", ORG, None),
+    ("GET", "/c/{code}", ALL, None),
+    ("POST", "/api/t/{tid}/players/paste", ORG, {"text": ""}),
+    ("POST", "/api/t/{tid}/players/{pid}", STAFF, {}),
+    ("POST", "/api/t/{tid}/rules", STAFF, {"rules": "nope"}),
+    ("GET", "/api/t/{tid}/setup/steps", STAFF, None),
+    ("POST", "/admin/accounts/reset", ORG, {"user": "", "password": ""}),
     ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
     ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
     ("POST", "/t/{tid}/setup/seating-file", STAFF, {}),
@@ -151,7 +163,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 def test_every_route_listed() -> None:
     routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router)
+               seating_pages.router, setup_pages.router, setup_pages.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

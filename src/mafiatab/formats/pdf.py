@@ -15,12 +15,14 @@ protocol is two pages, to print on both sides of one sheet.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
@@ -29,7 +31,7 @@ from mafiatab import i18n
 from mafiatab.domain.paper import dealt_roles, paper_from_log
 from mafiatab.domain.points import Hundredths, format_points
 from mafiatab.domain.problems import translate_clause
-from mafiatab.domain.protocol import Game, Tournament
+from mafiatab.domain.protocol import Game, Stage, Tournament
 from mafiatab.domain.scoring import WIN, score_game
 from mafiatab.domain.standings import Standings, pays_compensation
 from mafiatab.formats.labels import role_letter, w
@@ -113,6 +115,9 @@ class ProtocolSheet:
     decision: str = ""
     protest_clause: str = ""
     filled: bool = False
+    #: the table judge's sign-in on a blank: the code he types, the address its QR opens
+    sign_in_code: str = ""
+    sign_in_url: str = ""
 
 
 def _paper_lines(game: Game, profile: RuleProfile, lang: str
@@ -191,29 +196,88 @@ def _protest_clause(profile: RuleProfile, lang: str) -> str:
     return translate_clause(profile.protest_minutes_after_game.clause, lang)
 
 
+#: a stage's kind in words, for a stage whose name is only its code
+STAGE_KIND_WORDS: Final[dict[str, tuple[str, str]]] = {
+    "qualification": ("Отбор", "Qualification"),
+    "semifinal": ("Полуфинал", "Semi-final"),
+    "final": ("Финал", "Final"),
+}
+
+
+def stage_in_words(stage: Stage | None, code: str, lang: str) -> str:
+    """The stage as people call it: its name, or its kind in words when the name is only
+    the stage's code ("qual")."""
+    if stage is None:
+        return code
+    if stage.name and stage.name != stage.id:
+        return stage.name
+    pair = STAGE_KIND_WORDS.get(stage.kind)
+    return (pair[0] if lang == "ru" else pair[1]) if pair else stage.name or code
+
+
+def date_in_words(value: str, lang: str) -> str:
+    """An ISO date as the reader writes it (ru: 01.12.2026); other text as it is."""
+    try:
+        day = dt.date.fromisoformat(value)
+    except ValueError:
+        return value
+    return day.strftime("%d.%m.%Y") if lang == "ru" else day.isoformat()
+
+
 def blank_sheets(t: Tournament, profile: RuleProfile, stage: str, round_: int, copies: int,
-                 lang: str, seated: Sequence[Game] = ()) -> list[ProtocolSheet]:
+                 lang: str, seated: Sequence[Game] = (), *, today: str = "",
+                 sign_in: Mapping[int, tuple[str, str]] | None = None) -> list[ProtocolSheet]:
     """`copies` blank protocols for a round, tables 1..N, header prefilled (FIIM 9.2: the
     tournament, stage, game number, table and date are written before the game). A table
     already seated (a game of `seated` at that table: only its seats, judge and date are
     read) also carries the seated nicknames and the judge (FIIM 9.2-9.3), so that the
-    judge checks the players at the table instead of writing them."""
-    names = {s.id: s.name for s in t.stages}
+    judge checks the players at the table instead of writing them; its date is the game's,
+    or `today` (ISO) when the seating gave none. `sign_in` gives a table's judge his
+    sign-in code and the address its QR code opens."""
+    stages = {s.id: s for s in t.stages}
     nicknames = {p.id: p.nickname for p in t.players}
     at_table = {g.table: g for g in seated if g.stage == stage and g.round == round_}
     sheets = []
     for i in range(1, copies + 1):
         sheet = ProtocolSheet(tournament=t.name, rules=profile.title,
-                              stage=names.get(stage, stage), round=str(round_), table=str(i),
+                              stage=stage_in_words(stages.get(stage), stage, lang),
+                              round=str(round_), table=str(i),
                               protest_clause=_protest_clause(profile, lang))
         game = at_table.get(i)
         if game is not None:
-            sheet.game, sheet.judge, sheet.date = game.id, game.judge or "", game.date or ""
+            sheet.game, sheet.judge = game.id, game.judge or ""
+            sheet.date = date_in_words(game.date or today, lang)
             for seat in game.seats:
                 if 1 <= seat.seat <= len(sheet.seats) and seat.player:
                     sheet.seats[seat.seat - 1].nickname = nicknames.get(seat.player, seat.player)
+        if sign_in and i in sign_in:
+            sheet.sign_in_code, sheet.sign_in_url = sign_in[i]
         sheets.append(sheet)
     return sheets
+
+
+def _qr_png(url: str) -> io.BytesIO:
+    """The QR code of `url` as a PNG (segno writes PNG itself, no imaging library)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=8, border=2)
+    out.seek(0)
+    return out
+
+
+#: where a blank's sign-in QR code sits: the top right corner, beside the header (mm)
+QR_X: Final = 174.0
+QR_Y: Final = 6.0
+QR_SIZE: Final = 21.0
+
+
+def _sign_in_corner(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
+    pdf.image(_qr_png(s.sign_in_url), x=QR_X, y=QR_Y, w=QR_SIZE, h=QR_SIZE)
+    pdf.set_xy(QR_X - 6, QR_Y + QR_SIZE + 0.3)
+    pdf.set_font(FONT, "B", 8)
+    pdf.cell(QR_SIZE + 12, 3.6, s.sign_in_code, align="C")
+    pdf.set_xy(pdf.l_margin, pdf.t_margin)
 
 
 # --- drawing -----------------------------------------------------------------------------
@@ -235,6 +299,8 @@ def _labelled(pdf: FPDF, label: str, value: str, width: float) -> None:
 
 def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
     pdf.add_page()
+    if s.sign_in_url:
+        _sign_in_corner(pdf, s, lang)
     pdf.set_font(FONT, "B", 14)
     pdf.cell(0, 8, w("protocol", lang), align="C", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FONT, "", 8)
@@ -242,9 +308,10 @@ def _front(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
              new_x=XPos.LMARGIN,
              new_y=YPos.NEXT)
     pdf.ln(2)
-    _labelled(pdf, w("tournament", lang), s.tournament, 120)
+    corner = bool(s.sign_in_url)  # the QR code takes the row's right end
+    _labelled(pdf, w("tournament", lang), s.tournament, 104 if corner else 120)
     pdf.cell(4, 7, "")
-    _labelled(pdf, w("date", lang), s.date, 62)
+    _labelled(pdf, w("date", lang), s.date, 50 if corner else 62)
     pdf.ln(8)
     _labelled(pdf, w("stage", lang), s.stage, 60)
     pdf.cell(4, 7, "")
@@ -337,6 +404,9 @@ def _back(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
            f"{w('table', lang)} {s.table}   {s.tournament}"
     pdf.cell(0, 5, head, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.cell(0, 5, w("explanations_hint", lang), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    if s.sign_in_url:  # the QR code's address, for a phone that reads no QR codes
+        pdf.cell(0, 5, ("Вход судьи: " if lang == "ru" else "Judge's sign-in: ")
+                 + f"{s.sign_in_url}  ({s.sign_in_code})", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(3)
     pdf.set_font(FONT, "", 9.5)
     if s.filled:

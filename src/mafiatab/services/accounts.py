@@ -12,11 +12,13 @@ Why it is built this way:
   `web.security.HashGate`); an attempt that finds no free slot within `HASH_WAIT` seconds
   is refused as busy (`Busy`), so a sign-in flood costs bounded memory and never starves
   the judges' requests of worker threads.
-* **A sign-in code** is `LLLL-SSSS-SSSS` from an alphabet without look-alike characters:
-  the first group finds the row (an indexed read, no write lock per guess), the rest is
-  the secret, kept as HMAC-SHA256 under a random salt of the row and compared in constant
-  time. About 40 bits of secret are plenty for something that is rate-limited per address
-  and per code, revocable, and dies with the tournament.
+* **A sign-in code** is `LLLL-SSSS`, eight characters a judge types from his blank
+  protocol, from an alphabet without look-alike characters: the first group finds the row
+  (an indexed read, no write lock per guess), the rest is the secret, kept as HMAC-SHA256
+  under a random salt of the row and compared in constant time. A blind guess opens an
+  account with odds of (codes issued) / 31⁸ (under 10⁻¹⁰ per guess for a hundred codes):
+  enough for something that is rate-limited per address and per code, revocable, and dies
+  with the tournament. Codes of the older 12-character form still open their accounts.
 * **A session** is a random token in the (signed) cookie and its SHA-256 in
   `web_sessions`; a leaked cookie dies with the row (sign-out, password change, revoked
   code, "sign out everywhere", idle timeout).
@@ -58,7 +60,9 @@ TOUCH_EVERY: Final = dt.timedelta(minutes=5)
 #: the code alphabet: no 0/O, 1/I/L, so that a code read aloud or typed on a phone works
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 LOOKUP_LEN: Final = 4
-SECRET_LEN: Final = 8
+SECRET_LEN: Final = 4
+#: the secret's length in codes made before they were short enough to type (still valid)
+OLD_SECRET_LEN: Final = 8
 
 _MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "password_short": (
@@ -204,6 +208,15 @@ def _verify(stored: str | None, password: str) -> bool:
         return False
 
 
+def needs_rehash(stored: str) -> bool:
+    """Whether a stored hash was made with other argon2 parameters than today's (an older,
+    heavier or lighter setting): the sign-in that proves the password hashes it anew."""
+    try:
+        return _HASHER.check_needs_rehash(stored)
+    except (InvalidHashError, ValueError):
+        return True
+
+
 def verify_password(stored: str | None, password: str) -> bool:
     """Whether the password is the stored hash's; the same work when there is no hash
     (an unknown account or one without a password), so timing tells nothing."""
@@ -223,7 +236,7 @@ def _random(n: int) -> str:
 def new_code() -> tuple[str, str, str]:
     """(code as shown, lookup, secret)."""
     lookup, secret = _random(LOOKUP_LEN), _random(SECRET_LEN)
-    return f"{lookup}-{secret[:4]}-{secret[4:]}", lookup, secret
+    return f"{lookup}-{secret}", lookup, secret
 
 
 def parse_code(text: str) -> tuple[str, str] | None:
@@ -232,7 +245,8 @@ def parse_code(text: str) -> tuple[str, str] | None:
     if len(text) > 64:
         return None
     raw = "".join(c for c in unicodedata.normalize("NFKC", text).upper() if c not in " -\t")
-    if len(raw) != LOOKUP_LEN + SECRET_LEN or any(c not in ALPHABET for c in raw):
+    if (len(raw) not in (LOOKUP_LEN + SECRET_LEN, LOOKUP_LEN + OLD_SECRET_LEN)
+            or any(c not in ALPHABET for c in raw)):
         return None
     return raw[:LOOKUP_LEN], raw[LOOKUP_LEN:]
 
@@ -288,6 +302,7 @@ __all__ = [
     "new_code",
     "new_salt",
     "new_token",
+    "needs_rehash",
     "normalize_name",
     "parse_code",
     "session_alive",

@@ -268,6 +268,8 @@ class SeatingDesk:
 
         check_bounds(params)
         _t, players, stages = self.svc.context(tournament)
+        gone = self.svc.roster.withdrawn(tournament)  # a withdrawn player is not seated again
+        players = [p for p in players if p.id not in gone]
         if len(players) > MAX_PLAYERS:
             raise SeatingRefused(f"Рассадка в веб-приложении — до {MAX_PLAYERS} игроков.",
                                  f"The web app seats up to {MAX_PLAYERS} players.")

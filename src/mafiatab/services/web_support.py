@@ -39,6 +39,7 @@ from mafiatab.domain.problems import Problem
 from mafiatab.domain.standings import GameExplanation, Standings, explain_player
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import read_tournament
+from mafiatab.services.account_admin import AccountAdmin
 from mafiatab.services.accounts import (
     TOUCH_EVERY,
     AccountError,
@@ -57,7 +58,10 @@ from mafiatab.services.accounts import (
     token_digest,
     verify_password,
 )
+from mafiatab.services.judge_codes import JudgeCodes
 from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
+from mafiatab.services.roster import Roster
+from mafiatab.services.setup import TournamentSetup
 from mafiatab.services.store import profile_of
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
@@ -166,6 +170,10 @@ class WebService(TournamentService):
         self.store.on_write(self._forget_stamps)
         #: the protocol steps (save, submit, return, confirm), on the same store
         self.protocols = Protocols(self.store)
+        self.account_admin = AccountAdmin(self.store)  # resets by an administrator, rehash
+        self.roster = Roster(self.store)  # players pasted, edited, withdrawn
+        self.setup = TournamentSetup(self.store)  # rules until the first game; first-run steps
+        self.judge_codes = JudgeCodes(self.store, self)  # a round's judges' codes for the blanks
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web
@@ -296,6 +304,8 @@ class WebService(TournamentService):
                     ttl: dt.timedelta | None) -> str:
         """The code row in the caller's transaction; returns the code as shown."""
         shown, lookup, secret = new_code()
+        while s.scalar(select(SignInCode.id).where(SignInCode.lookup == lookup)) is not None:
+            shown, lookup, secret = new_code()  # four letters find the row: never two alike
         salt = new_salt()
         s.add(SignInCode(tournament_id=tid, lookup=lookup, salt=salt,
                          digest=code_digest(salt, secret), user_name=key, role=role,

@@ -124,6 +124,8 @@ class Participant(Base):
     code: Mapped[str] = mapped_column(String(100))
     #: the order of the file's player list
     position: Mapped[int] = mapped_column(Integer)
+    #: withdrawn from the tournament: his played games stay, no seating seats him again
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Stage(Base):

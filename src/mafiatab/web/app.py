@@ -187,6 +187,10 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import api, pages, seating_pages
 
     app.include_router(seating_pages.router)  # issue 6: the seating page and its API
+    from mafiatab.web import setup_pages  # issue 13: set-up, overview, blanks, accounts
+
+    app.include_router(setup_pages.router)
+    app.include_router(setup_pages.api)
     app.include_router(pages.router)
     app.include_router(api.router)
     from mafiatab.web import live  # the judge's live screen (issue 5)

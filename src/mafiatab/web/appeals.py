@@ -514,7 +514,8 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
     heads = [svc.head(tid, g.code) for g in games if g.stage == stage and g.round == round]
     seated = [h.game_struct() for h in heads if h is not None]
     data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
-                                      seated=seated), me.lang)
+                                      seated=seated, today=dt.date.today().isoformat()),
+                         me.lang)
     return _file(data, "application/pdf", f"blank-{stage}-{round}.pdf")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 from urllib.parse import urlparse
@@ -15,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
 
+from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
@@ -29,7 +29,7 @@ from mafiatab.services.web_support import (
     GameStatus,
     WebService,
 )
-from mafiatab.storage.models import CONFIRMED, JUDGE, ORGANIZER, PLAYER, ROLES
+from mafiatab.storage.models import CONFIRMED, JUDGE, PLAYER
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.security import (
@@ -39,7 +39,6 @@ from mafiatab.web.security import (
     check_csrf,
     code_sign_in,
     password_sign_in,
-    plain_http_on_lan,
     principal,
     read_form,
     require_role,
@@ -80,7 +79,8 @@ async def _form(request: Request) -> dict[str, str]:
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, me: Who, svc: Svc) -> Response:
     return render(request, "index.html", tournaments=svc.list_tournaments(),
-                  rules=sorted(PROFILES))
+                  rules=sorted(PROFILES.values(), key=lambda p: p.id),
+                  federation=i18n.federation)
 
 
 @router.get("/lang/{lang}")
@@ -322,12 +322,6 @@ def explain_context(svc: WebService, me: Principal, tid: int, pid: str,
             "stage": stage, "extras_hidden": extras_hidden}
 
 
-@router.get("/t/{tid}/players/{pid}", response_class=HTMLResponse)
-def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
-                stage: str | None = None) -> Response:
-    return render(request, "player.html", **explain_context(svc, me, tid, pid, stage or None))
-
-
 # --- judges -----------------------------------------------------------------------------
 
 
@@ -459,22 +453,6 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 # --- head judge -------------------------------------------------------------------------
 
 
-@router.get("/t/{tid}/manage", response_class=HTMLResponse)
-def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
-                ) -> Response:
-    require_role(me, tid, STAFF)
-    t, _p, stages = svc.context(tid)
-    games = svc.overview(tid)
-    # the tables waiting for him first, then the rounds in order
-    waiting = [g for g in games if g.state == "submitted"]
-    rounds: dict[tuple[str, int], list[GameStatus]] = {}
-    for g in games:
-        rounds.setdefault((g.stage, g.round), []).append(g)
-    lot = [r for r in svc.standings(tid).rows if r.lot_needed]
-    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
-                  lot=lot, message=message, waiting=waiting)
-
-
 def _back(tid: int, f: dict[str, str]) -> str:
     """Where a head judge's decision leads: the page it was taken on (the game page or
     the overview)."""
@@ -502,133 +480,6 @@ async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     return _see(_back(tid, f))
 
 
-@router.post("/t/{tid}/manage/options")
-async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    svc.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
-                       extras_hidden=f.get("extras_hidden") == "on",
-                       finished=f.get("finished") == "on")
-    return _see(f"/t/{tid}/manage")
-
-
-@router.post("/t/{tid}/manage/lots")
-async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    seed = f.get("seed", "").strip()
-    if not seed:
-        raise HTTPException(status_code=400)
-    svc.record_lot(tid, seed, actor=user)
-    return _see(f"/t/{tid}/manage")
-
-
-@router.get("/t/{tid}/setup", response_class=HTMLResponse)
-def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    require_role(me, tid, STAFF)
-    return _setup(request, tid, me, svc, None)
-
-
-def _setup(request: Request, tid: int, me: Who, svc: WebService,
-           code_made: tuple[str, str, str] | None) -> Response:
-    t, players, stages = svc.context(tid)
-    # what plain HTTP means is said once per session, on the organizer's page
-    plain = plain_http_on_lan(request) and not request.session.get("http_notice")
-    if plain:
-        request.session["http_notice"] = True
-    return render(request, "setup.html", t=t, tid=tid, players=players, stages=stages,
-                  staff=svc.staff(tid), roles=ROLES, code_made=code_made,
-                  organizer=me.has(tid, {ORGANIZER}), games=svc.overview(tid),
-                  codes=svc.codes(tid, actor=require_user(me)), plain_http=plain)
-
-
-def _lines(text: str) -> Iterable[list[str]]:
-    for line in text.splitlines():
-        if line.strip():
-            yield [x.strip() for x in line.split(";")]
-
-
-@router.post("/t/{tid}/setup/players")
-async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, {ORGANIZER})
-    f = await _form(request)
-    players = [model.Player(id=x[0], nickname=x[1] if len(x) > 1 and x[1] else x[0],
-                            club=x[2] if len(x) > 2 and x[2] else None)
-               for x in _lines(f.get("players", ""))]
-    svc.register_players(tid, players, actor=user)
-    return _see(f"/t/{tid}/setup")
-
-
-@router.post("/t/{tid}/setup/stages")
-async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    for x in _lines(f.get("stages", "")):
-        svc.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 else x[0],
-                                       kind=x[2] if len(x) > 2 else "qualification"), actor=user)
-    return _see(f"/t/{tid}/setup")
-
-
-@router.post("/t/{tid}/setup/seating")
-async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    for line in f.get("seating", "").splitlines():
-        x = line.split()
-        if not x:
-            continue
-        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
-            raise HTTPException(status_code=400, detail=f"seating line: {line}")
-        svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
-                          judge=x[13] if len(x) > 13 else None)
-    return _see(f"/t/{tid}/manage")
-
-
-@router.post("/t/{tid}/setup/seating-file")
-async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    form = await read_form(request)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise HTTPException(status_code=400)
-    data = await upload.read()
-    await run_in_threadpool(lambda: svc.import_seating(tid, data, actor=user))
-    return _see(f"/t/{tid}/manage")
-
-
-@router.post("/t/{tid}/setup/staff")
-async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    name, role = f.get("user", "").strip(), f.get("role", JUDGE)
-    if not name:
-        raise HTTPException(status_code=400)
-    if f.get("action") == "code":
-        code = await run_in_threadpool(lambda: svc.create_code(tid, name, role, actor=user))
-        return _setup(request, tid, me, svc, (name, role, code))
-    if f.get("action") == "revoke":
-        await run_in_threadpool(lambda: svc.revoke_role(tid, name, role, actor=user))
-        return _see(f"/t/{tid}/setup")
-    password = f.get("password") or None
-    await run_in_threadpool(lambda: svc.grant(tid, name, role, actor=user, password=password))
-    return _see(f"/t/{tid}/setup")
-
-
-@router.post("/t/{tid}/setup/codes/{cid}/revoke")
-def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    svc.revoke_code(tid, cid, actor=user)
-    return _see(f"/t/{tid}/setup")
-
-
-@router.post("/t/{tid}/setup/assign")
-async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    svc.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
-    return _see(f"/t/{tid}/setup")
-
-
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
 def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     require_role(me, tid, STAFF)
@@ -637,22 +488,6 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 
 
 # --- new tournaments ------------------------------------------------------------------------
-
-
-@router.post("/new")
-async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
-    f = await _form(request)
-    name = f.get("name", "").strip()
-    rules = f.get("rules", "fsm")
-    if not name:
-        raise HTTPException(status_code=400)
-    tid = svc.new_tournament(name, rules, actor=user, stages=[
-        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
-                    kind="qualification")])
-    return _see(f"/t/{tid}/setup")
 
 
 @router.post("/import")

@@ -169,6 +169,8 @@ def _page_context(svc: WebService, d: SeatingDesk, me: Principal, tid: int) -> d
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
             "judges": sorted({u for u, r in svc.staff(tid) if r == JUDGE}),
             "default_stage": _default_stage(svc, tid), "s": lambda k, **kw: sw(k, me.lang, **kw),
+            # "keep club-mates apart" is offered only when clubs are given, on with two or more
+            "clubs": len({p.club for p in players if p.club}),
             "mu": _mu(job), "max_time": int(MAX_TIME_LIMIT)}
 
 

@@ -396,6 +396,9 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
         raise Busy()
     try:
         ok = await run_in_threadpool(service(request).check_password, key or "", password)
+        if ok and key is not None:  # a hash of older argon2 parameters is made anew
+            await run_in_threadpool(service(request).account_admin.rehash_if_needed, key,
+                                    password)
     finally:
         gate.leave()
     if key is not None and ok:

@@ -1,0 +1,135 @@
+"""What a global administrator does to other accounts, and the upkeep of password hashes
+(issue 10's leftovers).
+
+* **A password reset by an administrator.** The right is the account's global organizer
+  right (the one that creates tournaments), never a role inside a tournament: a head judge
+  of one tournament must not take over an account that also works elsewhere. The reset
+  is written to the audit log (no tournament), and every session of the account ends, so
+  whoever held a stolen or shared session is out.
+* **Rehash at sign-in.** argon2 hashes carry their parameters; when today's differ (the
+  server moved from 64 MiB to OWASP's 19 MiB, or will move again), the sign-in that has
+  just proved the password stores a new hash. The write is conditional on the old hash,
+  so two sign-ins at once never overwrite a password changed meanwhile.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from sqlalchemy import delete, select, update
+
+from mafiatab.services.accounts import (
+    MAX_PASSWORD,
+    MIN_PASSWORD,
+    AccountError,
+    Denied,
+    account_key,
+    hash_password,
+    needs_rehash,
+)
+from mafiatab.services.store import Store, record_audit
+from mafiatab.storage import models as db
+from mafiatab.storage.models import WebSession
+
+_MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    "reset_self": (
+        "свой пароль меняют на главной странице, со старым паролем",
+        "your own password is changed on the start page, with the old one",
+    ),
+    "reset_code_account": (
+        "{user} входит по коду турнира; пароля у такой учётной записи нет",
+        "{user} signs in with a tournament's code; such an account has no password",
+    ),
+}
+
+
+class AdminRefused(AccountError):
+    """A reset that cannot be done (422), in Russian or English."""
+
+    def message(self, lang: str = "en") -> str:
+        pair = _MESSAGES.get(self.code)
+        if pair is None:
+            return super().message(lang)
+        return (pair[0] if lang == "ru" else pair[1]).format(**self.params)
+
+
+class AccountAdmin:
+    """Resets by a global administrator; the rehash after a good sign-in."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def is_admin(self, user: str) -> bool:
+        """Whether the account holds the global organizer right (with a password)."""
+        with self.store.read() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            return u is not None and bool(u.organizer) and u.password_hash is not None
+
+    def is_password_account(self, user: str) -> bool:
+        """Whether the account signs in with a password (then no code is made for it)."""
+        with self.store.read() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            return u is not None and (u.password_hash is not None or bool(u.organizer))
+
+    def accounts(self, *, actor: str) -> list[tuple[str, bool]]:
+        """The accounts with a password an administrator may reset (name, organizer),
+        by name; code accounts have no password to reset."""
+        self._require_admin(actor)
+        with self.store.read() as s:
+            rows = s.execute(select(db.User.name, db.User.organizer)
+                             .where(db.User.password_hash.is_not(None),
+                                    db.User.code_tournament_id.is_(None))
+                             .order_by(db.User.name))
+            return [(str(n), bool(o)) for n, o in rows]
+
+    def reset_password(self, user: str, password: str, *, actor: str) -> int:
+        """Give another account a new password; its sessions end. Returns how many
+        sessions ended. Refused for one's own account (the owner changes his own with the
+        old password) and for code accounts (they sign in with a code only)."""
+        self._require_admin(actor)
+        key = account_key(user)
+        if key == actor:
+            raise AdminRefused("reset_self")
+        digest = hash_password(password)  # checks the length first; outside the lock
+        with self.store.write() as s:
+            me = s.scalar(select(db.User).where(db.User.name == actor))
+            if me is None or not me.organizer or me.password_hash is None:
+                raise Denied("not_organizer", user=actor)
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            if u.code_tournament_id is not None:
+                raise AdminRefused("reset_code_account", user=key)
+            u.password_hash = digest
+            gone = s.execute(delete(WebSession).where(WebSession.user_id == u.id))
+            ended = gone.rowcount  # type: ignore[attr-defined]
+            record_audit(s, actor, None, "reset_password",
+                         {"user": key, "sessions_ended": int(ended or 0)})
+            return int(ended or 0)
+
+    def rehash_if_needed(self, user: str, password: str) -> bool:
+        """After a sign-in that proved `password`: store a hash with today's parameters
+        when the stored one has others. Returns whether it did."""
+        with self.store.read() as s:
+            stored = s.scalar(select(db.User.password_hash).where(db.User.name == user))
+        if stored is None or not needs_rehash(stored):
+            return False
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            return False  # an old password outside today's bounds: its owner changes it
+        digest = hash_password(password)
+        with self.store.write() as s:
+            result = s.execute(update(db.User)
+                               .where(db.User.name == user, db.User.password_hash == stored)
+                               .values(password_hash=digest)
+                               .execution_options(synchronize_session=False))
+            done = result.rowcount  # type: ignore[attr-defined]
+            if done:
+                record_audit(s, user, None, "rehash_password", {"user": user})
+            return bool(done)
+
+    def _require_admin(self, actor: str) -> None:
+        if not self.is_admin(actor):
+            raise Denied("not_organizer", user=actor)
+
+
+__all__ = ["AccountAdmin", "AdminRefused"]

@@ -1,0 +1,85 @@
+"""Each table judge's sign-in for a round (issue 13): a new short code per judge who signs
+in with codes, to print on the blank protocol of his table and show the head judge once.
+
+A judge named at seating time ("… judge: Ivanov") gets an account by that name that has
+no password and no code: nobody could sign in as him. Such an account, holding roles in
+this tournament only, becomes this tournament's code account when its first code is
+issued, so the name on the seating is the one the code opens. An account with a password
+(or the organizer right, or roles elsewhere) gets no code: it signs in as it always did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from mafiatab.services.accounts import AccountError
+from mafiatab.services.store import Store, require_role, tournament_row
+from mafiatab.storage import models as db
+from mafiatab.storage.models import HEAD_JUDGE, JUDGE, ORGANIZER
+
+if TYPE_CHECKING:
+    from mafiatab.services.web_support import WebService
+
+
+@dataclass(frozen=True, slots=True)
+class TableCode:
+    """A table of the round: its judge and his new code (None: none was made, `why`)."""
+
+    table: int
+    game: str
+    judge: str | None
+    code: str | None = None
+    #: "password" (he signs in with his password), "no_judge", or a refusal's text
+    why: str = ""
+
+
+class JudgeCodes:
+    """Codes for the table judges of a round, over the web service's code issuing."""
+
+    def __init__(self, store: Store, web: WebService) -> None:
+        self.store = store
+        self.web = web
+
+    def _code_account(self, tournament: int, user: str, *, actor: str) -> bool:
+        """Whether `user` signs in by codes of this tournament (making a name-only
+        account of this tournament its code account)."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, {ORGANIZER, HEAD_JUDGE}, "manage")
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            if u is None or u.code_tournament_id == t.id:
+                return True
+            if u.password_hash is not None or u.organizer or u.code_tournament_id is not None:
+                return False
+            elsewhere = s.scalar(select(db.RoleGrant.id).where(
+                db.RoleGrant.user_id == u.id, db.RoleGrant.tournament_id != t.id).limit(1))
+            if elsewhere is not None:
+                return False
+            u.code_tournament_id = t.id
+            return True
+
+    def issue_for_round(self, tournament: int, stage: str, rnd: int, *, actor: str,
+                        lang: str = "ru") -> list[TableCode]:
+        out = []
+        for g in self.web.overview(tournament):
+            if g.stage != stage or g.round != rnd:
+                continue
+            if not g.judge:
+                out.append(TableCode(g.table, g.code, None, why="no_judge"))
+                continue
+            if not self._code_account(tournament, g.judge, actor=actor):
+                out.append(TableCode(g.table, g.code, g.judge, why="password"))
+                continue
+            try:
+                code = self.web.create_code(tournament, g.judge, JUDGE, actor=actor)
+            except AccountError as e:
+                out.append(TableCode(g.table, g.code, g.judge, why=e.message(lang)))
+            else:
+                out.append(TableCode(g.table, g.code, g.judge, code))
+        return out
+
+
+__all__ = ["JudgeCodes", "TableCode"]

@@ -1,0 +1,443 @@
+"""A tournament's players as the organizer keeps them (issue 13): pasted one a line as
+"ник;клуб" (with an optional header row) or uploaded as CSV/XLSX with a header row; each
+line that cannot be a player is refused beside it with the reason, the others are
+registered. Later a player's nickname or club is corrected, or he withdraws.
+
+Why it is built this way:
+
+* **The common paste is nickname;club.** Organizers copy a column or two out of a
+  spreadsheet or a chat; ids mean nothing to them. A header row (ник/nickname, клуб/club,
+  id) says which column is which, in any order; without one, one field is the nickname,
+  two are nickname and club, and more are refused (the line says to add a header).
+  Ids are made (p1, p2, …) where none is given.
+* **A bad line does not lose the good ones.** The good lines are registered in one
+  transaction; the refused ones come back with their line numbers and reasons, to be
+  fixed and sent again (a second send never duplicates a good line: a nickname that is
+  taken is refused).
+* **A correction re-points the participant, never renames the person.** A player's
+  identity (nickname and club) is shared across tournaments; a typo fixed here must not
+  rewrite an old tournament's history, so the participant moves to the identity of the
+  new nickname and club (made when missing). His games keep his participant id.
+* **Withdrawn, not deleted.** A withdrawn player keeps his played games (they count as
+  played); the seating generator no longer seats him.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import protocol as model
+from mafiatab.services.errors import ServiceError
+from mafiatab.services.store import (
+    Store,
+    player_identities,
+    record_audit,
+    require_role,
+    tournament_row,
+)
+from mafiatab.storage import models as db
+from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER
+
+MANAGE: Final = frozenset({ORGANIZER, HEAD_JUDGE})
+MAX_NICK: Final = 100
+MAX_CLUB: Final = 100
+MAX_ID: Final = 40
+#: a paste or a file holds at most this many lines (a tournament seats up to 500)
+MAX_LINES: Final = 1000
+MAX_FILE: Final = 2 * 1024 * 1024
+
+#: header words, case-folded: which column is which
+HEADERS: Final[dict[str, str]] = {
+    "ник": "nickname", "никнейм": "nickname", "игрок": "nickname", "nickname": "nickname",
+    "nick": "nickname", "player": "nickname", "name": "nickname", "имя": "nickname",
+    "клуб": "club", "club": "club", "команда": "club", "team": "club",
+    "id": "id", "код": "id", "№": "id",
+}
+
+_REASONS: Final[dict[str, tuple[str, str]]] = {
+    "empty_nickname": ("нет ника", "no nickname"),
+    "long_nickname": ("ник длиннее {n} символов", "a nickname longer than {n} characters"),
+    "long_club": ("название клуба длиннее {n} символов", "a club name longer than {n} characters"),
+    "bad_id": ("id: от 1 до {n} букв, цифр, «-» или «_»",
+               "id: 1 to {n} letters, digits, '-' or '_'"),
+    "control": ("управляющий символ в строке", "a control character in the line"),
+    "too_many_fields": (
+        "полей больше двух, а строки заголовка нет: первой строкой напишите «ник;клуб;id»",
+        "more than two fields and no header row: make the first line 'nickname;club;id'"),
+    "extra_fields": ("лишние поля после {n}-го", "extra fields after field {n}"),
+    "taken_nickname": ("ник «{value}» уже в турнире", "nickname '{value}' is already registered"),
+    "twice_nickname": ("ник «{value}» уже был в строке {line}",
+                       "nickname '{value}' was already on line {line}"),
+    "taken_id": ("id «{value}» уже занят", "id '{value}' is taken"),
+    "too_many_lines": ("строк больше {n}", "more than {n} lines"),
+}
+
+_MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    "no_participant": ("в турнире нет игрока {player}", "no player {player} in the tournament"),
+    "bad_player": ("игрок {player}: {reason}", "player {player}: {reason}"),
+    "bad_file": (
+        "файл не прочитан: {detail}. Нужен CSV (UTF-8 или Windows-1251) или XLSX со строкой "
+        "заголовка: ник;клуб (и id по желанию)",
+        "the file could not be read: {detail}. A CSV (UTF-8 or Windows-1251) or XLSX with a "
+        "header row is needed: nickname;club (and id if you like)"),
+    "no_header": (
+        "в первой строке файла нет заголовка (ник, клуб, id): «{line}»",
+        "the file's first row is no header (nickname, club, id): '{line}'"),
+    "withdrawn_seated": (
+        "{players}: снят(ы) с турнира, за стол не сажаются",
+        "{players}: withdrawn from the tournament, not seated again"),
+}
+
+
+class RosterError(ServiceError):
+    """A refusal of the roster's (400), in Russian or English."""
+
+    def message(self, lang: str = "en") -> str:
+        pair = _MESSAGES.get(self.code)
+        if pair is None:
+            return super().message(lang)
+        params = dict(self.params)
+        if lang != "ru" and "reason_en" in params:
+            params["reason"] = params["reason_en"]
+        return (pair[0] if lang == "ru" else pair[1]).format(**params)
+
+
+def reason_text(code: str, lang: str, **params: object) -> str:
+    ru, en = _REASONS[code]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A line that is no player, with the reason (a code and its parameters)."""
+
+    line: int
+    text: str
+    code: str
+    params: dict[str, object] = field(default_factory=dict)
+
+    def reason(self, lang: str) -> str:
+        return reason_text(self.code, lang, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A line that reads as a player (its id may be empty: one is made)."""
+
+    line: int
+    text: str
+    nickname: str
+    club: str | None
+    id: str = ""
+
+
+@dataclass(slots=True)
+class Parsed:
+    entries: list[Entry] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Added:
+    """What an add did: the players registered, the lines refused (in line order)."""
+
+    players: list[model.Player] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterLine:
+    """A registered player as the set-up page lists him."""
+
+    id: str
+    nickname: str
+    club: str | None
+    withdrawn: bool
+
+
+_ID: Final = re.compile(r"[\w-]+")
+
+
+def _clean(cell: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", cell).split())
+
+
+def _header(cells: Sequence[str]) -> list[str] | None:
+    """The columns a header row names, or None when the row is no header."""
+    names = [HEADERS.get(_clean(c).casefold().strip(" :*")) for c in cells]
+    filled = [n for n in names if n]
+    if "nickname" not in filled or len(filled) != len(set(filled)):
+        return None
+    if any(n is None and _clean(c) for n, c in zip(names, cells, strict=True)):
+        return None
+    return [n or "" for n in names]
+
+
+def _entry(line: int, text: str, cells: Sequence[str], columns: Sequence[str] | None
+           ) -> Entry | Refusal:
+    raw = list(cells)
+    while raw and not raw[-1].strip():
+        raw.pop()
+    if any(unicodedata.category(ch) == "Cc" and ch not in "\t" for c in raw for ch in c):
+        return Refusal(line, text, "control")
+    values = [_clean(c) for c in raw]
+    if columns is None:
+        if len(values) > 2:
+            return Refusal(line, text, "too_many_fields")
+        columns = ["nickname", "club"]
+    elif len(values) > len(columns) and any(values[len(columns):]):
+        return Refusal(line, text, "extra_fields", {"n": len(columns)})
+    got = {col: v for col, v in zip(columns, values, strict=False) if col}
+    nickname, club, pid = got.get("nickname", ""), got.get("club", ""), got.get("id", "")
+    if not nickname:
+        return Refusal(line, text, "empty_nickname")
+    if len(nickname) > MAX_NICK:
+        return Refusal(line, text, "long_nickname", {"n": MAX_NICK})
+    if len(club) > MAX_CLUB:
+        return Refusal(line, text, "long_club", {"n": MAX_CLUB})
+    if pid and (len(pid) > MAX_ID or not _ID.fullmatch(pid)):
+        return Refusal(line, text, "bad_id", {"n": MAX_ID})
+    return Entry(line, text, nickname, club or None, pid)
+
+
+def _rows(rows: Sequence[tuple[int, str, list[str]]], header_needed: bool) -> Parsed:
+    out = Parsed()
+    if not rows:
+        return out
+    columns = _header(rows[0][2])
+    if columns is not None:
+        rows = rows[1:]
+    elif header_needed:
+        raise RosterError("no_header", line=rows[0][1][:80])
+    if len(rows) > MAX_LINES:
+        out.refused.append(Refusal(rows[MAX_LINES][0], rows[MAX_LINES][1], "too_many_lines",
+                                   {"n": MAX_LINES}))
+        rows = rows[:MAX_LINES]
+    for line, text, cells in rows:
+        got = _entry(line, text, cells, columns)
+        (out.entries if isinstance(got, Entry) else out.refused).append(got)  # type: ignore[arg-type]
+    return out
+
+
+def parse_text(text: str) -> Parsed:
+    """A pasted list: one player a line, fields split by ";" (or a tab, as a spreadsheet's
+    copy gives them); an optional header row first."""
+    rows = []
+    for i, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            rows.append((i, line.strip(), re.split(r"[;\t]", line)))
+    return _rows(rows, header_needed=False)
+
+
+def parse_file(data: bytes, filename: str) -> Parsed:
+    """An uploaded CSV (UTF-8, with or without BOM, or Windows-1251; ";", "," or tab) or
+    XLSX (its first sheet), with a header row it recognizes."""
+    if len(data) > MAX_FILE:
+        raise RosterError("bad_file", detail=f"> {MAX_FILE // 1024 // 1024} MiB")
+    if data.startswith(b"PK") or filename.lower().endswith(".xlsx"):
+        return _rows(_xlsx_rows(data), header_needed=True)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1251")
+        except UnicodeDecodeError as e:
+            raise RosterError("bad_file", detail=str(e)[:80]) from None
+    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    delimiter = max(";,\t", key=first.count)
+    rows: list[tuple[int, str, list[str]]] = []
+    for cells in csv.reader(io.StringIO(text), delimiter=delimiter):
+        if any(c.strip() for c in cells):
+            rows.append((len(rows) + 1, delimiter.join(cells), cells))
+    return _rows(rows, header_needed=True)
+
+
+def _xlsx_rows(data: bytes) -> list[tuple[int, str, list[str]]]:
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as e:  # openpyxl raises many kinds for a file that is no workbook
+        raise RosterError("bad_file", detail=type(e).__name__) from None
+    try:
+        sheet = book.worksheets[0]
+        rows = []
+        for i, values in enumerate(sheet.iter_rows(values_only=True, max_row=MAX_LINES + 2),
+                                   start=1):
+            cells = ["" if v is None else str(v) for v in values]
+            if any(c.strip() for c in cells):
+                rows.append((i, ";".join(cells).rstrip(";"), cells))
+        return rows
+    finally:
+        book.close()
+
+
+class Roster:
+    """The players of a tournament: add (paste or file), correct, withdraw."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def lines(self, tournament: int) -> list[RosterLine]:
+        with self.store.read() as s:
+            rows = s.execute(
+                select(db.Participant.code, db.Player.nickname, db.Player.club,
+                       db.Participant.withdrawn)
+                .join(db.Player, db.Player.id == db.Participant.player_id)
+                .where(db.Participant.tournament_id == tournament)
+                .order_by(db.Participant.position))
+            return [RosterLine(c, n, club, bool(w)) for c, n, club, w in rows]
+
+    def withdrawn(self, tournament: int) -> set[str]:
+        """The ids of the tournament's withdrawn players."""
+        with self.store.read() as s:
+            return set(s.scalars(select(db.Participant.code).where(
+                db.Participant.tournament_id == tournament, db.Participant.withdrawn.is_(True))))
+
+    def refuse_withdrawn(self, tournament: int, ids: Sequence[str]) -> None:
+        """Refuse a seating that seats a withdrawn player."""
+        gone = [i for i in ids if i in self.withdrawn(tournament)]
+        if gone:
+            raise RosterError("withdrawn_seated", players=", ".join(gone))
+
+    def add_text(self, tournament: int, text: str, *, actor: str) -> Added:
+        return self.add(tournament, parse_text(text), actor=actor)
+
+    def add_file(self, tournament: int, data: bytes, filename: str, *, actor: str) -> Added:
+        return self.add(tournament, parse_file(data, filename), actor=actor)
+
+    def add(self, tournament: int, parsed: Parsed, *, actor: str) -> Added:
+        """Register the parsed lines that can be players; the others come back refused."""
+        out = Added(refused=list(parsed.refused))
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
+            known = s.execute(
+                select(db.Participant.code, db.Player.nickname)
+                .join(db.Player, db.Player.id == db.Participant.player_id)
+                .where(db.Participant.tournament_id == t.id)).all()
+            ids = {c for c, _n in known}
+            nicks = {n.casefold() for _c, n in known}
+            seen: dict[str, int] = {}
+            accepted: list[Entry] = []
+            for e in parsed.entries:
+                key = e.nickname.casefold()
+                if key in nicks:
+                    out.refused.append(Refusal(e.line, e.text, "taken_nickname",
+                                               {"value": e.nickname}))
+                elif key in seen:
+                    out.refused.append(Refusal(e.line, e.text, "twice_nickname",
+                                               {"value": e.nickname, "line": seen[key]}))
+                elif e.id and e.id in ids:
+                    out.refused.append(Refusal(e.line, e.text, "taken_id", {"value": e.id}))
+                else:
+                    seen[key] = e.line
+                    if e.id:
+                        ids.add(e.id)
+                    accepted.append(e)
+            number = 1
+            for e in accepted:
+                pid = e.id
+                if not pid:
+                    while f"p{number}" in ids:
+                        number += 1
+                    pid = f"p{number}"
+                    ids.add(pid)
+                out.players.append(model.Player(id=pid, nickname=e.nickname, club=e.club))
+            if out.players:
+                self._insert(s, t, out.players)
+                record_audit(s, actor, t.id, "register_players",
+                             {"players": [p.id for p in out.players]})
+        out.refused.sort(key=lambda r: r.line)
+        return out
+
+    @staticmethod
+    def _insert(s: Session, t: db.Tournament, players: list[model.Player]) -> None:
+        start = s.scalar(select(func.coalesce(func.max(db.Participant.position) + 1, 0))
+                         .where(db.Participant.tournament_id == t.id)) or 0
+        used = set(s.scalars(select(db.Participant.player_id)
+                             .where(db.Participant.tournament_id == t.id)))
+        rows = []
+        for i, (p, ident) in enumerate(zip(players, player_identities(s, players), strict=True)):
+            if ident in used:  # this person is already in under another nickname: new identity
+                new = s.scalar(insert(db.Player).returning(db.Player.id),
+                               {"nickname": p.nickname, "club": p.club})
+                assert new is not None
+                ident = new
+            used.add(ident)
+            rows.append({"tournament_id": t.id, "player_id": ident, "code": p.id,
+                         "position": start + i})
+        s.execute(insert(db.Participant), rows)
+
+    def edit(self, tournament: int, player: str, nickname: str, club: str | None, *,
+             actor: str) -> model.Player:
+        """Correct a player's nickname and club: the participant moves to that identity."""
+        got = _entry(0, "", [nickname, club or ""], ["nickname", "club"])
+        if isinstance(got, Refusal):
+            raise RosterError("bad_player", player=player, reason=got.reason("ru"),
+                              reason_en=got.reason("en"))
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
+            row = s.scalar(select(db.Participant).where(db.Participant.tournament_id == t.id,
+                                                        db.Participant.code == player))
+            if row is None:
+                raise RosterError("no_participant", player=player)
+            old = s.get(db.Player, row.player_id)
+            assert old is not None
+            others = s.scalars(
+                select(db.Player.nickname)
+                .join(db.Participant, db.Participant.player_id == db.Player.id)
+                .where(db.Participant.tournament_id == t.id, db.Participant.id != row.id))
+            if any(n.casefold() == got.nickname.casefold() for n in others):
+                raise RosterError("bad_player", player=player,
+                                  reason=reason_text("taken_nickname", "ru", value=got.nickname),
+                                  reason_en=reason_text("taken_nickname", "en",
+                                                        value=got.nickname))
+            new = model.Player(id=player, nickname=got.nickname, club=got.club)
+            if (old.nickname, old.club) != (new.nickname, new.club):
+                ident = player_identities(s, [new])[0]
+                taken = s.scalar(select(db.Participant.id).where(
+                    db.Participant.tournament_id == t.id, db.Participant.player_id == ident,
+                    db.Participant.id != row.id))
+                if taken is not None:
+                    made = s.scalar(insert(db.Player).returning(db.Player.id),
+                                    {"nickname": new.nickname, "club": new.club})
+                    assert made is not None
+                    ident = made
+                row.player_id = ident
+                record_audit(s, actor, t.id, "edit_player", {
+                    "player": player, "nickname": [old.nickname, new.nickname],
+                    "club": [old.club, new.club]})
+            return new
+
+    def withdraw(self, tournament: int, player: str, *, actor: str,
+                 withdrawn: bool = True) -> None:
+        """Withdraw a player (or bring him back): his played games stay, the seating no
+        longer seats him."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
+            result = s.execute(update(db.Participant)
+                               .where(db.Participant.tournament_id == t.id,
+                                      db.Participant.code == player)
+                               .values(withdrawn=withdrawn)
+                               .execution_options(synchronize_session=False))
+            done = result.rowcount  # type: ignore[attr-defined]
+            if not done:
+                raise RosterError("no_participant", player=player)
+            record_audit(s, actor, t.id, "withdraw_player" if withdrawn else "reinstate_player",
+                         {"player": player})
+
+
+__all__ = ["Added", "Entry", "HEADERS", "Parsed", "Refusal", "Roster", "RosterError",
+           "RosterLine", "parse_file", "parse_text"]

@@ -1,0 +1,614 @@
+"""Setting a tournament up in the web app (issue 13): the organizer's set-up page (rules
+until the first game, players pasted or uploaded, corrected and withdrawn, stages,
+seating, staff and codes), the head judge's overview with the first-run path, each
+judge's sign-in as a QR code and a short code on the blank protocol of his table, the
+player's page, and a global administrator's password reset.
+
+Thin: every decision is a service's (`services.roster`, `services.setup`,
+`services.account_admin`, `WebService`); each route checks who asks, calls one use case
+and renders.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Final
+from urllib.parse import urlparse
+
+import msgspec
+import segno
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import Field
+from starlette.datastructures import UploadFile
+
+from mafiatab import i18n
+from mafiatab.domain import protocol as model
+from mafiatab.rules import PROFILES
+from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
+from mafiatab.services.setup import next_step, rule_options_of
+from mafiatab.services.web_support import STAFF, GameStatus, WebService
+from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
+from mafiatab.web.app import render
+from mafiatab.web.pages import explain_context
+from mafiatab.web.security import (
+    Body,
+    Principal,
+    attachment,
+    check_csrf,
+    plain_http_on_lan,
+    principal,
+    read_form,
+    require_role,
+    require_user,
+    service,
+)
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+Who = Annotated[Principal, Depends(principal)]
+Svc = Annotated[WebService, Depends(service)]
+
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    "rules_box": ("Правила", "Rules"),
+    "rules_choose": ("— выберите правила —", "— choose the rules —"),
+    "rules_locked": ("Игра {game} уже внесена: правила и их настройки больше не меняются.",
+                     "Game {game} is entered: the rules and their options no longer change."),
+    "rules_open": ("Правила меняются до первой внесённой игры.",
+                   "The rules change until the first game is entered."),
+    "opt_extra_scale": ("Шаг дополнительных баллов", "Step of extra points"),
+    "opt_extra_scale_step_0_2": ("0,2 (как в правилах)", "0.2 (as the rules say)"),
+    "opt_extra_scale_step_0_1": ("0,1", "0.1"),
+    "opt_fiim_7_6": ("Правило «четверо за столом, двое с равными голосами»",
+                     "Rule 'four at the table, two tied'"),
+    "opt_fiim_7_6_off": ("не применяется", "off"),
+    "opt_fiim_7_6_on": ("применяется", "on"),
+    "save": ("Сохранить", "Save"),
+    "players_paste": ("Вставьте игроков: по строке «ник;клуб» (клуб можно не писать). "
+                      "Первой строкой можно дать заголовок: ник;клуб;id.",
+                      "Paste players, one a line: 'nickname;club' (the club may be left out). "
+                      "A header row may come first: nickname;club;id."),
+    "players_file": ("Или файл CSV/XLSX со строкой заголовка (ник, клуб, id)",
+                     "Or a CSV/XLSX file with a header row (nickname, club, id)"),
+    "added_n": ("Добавлено игроков: {n}.", "Players added: {n}."),
+    "refused_n": ("Не добавлены строки ({n}) — исправьте и отправьте снова:",
+                  "Lines not added ({n}): fix them and send again:"),
+    "line": ("Строка", "Line"),
+    "reason": ("Причина", "Reason"),
+    "nickname": ("Ник", "Nickname"),
+    "club": ("Клуб", "Club"),
+    "withdraw": ("Снять с турнира", "Withdraw"),
+    "reinstate": ("Вернуть в турнир", "Bring back"),
+    "withdrawn": ("снят", "withdrawn"),
+    "withdrawn_hint": ("Сыгранные игры остаются; в рассадку не попадает.",
+                       "His played games stay; the seating leaves him out."),
+    "edit_player": ("Исправить", "Correct"),
+    "no_players": ("Игроков ещё нет.", "No players yet."),
+    "path": ("Первый запуск: что сделать", "First run: what to do"),
+    "path_done": ("Всё готово: тур открыт.", "All set: the round is open."),
+    "step_create": ("Турнир создан", "Tournament created"),
+    "step_players": ("Игроки: {n} (нужно не меньше {of})", "Players: {n} (at least {of})"),
+    "step_stages": ("Стадии: {n}", "Stages: {n}"),
+    "step_seating": ("Рассадка тура: столов {n}", "The round's seating: {n} tables"),
+    "step_judges": ("Судьи столов: {n} из {of}", "Table judges: {n} of {of}"),
+    "step_blanks": ("Бланки протоколов с кодами входа напечатаны",
+                    "Blank protocols with sign-in codes printed"),
+    "step_open": ("Тур открыт: судьи вошли и начали протоколы",
+                  "The round is open: judges signed in and started their protocols"),
+    "done": ("готово", "done"),
+    "next": ("дальше", "next"),
+    "go": ("Перейти", "Go"),
+    "blanks_box": ("Коды судей и бланки протоколов", "Judges' codes and blank protocols"),
+    "blanks_hint": ("Каждому судье стола тура выдаётся новый код входа; он печатается на "
+                    "бланке его стола (QR-код и 8 знаков) и показывается здесь один раз. "
+                    "Судье с паролем код не нужен.",
+                    "Each table judge of the round gets a new sign-in code, printed on the "
+                    "blank protocol of his table (a QR code and 8 characters) and shown here "
+                    "once. A judge with a password needs no code."),
+    "issue": ("Выдать коды и подготовить бланки", "Issue codes and prepare the blanks"),
+    "round_of": ("{stage}, тур {n}", "{stage}, round {n}"),
+    "codes_title": ("Коды входа судей: {stage}, тур {n}", "Judges' sign-in codes: {stage}, round {n}"),
+    "codes_once": ("Коды показаны один раз: скачайте бланки сейчас.",
+                   "The codes are shown once: download the blanks now."),
+    "password_judge": ("входит по паролю", "signs in with a password"),
+    "no_judge": ("судья не назначен", "no judge assigned"),
+    "download_blanks": ("Скачать бланки (PDF)", "Download the blanks (PDF)"),
+    "loopback": ("Страница открыта по адресу {host}: QR-коды поведут телефоны туда же. "
+                 "Откройте её по адресу компьютера в сети зала.",
+                 "This page is open at {host}: the QR codes send phones there too. Open it "
+                 "at the computer's address on the hall's network."),
+    "code_sign_in": ("Вход по коду", "Sign in with a code"),
+    "admin": ("Учётные записи", "Accounts"),
+    "admin_hint": ("Новый пароль другой учётной записи: все её сеансы завершатся. Право — "
+                   "у организаторов (создающих турниры), не у ролей турнира.",
+                   "A new password for another account: all its sessions end. The right is "
+                   "the organizers' (who create tournaments), not a tournament's role."),
+    "reset": ("Задать пароль", "Set password"),
+    "reset_done": ("Пароль {user} задан; завершено сеансов: {n}.",
+                   "Password of {user} set; sessions ended: {n}."),
+    "place_total": ("Место: {place} · Сумма: {total}", "Place: {place} · Total: {total}"),
+    "main_only": ("Основные баллы: {main}", "Main points: {main}"),
+    "seat_first": ("Сначала рассадите тур.", "Seat a round first."),
+    "separate_hint": ("Клубы не указаны: разводить некого.", "No clubs given: nobody to keep apart."),
+}
+
+
+def sw(key: str, lang: str, **params: object) -> str:
+    """A word of the set-up pages (ru first, en second)."""
+    pair = WORDS.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang == "en" else pair[0]
+    return text.format(**params) if params else text
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await read_form(request)
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of `url` as an SVG data URI (the pages' CSP allows data: images)."""
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+
+
+def sign_in_url(request: Request, code: str) -> str:
+    """The address a judge's QR code opens: this server as the head judge reached it."""
+    return str(request.base_url).rstrip("/") + f"/c/{code}"
+
+
+def _loopback(request: Request) -> str | None:
+    host = (request.url.hostname or "").strip("[]")
+    return host if host in ("127.0.0.1", "localhost", "::1") else None
+
+
+# --- the set-up page ------------------------------------------------------------------------
+
+
+def setup_context(request: Request, me: Principal, svc: WebService, tid: int
+                  ) -> dict[str, Any]:
+    t, _players, stages = svc.context(tid)
+    profile = PROFILES.get(t.rules)
+    lines = svc.roster.lines(tid)
+    games = svc.overview(tid)
+    rounds = sorted({(g.stage, g.round) for g in games},
+                    key=lambda x: ([s.id for s in stages].index(x[0])
+                                   if x[0] in [s.id for s in stages] else 99, x[1]))
+    stage_names = {s.id: s.name for s in stages}
+    return {
+        "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.staff(tid),
+        "roles": ROLES, "organizer": me.has(tid, {ORGANIZER}), "games": games,
+        "codes": svc.codes(tid, actor=require_user(me)),
+        "profiles": sorted(PROFILES.values(), key=lambda p: p.id),
+        "federation": i18n.federation,
+        "rule_options": rule_options_of(profile) if profile else [],
+        "entered": svc.setup.first_entered(tid), "rounds": rounds,
+        "stage_names": stage_names, "s": lambda k, **kw: sw(k, me.lang, **kw),
+    }
+
+
+def _setup(request: Request, tid: int, me: Principal, svc: WebService, *,
+           status: int = 200, **extra: Any) -> Response:
+    context = setup_context(request, me, svc, tid)
+    # what plain HTTP means is said once per session, on the organizer's page
+    plain = plain_http_on_lan(request) and not request.session.get("http_notice")
+    if plain:
+        request.session["http_notice"] = True
+    context.update(plain_http=plain, code_made=None, code_qr=None, added=None,
+                   pasted="")
+    context.update(extra)
+    return render(request, "setup.html", status_code=status, **context)
+
+
+@router.get("/t/{tid}/setup", response_class=HTMLResponse)
+def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    require_role(me, tid, STAFF)
+    return _setup(request, tid, me, svc)
+
+
+@router.post("/t/{tid}/setup/rules")
+async def rules_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    options = {k.removeprefix("opt_"): v for k, v in f.items() if k.startswith("opt_")}
+    svc.setup.change_rules(tid, f.get("rules", ""), options, actor=user)
+    return _see(f"/t/{tid}/setup#rules")
+
+
+def _added_page(request: Request, tid: int, me: Principal, svc: WebService,
+                added: Added) -> Response:
+    pasted = "\n".join(r.text for r in added.refused)
+    return _setup(request, tid, me, svc, status=422 if added.refused else 200,
+                  added=added, pasted=pasted)
+
+
+@router.post("/t/{tid}/setup/players")
+async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """Players pasted one a line (nickname;club) or a CSV/XLSX file with a header row;
+    the lines that cannot be players come back beside their reasons. The organizer
+    registers; the head judge corrects and withdraws (on the day)."""
+    user = require_role(me, tid, {ORGANIZER})
+    form = await read_form(request)
+    upload = form.get("file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        data = await upload.read()
+        name = upload.filename or ""
+        added = await run_in_threadpool(
+            lambda: svc.roster.add_file(tid, data, name, actor=user))
+    else:
+        text = form.get("players")
+        added = await run_in_threadpool(
+            lambda: svc.roster.add_text(tid, text if isinstance(text, str) else "", actor=user))
+    return _added_page(request, tid, me, svc, added)
+
+
+@router.post("/t/{tid}/setup/players/{pid}")
+async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
+    """Correct a player's nickname and club, or withdraw him (or bring him back)."""
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    action = f.get("action", "edit")
+    if action in ("withdraw", "reinstate"):
+        svc.roster.withdraw(tid, pid, actor=user, withdrawn=action == "withdraw")
+    else:
+        svc.roster.edit(tid, pid, f.get("nickname", ""), f.get("club") or None, actor=user)
+    return _see(f"/t/{tid}/setup#player-{pid}")
+
+
+@router.post("/t/{tid}/setup/stages")
+async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    for line in f.get("stages", "").splitlines():
+        x = [v.strip() for v in line.split(";")]
+        if not x[0]:
+            continue
+        svc.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 and x[1] else x[0],
+                                       kind=x[2] if len(x) > 2 and x[2] else "qualification"),
+                      actor=user)
+    return _see(f"/t/{tid}/setup#stages")
+
+
+@router.post("/t/{tid}/setup/seating")
+async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    lines = [line.split() for line in f.get("seating", "").splitlines() if line.split()]
+    for x in lines:
+        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
+            raise HTTPException(status_code=400, detail=f"seating line: {' '.join(x)[:80]}")
+        svc.roster.refuse_withdrawn(tid, x[3:13])
+    for x in lines:
+        svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
+                          judge=x[13] if len(x) > 13 else None)
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/setup/seating-file")
+async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    form = await read_form(request)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise HTTPException(status_code=400)
+    data = await upload.read()
+    await run_in_threadpool(lambda: svc.import_seating(tid, data, actor=user))
+    return _see(f"/t/{tid}/manage")
+
+
+@router.post("/t/{tid}/setup/staff")
+async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    name, role = f.get("user", "").strip(), f.get("role", JUDGE)
+    if not name:
+        raise HTTPException(status_code=400)
+    if f.get("action") == "code":
+        code = await run_in_threadpool(lambda: svc.create_code(tid, name, role, actor=user))
+        url = sign_in_url(request, code)
+        return _setup(request, tid, me, svc, code_made=(name, role, code), code_qr=qr_svg(url),
+                      code_url=url)
+    if f.get("action") == "revoke":
+        await run_in_threadpool(lambda: svc.revoke_role(tid, name, role, actor=user))
+        return _see(f"/t/{tid}/setup#staff")
+    password = f.get("password") or None
+    await run_in_threadpool(lambda: svc.grant(tid, name, role, actor=user, password=password))
+    return _see(f"/t/{tid}/setup#staff")
+
+
+@router.post("/t/{tid}/setup/codes/{cid}/revoke")
+def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    svc.revoke_code(tid, cid, actor=user)
+    return _see(f"/t/{tid}/setup#staff")
+
+
+@router.post("/t/{tid}/setup/assign")
+async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    svc.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
+    return _see(f"/t/{tid}/setup#judges")
+
+
+# --- judges' codes and blank protocols ----------------------------------------------------------
+
+
+def _round_games(svc: WebService, tid: int, stage: str, rnd: int) -> list[GameStatus]:
+    return [g for g in svc.overview(tid) if g.stage == stage and g.round == rnd]
+
+
+def _stage_round(f: dict[str, str]) -> tuple[str, int]:
+    stage, _, rnd = f.get("round", "").rpartition("|")
+    if not stage or not rnd.isdecimal() or len(rnd) > 4:
+        raise HTTPException(status_code=400)
+    return stage, int(rnd)
+
+
+@router.post("/t/{tid}/setup/round-codes", response_class=HTMLResponse)
+async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """A new sign-in code for each table judge of a round who signs in with codes (a
+    password account needs none), shown once with its QR code, and the button that
+    prints them on the blank protocols."""
+    user = require_role(me, tid, STAFF)
+    stage, rnd = _stage_round(await _form(request))
+    issued = await run_in_threadpool(
+        lambda: svc.judge_codes.issue_for_round(tid, stage, rnd, actor=user, lang=me.lang))
+    if not issued:
+        raise HTTPException(status_code=404)
+    rows: list[dict[str, Any]] = []
+    for row in issued:
+        shown: dict[str, Any] = {"table": row.table, "judge": row.judge, "code": row.code,
+                                 "why": row.why}
+        if row.code:
+            url = sign_in_url(request, row.code)
+            shown.update(url=url, qr=qr_svg(url))
+        rows.append(shown)
+    t, _p, stages = svc.context(tid)
+    names = {s.id: s.name for s in stages}
+    return render(request, "setup_codes.html", t=t, tid=tid, stage=stage, rnd=rnd,
+                  stage_name=names.get(stage, stage), rows=rows,
+                  loopback=_loopback(request), s=lambda k, **kw: sw(k, me.lang, **kw))
+
+
+@router.post("/t/{tid}/setup/blank.pdf")
+async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """The blank protocols of a seated round, each with its seated players, its judge
+    and, where one was issued, his sign-in QR code and code. A code is printed only when
+    it opens this tournament for that table's judge (checked like a sign-in)."""
+    from mafiatab.formats.pdf import blank_sheets, protocols_pdf
+    from mafiatab.services.tournament_file import profile_for
+
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    stage, rnd = _stage_round(f)
+    games = _round_games(svc, tid, stage, rnd)
+    sign_in: dict[int, tuple[str, str]] = {}
+    for g in games:
+        code = f.get(f"code_{g.table}", "").strip()[:32]
+        if code and g.judge:
+            found = await run_in_threadpool(svc.sign_in_with_code, code)
+            if found == (g.judge, tid):
+                sign_in[g.table] = (code, sign_in_url(request, code))
+
+    def build() -> bytes:
+        t = svc.tournament(tid)
+        profile, _ = profile_for(t)
+        heads = [svc.head(tid, g.code).game_struct() for g in games]
+        # the table's judge is the assignment's (a judge changed after the seating was
+        # entered); the protocol's spelling of the same name is kept
+        judged = [msgspec.structs.replace(h, judge=g.judge)
+                  if g.judge and (h.judge or "").casefold() != g.judge else h
+                  for h, g in zip(heads, games, strict=True)]
+        count = max((g.table for g in games), default=1)
+        return protocols_pdf(blank_sheets(t, profile, stage, rnd, min(count, 100), me.lang,
+                                          seated=judged, today=dt.date.today().isoformat(),
+                                          sign_in=sign_in), me.lang)
+
+    data = await run_in_threadpool(build)
+    svc.setup.record_print(tid, stage, rnd, actor=user)
+    return Response(data, media_type="application/pdf",
+                    headers=attachment(f"blank-{stage}-{rnd}.pdf"))
+
+
+@router.get("/c/{code}", response_class=HTMLResponse)
+def code_link(request: Request, code: str, me: Who) -> Response:
+    """What a judge's QR code opens: the sign-in form with his code filled in (a GET
+    never signs anybody in; he presses the button)."""
+    clean = "".join(c for c in code.upper() if c.isalnum() or c == "-")[:32]
+    return render(request, "login.html", next="/", error=None, code=clean)
+
+
+# --- the head judge's overview --------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/manage", response_class=HTMLResponse)
+def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
+                ) -> Response:
+    require_role(me, tid, STAFF)
+    t, _p, stages = svc.context(tid)
+    games = svc.overview(tid)
+    # the tables waiting for him first, then the rounds in order
+    waiting = [g for g in games if g.state == "submitted"]
+    rounds: dict[tuple[str, int], list[GameStatus]] = {}
+    for g in games:
+        rounds.setdefault((g.stage, g.round), []).append(g)
+    lot = [r for r in svc.standings(tid).rows if r.lot_needed]
+    steps = svc.setup.steps(tid)
+    plain = plain_http_on_lan(request) and not request.session.get("http_notice")
+    if plain:
+        request.session["http_notice"] = True
+    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
+                  lot=lot, message=message, waiting=waiting, steps=steps,
+                  next_step=next_step(steps), plain_http=plain,
+                  stage_names={st.id: st.name for st in stages},
+                  s=lambda k, **kw: sw(k, me.lang, **kw))
+
+
+def _back(tid: int, f: dict[str, str]) -> str:
+    nxt = f.get("next") or ""
+    parsed = urlparse(nxt)
+    if parsed.scheme or parsed.netloc or not nxt.startswith(f"/t/{tid}/"):
+        return f"/t/{tid}/manage"
+    return nxt
+
+
+@router.post("/t/{tid}/manage/options")
+async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    svc.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
+                       extras_hidden=f.get("extras_hidden") == "on",
+                       finished=f.get("finished") == "on")
+    return _see(_back(tid, f))
+
+
+@router.post("/t/{tid}/manage/lots")
+async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    seed = f.get("seed", "").strip()
+    if not seed:
+        raise HTTPException(status_code=400)
+    svc.record_lot(tid, seed, actor=user)
+    return _see(f"/t/{tid}/manage")
+
+
+# --- the player's page ------------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/players/{pid}", response_class=HTMLResponse)
+def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
+                stage: str | None = None) -> Response:
+    """His games with each point's clause, and his place and total in the standings
+    (the main points alone while extras are hidden, as the standings show them)."""
+    context = explain_context(svc, me, tid, pid, stage or None)
+    rows = svc.cached_standings(tid, [stage] if stage else None).rows
+    context["row"] = next((r for r in rows if r.player == pid), None)
+    context["s"] = lambda k, **kw: sw(k, me.lang, **kw)
+    return render(request, "player.html", **context)
+
+
+# --- new tournaments and the administrator's accounts page -------------------------------------
+
+
+@router.post("/new")
+async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
+    """A new tournament: its rules are the organizer's choice (no federation is taken
+    for him)."""
+    user = require_user(me)
+    if not me.organizer:
+        raise HTTPException(status_code=403)
+    f = await _form(request)
+    name = f.get("name", "").strip()
+    if not name or len(name) > 200:
+        raise HTTPException(status_code=400)
+    rules = f.get("rules", "")
+    if rules not in PROFILES:
+        from mafiatab.services.setup import SetupInvalid
+
+        raise SetupInvalid("rules_needed", choices=", ".join(
+            i18n.federation(PROFILES[r].title, me.lang) for r in sorted(PROFILES)))
+    tid = svc.new_tournament(name, rules, actor=user, stages=[
+        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
+                    kind="qualification")])
+    return _see(f"/t/{tid}/manage")
+
+
+@router.get("/admin/accounts", response_class=HTMLResponse)
+def accounts_page(request: Request, me: Who, svc: Svc, done: str | None = None,
+                  n: int = 0) -> Response:
+    user = require_user(me)
+    accounts = svc.account_admin.accounts(actor=user)
+    return render(request, "accounts.html", accounts=accounts, done=done, ended=n,
+                  s=lambda k, **kw: sw(k, me.lang, **kw))
+
+
+@router.post("/admin/accounts/reset")
+async def reset_post(request: Request, me: Who, svc: Svc) -> Response:
+    """A global administrator gives another account a new password; its sessions end."""
+    from urllib.parse import quote
+
+    user = require_user(me)
+    f = await _form(request)
+    target, password = f.get("user", ""), f.get("password", "")
+    ended = await run_in_threadpool(
+        lambda: svc.account_admin.reset_password(target, password, actor=user))
+    return _see(f"/admin/accounts?done={quote(target.strip()[:100])}&n={ended}")
+
+
+# --- the JSON API: the same use cases ---------------------------------------------------------
+
+api = APIRouter(dependencies=[Depends(check_csrf)], tags=["api"])
+
+
+class PlayersBody(Body):
+    text: str = Field(description="one player a line: 'nickname;club', an optional header row "
+                      "'nickname;club;id' first", max_length=200_000)
+
+
+class PlayerBody(Body):
+    nickname: str | None = Field(None, max_length=MAX_NICK)
+    club: str | None = Field(None, max_length=MAX_CLUB)
+    withdrawn: bool | None = Field(None, description="withdraw (true) or bring back (false)")
+
+
+class RulesBody(Body):
+    rules: str = Field(max_length=20, description="fiim2018 | fsm")
+    options: dict[str, str] = Field(default_factory=dict, description="switched readings")
+
+
+def _added_json(added: Added, lang: str) -> dict[str, Any]:
+    return {"added": [{"id": p.id, "nickname": p.nickname, "club": p.club}
+                      for p in added.players],
+            "refused": [{"line": r.line, "text": r.text, "reason": r.code,
+                         "message": r.reason(lang)} for r in added.refused]}
+
+
+@api.post("/api/t/{tid}/players/paste")
+def api_players(tid: int, body: PlayersBody, me: Who, svc: Svc) -> Any:
+    """Register pasted players; the lines that are no player come back with reasons."""
+    user = require_role(me, tid, {ORGANIZER})
+    return _added_json(svc.roster.add_text(tid, body.text, actor=user), me.lang)
+
+
+@api.post("/api/t/{tid}/players/{pid}")
+def api_player(tid: int, pid: str, body: PlayerBody, me: Who, svc: Svc) -> Any:
+    """Correct a player's nickname and club, or withdraw him (or bring him back)."""
+    user = require_role(me, tid, STAFF)
+    if body.withdrawn is not None:
+        svc.roster.withdraw(tid, pid, actor=user, withdrawn=body.withdrawn)
+    if body.nickname is not None:
+        svc.roster.edit(tid, pid, body.nickname, body.club, actor=user)
+    line = next((x for x in svc.roster.lines(tid) if x.id == pid), None)
+    if line is None:
+        raise HTTPException(status_code=404)
+    return {"id": line.id, "nickname": line.nickname, "club": line.club,
+            "withdrawn": line.withdrawn}
+
+
+@api.post("/api/t/{tid}/rules")
+def api_rules(tid: int, body: RulesBody, me: Who, svc: Svc) -> Any:
+    """Change the rules and their readings; 409 once a game is entered."""
+    user = require_role(me, tid, STAFF)
+    svc.setup.change_rules(tid, body.rules, body.options, actor=user)
+    t, _p, _s = svc.context(tid)
+    return {"rules": t.rules, "options": t.rule_options}
+
+
+@api.get("/api/t/{tid}/setup/steps")
+def api_steps(tid: int, me: Who, svc: Svc) -> Any:
+    """The first-run path: each step done or not, the next one."""
+    require_role(me, tid, STAFF)
+    steps = svc.setup.steps(tid)
+    return {"next": next_step(steps),
+            "steps": [{"key": st.key, "done": st.done, "count": st.count, "of": st.of}
+                      for st in steps]}
+
+
+__all__ = ["api", "router", "sw", "qr_svg", "RosterError"]
