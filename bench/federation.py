@@ -120,6 +120,8 @@ def measure(url: str, requests: int, seed: int) -> dict[str, Any]:
     games, _, _ = people.rated_games()
     load_s = time.perf_counter() - t0
     engine.dispose()
+    print(f"  rating from scratch {rating_s:.2f} s (loading the games {load_s:.2f} s)",
+          flush=True)
 
     app = create_app(url, secret="bench")
     client = TestClient(app)
@@ -137,6 +139,8 @@ def measure(url: str, requests: int, seed: int) -> dict[str, Any]:
         r = client.get(f"/people/{pid}")
         warm.append(time.perf_counter() - t0)
         assert r.status_code == 200
+    print(f"  person page p50 {pct(cold, 0.5) * 1000:.1f} ms first, "
+          f"{pct(warm, 0.5) * 1000:.1f} ms again", flush=True)
     t0 = time.perf_counter()
     assert client.get("/rating").status_code == 200  # computes and caches the rating
     rating_page_first = time.perf_counter() - t0
@@ -161,6 +165,7 @@ def run(n: int, requests: int, seed: int) -> dict[str, Any]:
     with pg_schema() as url:
         print(f"{n} tournaments ({n * PLAYERS * ROUNDS // 10} games):", flush=True)
         fill_s = fill(url, n, seed)
+        print(f"  filled in {fill_s:.1f} s", flush=True)
         out = measure(url, requests, seed)
         out["fill_s"] = fill_s
         return out

@@ -149,6 +149,8 @@ NOUNS: Final[dict[str, tuple[tuple[str, str, str], tuple[str, str]]]] = {
     "game": (("игра", "игры", "игр"), ("game", "games")),
     "player": (("игрок", "игрока", "игроков"), ("player", "players")),
     "tournament": (("турнир", "турнира", "турниров"), ("tournament", "tournaments")),
+    #: after "из" (of): the genitive, "из 1 турнира", "из 2 турниров"
+    "tournament_of": (("турнира", "турниров", "турниров"), ("tournament", "tournaments")),
     "time": (("раз", "раза", "раз"), ("time", "times")),
     "participation": (("участие", "участия", "участий"), ("participation", "participations")),
     "member": (("член", "члена", "членов"), ("member", "members")),
