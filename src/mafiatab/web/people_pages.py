@@ -143,6 +143,9 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                   "Rating {rating} (±{dev}), as red {red}, as black {black}"),
     "all_clubs": ("Все клубы", "All clubs"),
     "fk_short": ("ПУ", "FK"),
+    "wins_lower": ("победы", "wins"),
+    "points_lower": ("баллы", "points"),
+    "game_lower": ("игра", "game"),
 }
 
 NOUNS: Final[dict[str, tuple[tuple[str, str, str], tuple[str, str]]]] = {
@@ -319,7 +322,7 @@ def rating_page(request: Request, me: Who, svc: Svc, page: int = 0, t: int = 0,
     page = max(0, min(page, 10**6))
     rows = table.rows[page * PAGE:(page + 1) * PAGE]
     what = svc.what_if_game(t, g[:100]) if t and g else None
-    recent = list(reversed(table.rated[-15:]))
+    recent = list(reversed(table.rated[-8:]))
     return _page(request, "rating.html", table=table, rows=rows, page=page, first=page * PAGE,
                  more=len(table.rows) > (page + 1) * PAGE, what=what, recent=recent,
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
@@ -339,7 +342,7 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
     what = svc.what_if_table(list(zip(ids, roles, strict=False)), rules)
     table = svc.rating()
     return _page(request, "rating.html", table=table, rows=table.rows[:PAGE], page=0, first=0,
-                 more=len(table.rows) > PAGE, what=what, recent=list(reversed(table.rated[-15:])),
+                 more=len(table.rows) > PAGE, what=what, recent=list(reversed(table.rated[-8:])),
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
                  STAGE_KINDS=STAGE_KINDS, profiles=sorted(PROFILES), chosen_t=0, chosen_g="",
