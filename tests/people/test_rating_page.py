@@ -158,3 +158,22 @@ def test_the_rating_page(sqlite_engine: Engine) -> None:
                        headers={"content-type": "application/x-www-form-urlencoded"})
     assert hypo.status_code == 200 and 'id="what-if"' in hypo.text
     assert "If red wins" in hypo.text
+
+
+def test_a_page_does_not_wait_for_a_long_recomputation(sqlite_engine: Engine) -> None:
+    """After a change, a caller that will not wait gets the older table marked stale (or
+    the new one, when the thread was quicker); once the thread is done, the new one."""
+    people, tids = build(sqlite_engine)
+    old = people.rating()
+    assert not old.stale and old.games == 11
+    people.set_setup(actor=ORGANIZER, stage_kinds=["qualification"], unrated=[tids[1]],
+                     elite=[])
+    quick = people.rating(wait=0)
+    if quick.stale:
+        assert quick.games == 11 and quick.computed_at == old.computed_at
+    else:
+        assert quick.games == 6
+    assert people.refresh is not None
+    people.refresh.join(30)
+    fresh = people.rating()
+    assert not fresh.stale and fresh.games == 6

@@ -200,6 +200,16 @@ class RatingTable:
     model: Model | None = field(repr=False, default=None)
     predictions: dict[tuple[str, str], float] = field(repr=False, default_factory=dict)
     tournament_names: dict[int, str] = field(default_factory=dict)
+    #: computed before the latest change (a newer one is being computed)
+    stale: bool = False
+    computed_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    index: dict[int, RatingRow] = field(default_factory=dict, repr=False)
+
+    def of(self, person: int) -> RatingRow | None:
+        """A person's row (None: no rated game)."""
+        if not self.index:
+            self.index.update({r.person: r for r in self.rows})
+        return self.index.get(person)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +258,10 @@ class People:
         self.tournaments = tournaments
         self.digests: OrderedDict[int, tuple[tuple[int, ...], TournamentDigest]] = OrderedDict()
         self.lock = threading.Lock()
-        self.rating_cache: tuple[tuple[int, ...], RatingTable] | None = None
+        self.rating_cache: tuple[tuple[object, ...], RatingTable] | None = None
         self.rating_lock = threading.Lock()
+        self.refresh: threading.Thread | None = None
+        self.refresh_error: Exception | None = None
 
     # --- rights ---------------------------------------------------------------------------
 
@@ -485,9 +497,8 @@ class People:
             names = dict(s.execute(select(db.Player.id, db.Player.nickname)
                                    .where(db.Player.id.in_(list(named) or [-1]))).all())
         cached = self.rating_cache
-        rating = None
-        if cached is not None:
-            rating = next((r.rating for r in cached[1].rows if r.person == person), None)
+        row = cached[1].of(person) if cached is not None else None
+        rating = row.rating if row is not None else None
         return PersonPage(info, stats, names, self.merges(person), rating, unseen[person])
 
     def clubs(self) -> list[tuple[str, int]]:
@@ -570,31 +581,60 @@ class People:
     # --- the rating ----------------------------------------------------------------------------
 
     @staticmethod
-    def _rating_stamp(s: Session) -> tuple[int, ...]:
+    def _rating_stamp(s: Session) -> tuple[object, ...]:
+        """What the rating depends on: the confirmed protocols, the identities (merges and
+        splits), the setting, the tournaments and their stages, which standings are
+        hidden. A draft saved or a sign-in does not move it."""
         n, total = s.execute(select(func.count(), func.coalesce(
             func.sum(db.Game.confirmed_revision), 0))).one()
-        last = s.scalar(select(func.max(db.AuditEntry.id))) or 0
-        merges = s.scalar(select(func.count()).select_from(db.PlayerMerge)) or 0
-        splits = s.scalar(select(func.count()).select_from(db.PlayerMerge)
-                          .where(db.PlayerMerge.split_at.is_not(None))) or 0
-        tours = s.scalar(select(func.count()).select_from(db.Tournament)) or 0
-        return (int(n), int(total), int(last), int(merges), int(splits), int(tours))
+        merges, splits = s.execute(select(func.count(), func.count(db.PlayerMerge.split_at))
+                                   .select_from(db.PlayerMerge)).one()
+        tours, last = s.execute(select(func.count(), func.max(db.Tournament.id))).one()
+        stages = s.scalar(select(func.count()).select_from(db.Stage))
+        setting = s.scalar(select(db.FederationSettings.updated_at))
+        hidden = tuple(s.scalars(select(db.WebSettings.tournament_id).where(
+            db.WebSettings.standings_hidden.is_(True), db.WebSettings.finished.is_(False))
+            .order_by(db.WebSettings.tournament_id)))
+        return (int(n), int(total), int(merges), int(splits), int(tours), last, stages,
+                setting, hidden)
 
-    def rating(self) -> RatingTable:
+    def rating(self, wait: float = 3.0) -> RatingTable:
         """The rating over every rated game of the database, recomputed when anything
-        that counts has changed since the last time."""
+        that counts has changed since the last time. The recomputation runs in a thread
+        of its own; a caller waits for it up to `wait` seconds and, when it takes longer
+        and an older table exists, gets the older one marked `stale` (a large federation's
+        page does not hang on a confirmation elsewhere)."""
         with self.store.read() as s:
             stamp = self._rating_stamp(s)
         cached = self.rating_cache
         if cached is not None and cached[0] == stamp:
             return cached[1]
         with self.rating_lock:
+            worker = self.refresh
+            if worker is None or not worker.is_alive():
+                worker = self.refresh = threading.Thread(
+                    target=self._refresh, args=(stamp,), name="rating", daemon=True)
+                worker.start()
+        worker.join(timeout=wait if cached is not None else None)
+        cached = self.rating_cache
+        if cached is None:
+            if self.refresh_error is not None:
+                raise self.refresh_error
+            worker.join()
             cached = self.rating_cache
-            if cached is not None and cached[0] == stamp:
-                return cached[1]
+            assert cached is not None
+        if cached[0] == stamp:
+            return cached[1]
+        return replace(cached[1], stale=True)
+
+    def _refresh(self, stamp: tuple[object, ...]) -> None:
+        try:
             table = self.compute_rating()
-            self.rating_cache = (stamp, table)
-            return table
+        except Exception as e:  # handed to the caller that waits
+            self.refresh_error = e
+            return
+        self.refresh_error = None
+        self.rating_cache = (stamp, table)
 
     def rated_games(self) -> tuple[list[RatedGame], RatingSetup, dict[int, str]]:
         """Every game that counts under the federation's setting, in rating order; a

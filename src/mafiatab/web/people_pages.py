@@ -143,6 +143,9 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                   "Rating {rating} (±{dev}), as red {red}, as black {black}"),
     "all_clubs": ("Все клубы", "All clubs"),
     "fk_short": ("ПУ", "FK"),
+    "stale": ("Рейтинг пересчитывается после недавних изменений; пока показан посчитанный "
+              "{at}.", "The rating is being recomputed after recent changes; shown meanwhile: "
+              "the one computed {at}."),
     "wins_lower": ("победы", "wins"),
     "points_lower": ("баллы", "points"),
     "game_lower": ("игра", "game"),
