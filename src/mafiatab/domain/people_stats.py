@@ -76,6 +76,14 @@ class TournamentDigest:
     players: Mapping[str, PlayerDigest]
 
 
+def _plain(value: Hundredths) -> Hundredths:
+    """A whole Fraction as an int: most games' points are whole hundredths, and adding
+    ints is what keeps a person's page quick."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
 def digest(t: Tournament, p: RuleProfile) -> TournamentDigest:
     """Every player's games and points in the tournament (one scoring of it)."""
     kinds = {s.id: s.kind for s in t.stages}
@@ -89,14 +97,14 @@ def digest(t: Tournament, p: RuleProfile) -> TournamentDigest:
         guessed = sum(1 for seat in g.best_move if g.role_of(seat) in BLACK_ROLES) if fk else 0
         team = TEAM_OF[e.role]
         others = tuple((s.player, TEAM_OF[s.role] == team) for s in g.seats if s.seat != e.seat)
-        ci: Hundredths = sum((x.points for x in e.parts if x.kind == COMPENSATION), start=0)
+        ci = _plain(sum((x.points for x in e.parts if x.kind == COMPENSATION), start=0))
         lines[player].append(GameLine(
             e.game, e.stage, kinds.get(e.stage, ""), e.round, e.table, e.seat, e.role,
-            e.result, e.result != DRAW and team == e.result, e.total, fk, ci, named,
+            e.result, e.result != DRAW and team == e.result, _plain(e.total), fk, ci, named,
             guessed, others))
     players = {}
     for pid, row in rows.items():
-        players[pid] = PlayerDigest(pid, row.place, row.total, tuple(lines.get(pid, ())))
+        players[pid] = PlayerDigest(pid, row.place, _plain(row.total), tuple(lines.get(pid, ())))
     date = next((g.date for g in t.games if g.date), "")
     return TournamentDigest(t.name, t.rules, date or "", players)
 
