@@ -55,8 +55,8 @@ class GameLine:
     #: seats the first killed named (best move) and how many of them were black
     named: int
     guessed: int
-    #: the other nine players' ids: (id, same team)
-    others: tuple[tuple[str, bool], ...]
+    #: the game's ten seats as (player id, team), shared by its ten lines
+    table_seats: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,18 +90,21 @@ def digest(t: Tournament, p: RuleProfile) -> TournamentDigest:
     rows = {r.player: r for r in compute_standings(t, p).rows}
     games = {g.id: g for g in t.games}
     lines: dict[str, list[GameLine]] = defaultdict(list)
+    seats_of: dict[str, tuple[tuple[str, str], ...]] = {}
     for player, e in explain_games(t, p):
         g = games[e.game]
         fk = g.first_killed == e.seat
         named = len(g.best_move) if fk else 0
         guessed = sum(1 for seat in g.best_move if g.role_of(seat) in BLACK_ROLES) if fk else 0
         team = TEAM_OF[e.role]
-        others = tuple((s.player, TEAM_OF[s.role] == team) for s in g.seats if s.seat != e.seat)
+        seated = seats_of.get(g.id)
+        if seated is None:
+            seated = seats_of[g.id] = tuple((s.player, TEAM_OF[s.role]) for s in g.seats)
         ci = _plain(sum((x.points for x in e.parts if x.kind == COMPENSATION), start=0))
         lines[player].append(GameLine(
             e.game, e.stage, kinds.get(e.stage, ""), e.round, e.table, e.seat, e.role,
             e.result, e.result != DRAW and team == e.result, _plain(e.total), fk, ci, named,
-            guessed, others))
+            guessed, seated))
     players = {}
     for pid, row in rows.items():
         players[pid] = PlayerDigest(pid, row.place, _plain(row.total), tuple(lines.get(pid, ())))
@@ -214,14 +217,15 @@ def person_stats(person: int, played: Sequence[Played], top: int = TOP_N) -> Per
                     made += 1
                     named += line.named
                     guessed += line.guessed
-            for other, same in line.others:
+            team = TEAM_OF[line.role]
+            for other, their_team in line.table_seats:
                 who = pl.person_of.get(other)
-                if who is None or who == person:
+                if who is None or who == person or other == pl.code:
                     continue
                 mate = mates.get(who)
                 if mate is None:
                     mate = mates[who] = Mate(who)
-                (mate.together if same else mate.against).add(line)
+                (mate.together if their_team == team else mate.against).add(line)
     tournaments.sort(key=lambda x: (x.date, x.tournament))
     return PersonStats(person, tournaments, everything, by_role, by_seat, first_killed, ci,
                        made, named, guessed, _top(mates.values(), "together", top),

@@ -29,9 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, Protocol
 
+import msgspec
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from mafiatab.domain import protocol as model
 from mafiatab.domain.people_stats import (
     ClubStats,
     PersonStats,
@@ -101,8 +103,9 @@ _MESSAGES: Final[dict[str, tuple[str, str]]] = {
 }
 
 REASON_LIMIT: Final = 2000
-#: tournaments whose digests are kept in memory (a digest is ~1,000 game lines)
-DIGESTS_KEPT: Final = 256
+#: tournaments whose digests are kept in memory (a 100-game tournament's is ~1,000 game
+#: lines of ~200 bytes, its games' seats shared by their ten lines)
+DIGESTS_KEPT: Final = 1024
 
 
 class PeopleError(ServiceError):
@@ -638,27 +641,58 @@ class People:
 
     def rated_games(self) -> tuple[list[RatedGame], RatingSetup, dict[int, str]]:
         """Every game that counts under the federation's setting, in rating order; a
-        person is the identity id (as text), a tournament its id (as text)."""
+        person is the identity id (as text), a tournament its id (as text).
+
+        The confirmed protocols of every tournament come in one streamed query, and only
+        what a rating reads of them is decoded (the game's place in time, the seats and
+        the result): at a federation's size loading is most of the work."""
         with self.store.read() as s:
             setup = self._setup(s)
-            tids = list(s.scalars(select(db.Tournament.id).order_by(db.Tournament.id)))
-            names = dict(s.execute(select(db.Tournament.id, db.Tournament.name)).all())
+            rows = s.execute(select(db.Tournament.id, db.Tournament.name, db.Tournament.rules)
+                             .order_by(db.Tournament.id)).all()
+            names = {int(i): str(n) for i, n, _ in rows}
+            tids = list(names)
             person_of: dict[int, dict[str, str]] = {t: {} for t in tids}
             for tid, code, pid in s.execute(select(db.Participant.tournament_id,
                                                    db.Participant.code,
                                                    db.Participant.player_id)):
                 person_of[tid][code] = str(pid)
-            secret = self.hidden(s, tids, extras=False)
-        games: list[RatedGame] = []
-        for i, tid in enumerate(tids):
-            if tid in setup.unrated or tid in secret:
-                continue
-            t = self.tournaments.tournament(tid)
-            settings = RatingSettings(stage_kinds=setup.stage_kinds,
-                                      elite=frozenset({t.name}) if tid in setup.elite
-                                      else frozenset())
-            games.extend(replace(g, tournament=str(tid))
-                         for g in rated_games(t, i, settings, person_of[tid]))
+            stages: dict[int, list[model.Stage]] = {t: [] for t in tids}
+            for st in s.scalars(select(db.Stage).order_by(db.Stage.tournament_id,
+                                                          db.Stage.position)):
+                stages[st.tournament_id].append(model.Stage(id=st.code, name=st.name,
+                                                            kind=st.kind))
+            skip = set(setup.unrated) | self.hidden(s, tids, extras=False)
+            place = {int(i): k for k, (i, _, _) in enumerate(rows)}
+            games: list[RatedGame] = []
+
+            def rate(tid: int, texts: list[str]) -> None:
+                _, name, rules = rows[place[tid]]
+                t = model.Tournament(name=name, rules=rules, players=[], stages=stages[tid],
+                                     games=_rating_view(texts))
+                settings = RatingSettings(stage_kinds=setup.stage_kinds,
+                                          elite=frozenset({name}) if tid in setup.elite
+                                          else frozenset())
+                games.extend(replace(g, tournament=str(tid))
+                             for g in rated_games(t, place[tid], settings, person_of[tid]))
+
+            rev = db.ProtocolRevision
+            stream = s.execute(
+                select(db.Game.tournament_id, rev.protocol)
+                .join(rev, (rev.game_id == db.Game.id)
+                      & (rev.number == db.Game.confirmed_revision))
+                .order_by(db.Game.tournament_id, db.Game.position)
+                .execution_options(yield_per=5000))
+            current, texts = -1, list[str]()
+            for tid, text in stream:  # one tournament at a time: memory stays small
+                if tid != current:
+                    if texts:
+                        rate(current, texts)
+                    current, texts = tid, []
+                if tid not in skip:
+                    texts.append(text)
+            if texts:
+                rate(current, texts)
         return ordered(games), setup, names
 
     def compute_rating(self) -> RatingTable:
@@ -736,6 +770,30 @@ class People:
                 known.update({str(i): n for i, n in s.execute(
                     select(db.Player.id, db.Player.nickname).where(db.Player.id.in_(missing)))})
         return {p: known.get(p, p) for p in people}
+
+
+class _RatedProtocol(msgspec.Struct):
+    """What a rating reads of a stored protocol (the rest of it is not decoded)."""
+
+    id: str
+    stage: str
+    round: int
+    table: int
+    seats: list[model.Seat]
+    result: str
+    date: str | None = None
+
+
+_RATED_DECODER = msgspec.json.Decoder(list[_RatedProtocol])
+
+
+def _rating_view(texts: Sequence[str]) -> list[model.Game]:
+    """Stored protocols as games with their time, seats and result only."""
+    if not texts:
+        return []
+    return [model.Game(id=g.id, stage=g.stage, round=g.round, table=g.table, date=g.date,
+                       seats=g.seats, result=g.result)
+            for g in _RATED_DECODER.decode("[" + ",".join(texts) + "]")]
 
 
 def parse_ids(values: Iterable[str]) -> list[int]:

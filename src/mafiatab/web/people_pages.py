@@ -73,8 +73,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                     "{n} more: standings hidden until the tournament ends, not counted here."),
     "no_games": ("Игр пока нет.", "No games yet."),
     "members": ("Члены клуба", "Members"),
-    "club_totals": ("Всего у клуба: {players}, {tournaments}, {games}, побед {wins} ({share}), "
-                    "баллов {points}",
+    "club_totals": ("Всего у клуба: {players}, {tournaments}, {games}; побед: {wins} ({share}); "
+                    "баллы: {points}",
                     "Club totals: {players}, {tournaments}, {games}, {wins} wins ({share}), "
                     "{points} points"),
     "rating_title": ("Рейтинг федерации", "The federation's rating"),
