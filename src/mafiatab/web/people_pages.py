@@ -18,14 +18,15 @@ from babel import Locale
 from babel.numbers import format_decimal
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel, Field
 
-from mafiatab.domain.people_stats import PersonStats
-from mafiatab.domain.points import Hundredths, format_points
+from mafiatab.domain.people_stats import PersonStats, Tally
+from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.rules import PROFILES
-from mafiatab.services.people import People, parse_ids
+from mafiatab.services.people import People, PersonPage, parse_ids
 from mafiatab.web import texts
 from mafiatab.web.app import render
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user
@@ -205,6 +206,11 @@ def pts(value: Hundredths, lang: str, sign: bool = False) -> str:
     return format_points(value, lang, sign=sign)
 
 
+class MergeBody(BaseModel):
+    other: int = Field(gt=0, lt=2**31)
+    reason: str = Field(default="", max_length=2000)
+
+
 def _people(request: Request) -> People:
     people: People = request.app.state.people
     return people
@@ -361,11 +367,78 @@ async def rating_settings(request: Request, me: Who, svc: Svc) -> Response:
     return _see("/rating#settings")
 
 
+# --- the JSON API (the same service calls) ---------------------------------------------------
+
+api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["people"])
+
+
+def _tally(t: Tally) -> dict[str, Any]:
+    return {"games": t.games, "wins": t.wins, "points": to_json_number(t.points)}
+
+
+def person_json(page: PersonPage) -> dict[str, Any]:
+    """`mafiatab.person/1`: a person's figures (points as numbers of two places)."""
+    st = page.stats
+    return {
+        "format": "mafiatab.person/1", "id": page.person.id,
+        "nickname": page.person.nickname, "club": page.person.club,
+        "all": _tally(st.all),
+        "by_role": {r: _tally(st.by_role[r]) for r in ROLES},
+        "by_seat": {str(x): _tally(st.by_seat[x]) for x in SEATS},
+        "first_killed": st.first_killed, "ci": to_json_number(st.ci),
+        "best_move": {"made": st.best_move_made, "named": st.named, "guessed": st.guessed},
+        "partners": [{"person": m.person, **_tally(m.together)} for m in st.partners],
+        "opponents": [{"person": m.person, **_tally(m.against)} for m in st.opponents],
+        "tournaments": [{"tournament": t.tournament, "name": t.name, "place": t.place,
+                         "players": t.players, "points": to_json_number(t.total),
+                         "games": [{"game": g.game, "seat": g.seat, "role": g.role,
+                                    "result": g.result, "won": g.won,
+                                    "points": to_json_number(g.points)} for g in t.games]}
+                        for t in st.tournaments],
+        "unpublished": page.unpublished,
+        "merges": [{"id": m.id, "kept": m.kept, "merged": m.merged,
+                    "merged_nickname": m.merged_nickname, "split": m.split_at is not None}
+                   for m in page.merges],
+    }
+
+
+@api.get("/people/{pid}")
+def person_api(pid: int, svc: Svc) -> dict[str, Any]:
+    return person_json(svc.page(pid))
+
+
+@api.get("/rating")
+def rating_api(svc: Svc, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
+    """`mafiatab.ratings/1` over the database (the CLI's format), a page of it."""
+    table = svc.rating()
+    offset, limit = max(0, offset), max(0, min(limit, 1000))
+    return {"format": "mafiatab.ratings/1", "games": table.games, "stale": table.stale,
+            "total": len(table.rows),
+            "players": [{"player": str(r.person), "nickname": r.nickname,
+                         "rating": round(r.rating.rating, 1), "games": r.rating.games,
+                         "wins": r.rating.wins, "red": round(r.rating.red, 1),
+                         "black": round(r.rating.black, 1),
+                         "deviation": round(r.rating.deviation, 1), "elo": round(r.elo, 2)}
+                        for r in table.rows[offset:offset + limit]]}
+
+
+@api.post("/people/{pid}/merge")
+def merge_api(pid: int, body: MergeBody, me: Who, svc: Svc) -> dict[str, Any]:
+    return {"merge": svc.merge(pid, body.other, actor=require_user(me), reason=body.reason)}
+
+
+@api.post("/people/merges/{mid}/split")
+def split_api(mid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    svc.split(mid, actor=require_user(me))
+    return {"split": mid}
+
+
 def install(app: FastAPI) -> None:
     """The service on the app's store and the routes (one line in app.py)."""
     svc = app.state.service
     app.state.people = People(svc.store, svc)
     app.include_router(router)
+    app.include_router(api)
 
 
-__all__ = ["count", "install", "number", "router", "word"]
+__all__ = ["api", "count", "install", "number", "person_json", "router", "word"]
