@@ -105,10 +105,10 @@ def test_person_and_club_pages_show_the_figures(sqlite_engine: Engine) -> None:
     svg = client.get(f"/people/{a}/seats.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     fk = client.get(f"/people/{e}").text
-    assert "угадано чёрных 2 из 3 названных (67 %)" in fk
+    assert "угадано чёрных: 2 из 3 названных (67 %)" in fk
     client.get("/lang/en")
     fk_en = client.get(f"/people/{e}").text
-    assert "2 blacks guessed of 3 named (67%)" in fk_en
+    assert "blacks guessed: 2 of 3 named (67%)" in fk_en
 
     club = client.get("/clubs/Клуб Север")
     assert club.status_code == 200

@@ -61,8 +61,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "first_killed_times": ("ПУ: {n}, компенсация Ci всего {ci}",
                            "First killed: {n}; compensation Ci in all {ci}"),
     "best_move": ("Лучший ход (ЛХ)", "Best move"),
-    "best_move_line": ("ЛХ сделан {made}: угадано чёрных {guessed} из {named} названных ({share})",
-                       "Best move made {made}: {guessed} blacks guessed of {named} named ({share})"),
+    "best_move_line": ("ЛХ сделан {made}; угадано чёрных: {guessed} из {named} названных ({share})",
+                       "Best move made {made}; blacks guessed: {guessed} of {named} named ({share})"),
     "best_move_none": ("ЛХ не делал", "No best move made"),
     "partners": ("Партнёры (в одной команде)", "Partners (same team)"),
     "opponents": ("Соперники (в другой команде)", "Opponents (other team)"),
@@ -76,8 +76,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "members": ("Члены клуба", "Members"),
     "club_totals": ("Всего у клуба: {players}, {tournaments}, {games}; побед: {wins} ({share}); "
                     "баллы: {points}",
-                    "Club totals: {players}, {tournaments}, {games}, {wins} wins ({share}), "
-                    "{points} points"),
+                    "Club totals: {players}, {tournaments}, {games}; wins: {wins} ({share}); "
+                    "points: {points}"),
     "rating_title": ("Рейтинг федерации", "The federation's rating"),
     "rating_summary": ("{games} из {tournaments}; считаются стадии: {kinds}.",
                        "{games} of {tournaments}; stages that count: {kinds}."),
