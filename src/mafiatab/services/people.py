@@ -201,7 +201,6 @@ class RatingTable:
     rated: list[RatedGame] = field(repr=False, default_factory=list)
     #: the model after the last game (for a hypothetical table)
     model: Model | None = field(repr=False, default=None)
-    predictions: dict[tuple[str, str], float] = field(repr=False, default_factory=dict)
     tournament_names: dict[int, str] = field(default_factory=dict)
     #: computed before the latest change (a newer one is being computed)
     stale: bool = False
@@ -725,7 +724,7 @@ class People:
             {r: model.weight(r) for r in ROLES},
             {"ours": (log_loss(ours_p, y), brier(ours_p, y)),
              "elo": (log_loss(elo_p, y), brier(elo_p, y))},
-            games, model, {(p.tournament, p.game): p.p_red for p in preds}, names)
+            games, model, names)
 
     def what_if_game(self, tournament: int, game: str) -> WhatIfView:
         """A rated game of the database: its chance before it was played and what each
