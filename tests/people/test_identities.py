@@ -127,3 +127,15 @@ def test_who_may_merge_and_what_is_refused(engine: Engine) -> None:
     assert e.value.message("ru") == "нельзя объединить игрока с самим собой"
     people.split(merge, actor=ORGANIZER)
     assert snapshot(engine) == before
+
+
+def test_numbers_past_the_database_integers_name_nobody(engine: Engine) -> None:
+    people, _, _, _, first, _ = two_tournaments(engine)
+    assert people.merged_into(10**30) is None
+    for bad in (0, -1, 2**31, 10**30):
+        with pytest.raises(PeopleNotFound):
+            people.person(bad)
+        with pytest.raises(PeopleNotFound):
+            people.split(bad, actor=ORGANIZER)
+        with pytest.raises(PeopleNotFound):
+            people.merge(first, bad, actor=ORGANIZER)

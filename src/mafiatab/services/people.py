@@ -292,6 +292,8 @@ class People:
 
     def merged_into(self, person: int) -> int | None:
         """Where a merged identity went (following later merges), or None."""
+        if not 0 < person < 2**31:
+            return None
         with self.store.read() as s:
             seen: set[int] = set()
             current = person
