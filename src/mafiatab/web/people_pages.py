@@ -8,6 +8,7 @@ agree with their number (Babel's plural rules), the glossary's words for roles a
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -25,6 +26,7 @@ from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.formats.charts import roles_chart, seats_chart
+from mafiatab.i18n import federation
 from mafiatab.rules import PROFILES
 from mafiatab.services.people import People, PersonPage, parse_ids
 from mafiatab.web import texts
@@ -258,7 +260,13 @@ def person_page(request: Request, pid: int, me: Who, svc: Svc) -> Response:
         return _see(f"/people/{moved}?from={pid}")
     page = svc.page(pid)
     moved_from = request.query_params.get("from", "")
-    return _page(request, "person.html", p=page, stats=page.stats,
+    # the charts' address changes with what they show (and the language), so that a
+    # browser never keeps a chart of before a merge or a confirmation
+    by_role, by_seat = _rates(page.stats)
+    shown = repr(([(r.games, r.wins) for r in by_role.values()],
+                  [(r.games, r.wins) for r in by_seat.values()], me.lang))
+    stamp = hashlib.sha256(shown.encode()).hexdigest()[:16]
+    return _page(request, "person.html", p=page, stats=page.stats, chart_stamp=stamp,
                  may_manage=svc.may_manage(me.user),
                  moved_from=moved_from if moved_from.isdigit() else "")
 
@@ -270,7 +278,7 @@ def _rates(stats: PersonStats) -> tuple[dict[str, Rate], dict[int, Rate]]:
 
 def _svg(data: bytes) -> Response:
     return Response(data, media_type="image/svg+xml",
-                    headers={"Cache-Control": "public, max-age=60"})
+                    headers={"Cache-Control": "private, max-age=300"})
 
 
 @router.get("/people/{pid}/roles.svg")
@@ -320,6 +328,11 @@ def club_page(request: Request, name: str, me: Who, svc: Svc) -> Response:
 # --- the rating ----------------------------------------------------------------------------
 
 
+def _profiles(lang: str) -> list[tuple[str, str]]:
+    """The rule sets as the reader names them (ФСМ, ФИИМ 2018), the code as the value."""
+    return [(code, federation(PROFILES[code].title, lang)) for code in sorted(PROFILES)]
+
+
 def _kinds(kinds: Sequence[str], lang: str) -> str:
     return ", ".join(word(f"stage_{k}", lang) for k in STAGE_KINDS if k in kinds)
 
@@ -336,7 +349,7 @@ def rating_page(request: Request, me: Who, svc: Svc, page: int = 0, t: int = 0,
                  more=len(table.rows) > (page + 1) * PAGE, what=what, recent=recent,
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
-                 STAGE_KINDS=STAGE_KINDS, profiles=sorted(PROFILES), chosen_t=t,
+                 STAGE_KINDS=STAGE_KINDS, profiles=_profiles(me.lang), chosen_t=t,
                  chosen_g=g[:100], seats_in=[], rules_in="")
 
 
@@ -354,7 +367,7 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
                  more=len(table.rows) > PAGE, what=what, recent=list(reversed(table.rated[-8:])),
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
-                 STAGE_KINDS=STAGE_KINDS, profiles=sorted(PROFILES), chosen_t=0, chosen_g="",
+                 STAGE_KINDS=STAGE_KINDS, profiles=_profiles(me.lang), chosen_t=0, chosen_g="",
                  seats_in=list(zip(people, roles, strict=False)), rules_in=rules)
 
 
