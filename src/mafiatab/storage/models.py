@@ -455,3 +455,45 @@ class ScreenSettings(Base):
     roles_delay: Mapped[int | None] = mapped_column(Integer)
     #: the hall screen's announcements, one a line, as the organizer typed them
     announcements: Mapped[str] = mapped_column(Text, default="")
+
+
+
+# --- people across tournaments and the federation's rating (issue 14) --------------------
+
+
+class PlayerMerge(Base):
+    """Two identities found to be one person: the merged one's row is gone, its
+    participations belong to the kept one, and this record holds what a split needs to
+    put everything back exactly (the merged row's id, nickname and club, and which
+    participations moved). A split stamps `split_at`; the record itself stays."""
+
+    __tablename__ = "player_merges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: not foreign keys: the kept identity may be merged again later, the merged one is gone
+    kept_id: Mapped[int] = mapped_column(Integer, index=True)
+    merged_id: Mapped[int] = mapped_column(Integer, index=True)
+    merged_nickname: Mapped[str] = mapped_column(String(200))
+    merged_club: Mapped[str | None] = mapped_column(String(200))
+    #: the ids of the `tournament_participants` rows that moved to the kept identity
+    participants: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    merged_by: Mapped[str] = mapped_column(String(200))
+    merged_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    split_by: Mapped[str | None] = mapped_column(String(200))
+    split_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class FederationSettings(Base):
+    """The federation's rating setting, one row for the whole server: which stage kinds
+    count, which tournaments are not rated, which are elite (the baseline's K)."""
+
+    __tablename__ = "federation_settings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stage_kinds: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: tournament ids
+    unrated: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    elite: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    updated_by: Mapped[str | None] = mapped_column(String(200))
+    updated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))

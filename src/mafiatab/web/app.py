@@ -202,5 +202,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import screens  # issue 15: overlay, hall screen, pushed updates
 
     screens.install(app)
+    from mafiatab.web import people_pages  # issue 14: people, clubs, the rating
+
+    people_pages.install(app)
     app.add_middleware(BodyLimit)  # outermost: nothing reads a body past the limit
     return app

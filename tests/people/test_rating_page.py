@@ -1,0 +1,179 @@
+"""The federation's rating on a page: which games count is the server's setting, the
+"what if" of a stored game never uses that game's own result, a win raises its winners'
+ratings, and a table that has not played is rated after every game of the database."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, update
+
+from mafiatab.domain.protocol import TEAM_OF, Game
+from mafiatab.services.people import People, PeopleDenied, PeopleError, PeopleNotFound
+from mafiatab.services.web_support import WebService
+from mafiatab.storage import models as db
+from mafiatab.storage.engine import make_engine, upgrade
+from mafiatab.web.app import create_app
+from mafiatab.web.demo import DEMO_PASSWORD
+from tests.people.conftest import ORGANIZER, PLAIN, game, load, people_on, tournament
+
+NICKS = [f"Игрок {i}" for i in range(1, 13)]
+
+
+def season(target_result: str) -> list[tuple[str, list[Game]]]:
+    """Two tournaments of twelve people, one table a round; the second one's `g3` ends
+    with `target_result` (everything else is the same whatever it is)."""
+    rot = list("abcdefghijkl")
+    results = ["red", "black", "red", "red", "black", "draw"]
+
+    def order(k: int) -> list[str]:
+        return (rot[k:] + rot[:k])[:10]
+
+    first = [game(f"g{k + 1}", k + 1, order(k), results[k], date="2026-01-10")
+             for k in range(6)]
+    second = [game(f"g{k + 1}", k + 1, order(2 * k + 1),
+                   target_result if k == 2 else results[(k + 3) % 6], date="2026-02-10")
+              for k in range(5)]
+    return [("Январь", first), ("Февраль", second)]
+
+
+def build(engine: Engine, target_result: str = "red") -> tuple[People, list[int]]:
+    people, tournaments = people_on(engine)
+    tids = [load(tournaments, tournament(name, NICKS, games)) for name, games in
+            season(target_result)]
+    return people, tids
+
+
+def test_what_if_never_uses_the_games_own_result(tmp_path: object) -> None:
+    views = []
+    tables = []
+    for result in ("red", "black"):
+        engine = make_engine(str(tmp_path) + f"/{result}.sqlite")  # type: ignore[operator]
+        upgrade(engine)
+        people, tids = build(engine, result)
+        views.append(people.what_if_game(tids[1], "g3"))
+        tables.append(people.rating())
+        engine.dispose()
+    red, black = views
+    assert red.actual == "red" and black.actual == "black"
+    assert red.result.p_red == black.result.p_red
+    assert 0 < red.result.p_red < 1
+    assert [(s.person, s.before, dict(s.after)) for s in red.result.seats] == [
+        (s.person, s.before, dict(s.after)) for s in black.result.seats]
+    # ... while the rating after the season does depend on it
+    assert [r.rating.rating for r in tables[0].rows] != [r.rating.rating for r in tables[1].rows]
+
+
+def test_a_win_raises_the_winners_rating(sqlite_engine: Engine) -> None:
+    people, tids = build(sqlite_engine)
+    for tid, code in ((tids[0], "g1"), (tids[1], "g4")):
+        view = people.what_if_game(tid, code)
+        for s in view.result.seats:
+            team = TEAM_OF[s.role]
+            other = "black" if team == "red" else "red"
+            assert s.after[team] > s.before, s
+            assert s.after[other] < s.before, s
+
+
+def test_the_federation_setting_decides_which_games_count(sqlite_engine: Engine) -> None:
+    people, tids = build(sqlite_engine)
+    assert people.rating().games == 11
+    with pytest.raises(PeopleDenied):
+        people.set_setup(actor=PLAIN, stage_kinds=["qualification"], unrated=[tids[0]],
+                         elite=[])
+    setup = people.set_setup(actor=ORGANIZER, stage_kinds=["qualification"],
+                             unrated=[tids[0], 10**6], elite=[tids[1]])
+    assert setup.unrated == {tids[0]} and setup.elite == {tids[1]}
+    table = people.rating()
+    assert table.games == 5 and table.tournaments == 1
+    assert {g.tournament for g in table.rated} == {str(tids[1])}
+    with pytest.raises(PeopleNotFound):
+        people.what_if_game(tids[0], "g1")
+    people.set_setup(actor=ORGANIZER, stage_kinds=["final"], unrated=[], elite=[])
+    assert people.rating().games == 0
+    with pytest.raises(PeopleError):
+        people.set_setup(actor=ORGANIZER, stage_kinds=["group"], unrated=[], elite=[])
+
+
+def test_a_table_that_has_not_played(sqlite_engine: Engine) -> None:
+    people, _ = build(sqlite_engine)
+    ids = [people.find(n)[0].id for n in NICKS[:10]]
+    roles = ["red", "red", "sheriff", "red", "black", "red", "don", "red", "black", "red"]
+    view = people.what_if_table(list(zip(ids, roles, strict=True)), "fsm")
+    assert view.actual is None and 0 < view.result.p_red < 1
+    ranked = {str(r.person): r.rating.rating for r in people.rating().rows}
+    for s in view.result.seats:
+        assert s.before == pytest.approx(ranked[s.person])  # after every game of the base
+        assert s.after[TEAM_OF[s.role]] > s.before
+    with pytest.raises(PeopleError) as e:
+        people.what_if_table(list(zip(ids, ["red"] * 10, strict=True)), "fsm")
+    assert e.value.code == "bad_table"
+    with pytest.raises(PeopleError):
+        people.what_if_table(list(zip(ids[:9] + ids[:1], roles, strict=True)), "fsm")
+
+
+def test_the_rating_page(sqlite_engine: Engine) -> None:
+    people, tids = build(sqlite_engine)
+    web = WebService(sqlite_engine)
+    web.add_account("boss", DEMO_PASSWORD, actor="setup")
+    with people.store.write() as s:
+        s.execute(update(db.User).where(db.User.name == "boss").values(organizer=True))
+    client = TestClient(create_app(sqlite_engine, secret="t"))
+    page = client.get("/rating")
+    assert page.status_code == 200
+    html = page.text
+    assert "Как считается рейтинг" in html and "11 игр из 2 турниров" in html
+    table = re.search(r'<table id="rating"[^>]*>(.*?)</table>', html, re.S)
+    assert table is not None and re.search(r"<b>1\xa0?\d{3},\d</b>|<b>\d{3,4},\d</b>",
+                                           table.group(1))
+    assert "победа красных" not in table.group(1)  # results are not in the table ...
+    what = client.get(f"/rating?t={tids[1]}&g=g3").text
+    assert "Записанный итог: победа красных" in what and "Шанс красных до игры" in what
+    # a visitor cannot change the setting; the organizer can
+    csrf = client.get("/api/session").json()["csrf"]
+    denied = client.post("/rating/settings", data={"csrf": csrf, "kind": "final"})
+    assert denied.status_code in (401, 303, 403)
+    assert people.rating().games == 11
+    r = client.post("/api/login", json={"user": "boss", "password": DEMO_PASSWORD},
+                    headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200
+    csrf = client.get("/api/session").json()["csrf"]
+    r = client.post("/rating/settings", data={"csrf": csrf, "kind": "qualification",
+                                              "unrated": str(tids[0])},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    assert "5 игр из 1 турнира" in client.get("/rating").text
+    client.get("/lang/en")
+    en = client.get("/rating").text
+    assert "How the rating is computed" in en and "5 games of 1 tournament" in en
+    ids = [people.find(n)[0].id for n in NICKS[:10]]
+    roles = ["red", "red", "sheriff", "red", "black", "red", "don", "red", "black", "red"]
+    form = [("csrf", csrf), ("rules", "fsm")] + [
+        x for pid, role in zip(ids, roles, strict=True)
+        for x in (("person", str(pid)), ("role", role))]
+    hypo = client.post("/rating/what-if", content=urlencode(form),
+                       headers={"content-type": "application/x-www-form-urlencoded"})
+    assert hypo.status_code == 200 and 'id="what-if"' in hypo.text
+    assert "If red wins" in hypo.text
+
+
+def test_a_page_does_not_wait_for_a_long_recomputation(sqlite_engine: Engine) -> None:
+    """After a change, a caller that will not wait gets the older table marked stale (or
+    the new one, when the thread was quicker); once the thread is done, the new one."""
+    people, tids = build(sqlite_engine)
+    old = people.rating()
+    assert not old.stale and old.games == 11
+    people.set_setup(actor=ORGANIZER, stage_kinds=["qualification"], unrated=[tids[1]],
+                     elite=[])
+    quick = people.rating(wait=0)
+    if quick.stale:
+        assert quick.games == 11 and quick.computed_at == old.computed_at
+    else:
+        assert quick.games == 6
+    assert people.refresh is not None
+    people.refresh.join(30)
+    fresh = people.rating()
+    assert not fresh.stale and fresh.games == 6
