@@ -124,9 +124,9 @@ def _errors(lang: str) -> Iterator[None]:
     try:
         yield
     except ProtocolRefused as refused:
-        from mafiatab.cli import _print_problems
+        from mafiatab.cli import print_problems
 
-        _print_problems(refused.problems, lang)
+        print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
     except (DatabaseError, BackupError) as e:
         _fail(t(e.code, lang, **e.params))
