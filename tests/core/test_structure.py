@@ -88,6 +88,56 @@ def private_crossings(modules: list[Module]) -> list[str]:
     return found
 
 
+def _is_service(node: ast.ClassDef) -> bool:
+    """A use-case class: one built over a `Store` (its `__init__` takes one)."""
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+            for arg in item.args.args[1:] + item.args.kwonlyargs:
+                if arg.arg == "store" or (arg.annotation is not None
+                                          and ast.unparse(arg.annotation) == "Store"):
+                    return True
+    return False
+
+
+def inherited_services(modules: list[Module]) -> list[str]:
+    """Every class that inherits a service class, and every service class that inherits
+    a class of the package (services are composed: they hold each other)."""
+    classes: dict[str, tuple[str, ast.ClassDef]] = {}
+    for m in modules:
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, (m.name, node))
+    services = {name for name, (mod, node) in classes.items()
+                if mod.startswith("mafiatab.services") and _is_service(node)}
+    found = []
+    for name, (mod, node) in sorted(classes.items()):
+        bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+        for base in sorted(bases):
+            if base in services:
+                found.append(f"{mod}.{name} inherits the service {base}")
+            elif name in services and base in classes and base != "object":
+                found.append(f"{mod}.{name} (a service) inherits {base}")
+    return found
+
+
+def test_services_are_composed_not_inherited() -> None:
+    assert inherited_services(MODULES) == []
+
+
+def test_the_services_are_seen() -> None:
+    """The check knows the services it guards (a service renamed away from the rule's
+    notice would make it pass vacuously)."""
+    names = {node.name for m in MODULES if m.name.startswith("mafiatab.services")
+             for node in ast.walk(m.tree) if isinstance(node, ast.ClassDef) and _is_service(node)}
+    assert {"Accounts", "Access", "Tournaments", "Games", "Protocols", "StandingsBoard",
+            "Appeals", "ScreenService", "Exports"} <= names
+    fake = Module("mafiatab.services.fake", PACKAGE / "services" / "fake.py", ast.parse(
+        "class Store: ...\n"
+        "class Base:\n    def __init__(self, store: Store) -> None: ...\n"
+        "class Child(Base): ...\n"))
+    assert inherited_services([fake]) == ["mafiatab.services.fake.Child inherits the service Base"]
+
+
 def test_no_private_name_crosses_a_module() -> None:
     assert private_crossings(MODULES) == []
 

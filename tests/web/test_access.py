@@ -207,12 +207,12 @@ def other_tournament(world: World) -> int:
     """The same sample imported as a second tournament by another organizer: the same
     game, player and stage ids, and none of the demo's accounts has a role in it."""
     from mafiatab.formats.tournament_json import dumps_tournament
-    from mafiatab.services.web_support import WebService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine
 
     engine = make_engine(str(world.db))
     try:
-        return WebService(engine).import_file(dumps_tournament(world.sample), actor="outsider-org")
+        return Services(engine).tournaments.import_file(dumps_tournament(world.sample), actor="outsider-org")
     finally:
         engine.dispose()
 

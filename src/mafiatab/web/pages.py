@@ -7,7 +7,7 @@ import asyncio
 import hashlib
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -21,17 +21,18 @@ from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
 from mafiatab.rules import PROFILES
+from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
 from mafiatab.services.web_support import (
     MAIN_PARTS,
     STAFF,
     GameStatus,
-    WebService,
 )
 from mafiatab.storage.models import CONFIRMED, JUDGE, ORGANIZER, PLAYER, ROLES
 from mafiatab.web import forms
 from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
     LANGS,
     Principal,
@@ -51,8 +52,6 @@ from mafiatab.web.security import (
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
 
 
 def _see(url: str) -> RedirectResponse:
@@ -79,7 +78,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, me: Who, svc: Svc) -> Response:
-    return render(request, "index.html", tournaments=svc.list_tournaments(),
+    return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
                   rules=sorted(PROFILES))
 
 
@@ -116,7 +115,7 @@ async def login_code(request: Request, me: Who, svc: Svc) -> Response:
     user, tid = found
     await run_in_threadpool(lambda: sign_in(request, user, code=code))
     # a player's code (issue 7) opens his protests and appeals, a judge's his tables
-    return _see(f"/t/{tid}/appeals" if svc.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
+    return _see(f"/t/{tid}/appeals" if svc.access.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
 
 
 @router.post("/logout")
@@ -166,19 +165,19 @@ def shown_order(rows: list[Any]) -> list[Any]:
     return sorted(rows, key=lambda r: (-r.main, -r.wins, r.nickname, r.player))
 
 
-def standings_context(svc: WebService, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
+def standings_context(svc: Services, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
     """What the standings table shows this asker (staff see everything)."""
-    t, _players, stages = svc.context(tid)
+    t, _players, stages = svc.tournaments.context(tid)
     if stage is not None and stage not in {s.id for s in stages}:
         raise HTTPException(status_code=404)
-    vis = svc.visibility(tid)
+    vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
     hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else svc.cached_standings(tid, [stage] if stage else None).rows
+    rows = [] if hidden else svc.standings.cached(tid, [stage] if stage else None).rows
     extras_hidden = vis.extras_hidden and not staff
     if extras_hidden:
         rows = shown_order(rows)
-    done, total, last = _progress(svc.overview(tid), stage)
+    done, total, last = _progress(svc.games.overview(tid), stage)
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
             "hidden": hidden, "extras_hidden": extras_hidden,
             "done": done, "total": total, "last_round": last}
@@ -210,11 +209,11 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
         me = principal(request)  # anonymous: no database
     pool: ThreadPoolExecutor = request.app.state.public_pool
     loop = asyncio.get_running_loop()
-    stamp = svc.recent_stamp(tid)
+    stamp = svc.standings.recent_stamp(tid)
     if stamp is None:
-        stale = svc.last_stamp(tid)
+        stale = svc.standings.last_stamp(tid)
         if stale is None:
-            stamp = await loop.run_in_executor(pool, svc.fresh_stamp, tid)
+            stamp = await loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
         else:
             # the stamp is re-read once, in the public pool's own thread (never queued
             # behind the judges' requests); meanwhile phones get the table of the last one
@@ -222,8 +221,13 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
             refreshing: set[int] = request.app.state.refreshing
             if tid not in refreshing:
                 refreshing.add(tid)
-                refresh = loop.run_in_executor(pool, svc.fresh_stamp, tid)
-                refresh.add_done_callback(lambda f: (refreshing.discard(tid), f.exception()))
+                refresh = loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
+
+                def done(f: Any) -> None:
+                    refreshing.discard(tid)
+                    f.exception()  # retrieved, so a failed refresh is not logged as lost
+
+                refresh.add_done_callback(done)
     key = (tid, stage or None, me.lang, stamp)
     cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
     hit = cache.get(key)
@@ -237,7 +241,7 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
     return HTMLResponse(body, headers=headers)
 
 
-def _render_public_fragment(request: Request, svc: WebService, me: Principal, tid: int,
+def _render_public_fragment(request: Request, svc: Services, me: Principal, tid: int,
                             stage: str | None, key: tuple[Any, ...]) -> tuple[bytes, str]:
     cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
     with request.app.state.render_lock:  # one render per change, not one per phone
@@ -252,22 +256,22 @@ def _render_public_fragment(request: Request, svc: WebService, me: Principal, ti
     return hit
 
 
-def public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
+def public_game(svc: Services, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
     """The confirmed protocol of a game (staff: the newest revision), and whether its
     extras are to be hidden from this asker."""
     staff = me.is_staff(tid)
     # the table's judge sees his own protocol in every state (submitted, confirmed)
-    own = me.user is not None and me.has(tid, {JUDGE}) and svc.judge_of(tid, code) == me.user
-    vis = svc.visibility(tid)
+    own = me.user is not None and me.has(tid, {JUDGE}) and svc.games.judge_of(tid, code) == me.user
+    vis = svc.access.visibility(tid)
     if vis.standings_hidden and not (staff or own):
         raise HTTPException(status_code=403)
-    info = svc.head(tid, code) if staff or own else svc.confirmed(tid, code)
+    info = svc.games.head(tid, code) if staff or own else svc.games.confirmed(tid, code)
     if info is None:
         raise HTTPException(status_code=404)
     return info, vis.extras_hidden and not staff
 
 
-def _scored(svc: WebService, t: Any, g: model.Game, players: list[model.Player],
+def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],
             stages: list[model.Stage], extras_hidden: bool
             ) -> tuple[dict[int, list[Part]] | None, list[Problem]]:
     """Each seat's points of this one game with their clauses (before K and Ci, which
@@ -288,32 +292,32 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     """The whole protocol as the paper holds it, each player's points with the clauses;
     for the head judge, a submitted protocol is confirmed or sent back from here."""
     info, extras_hidden = public_game(svc, me, tid, code)
-    t, players, stages = svc.context(tid)
+    t, players, stages = svc.tournaments.context(tid)
     names = {p.id: p.nickname for p in players}
     g = info.game_struct()
     scored, problems = _scored(svc, t, g, players, stages, extras_hidden)
     staff = me.is_staff(tid)
     returned = None
     if staff or info.state == "returned":
-        returned = returned_reason(svc.revisions(tid, code))
+        returned = returned_reason(svc.games.revisions(tid, code))
     return render(request, "game.html", t=t, tid=tid, info=info, g=g,
                   names=names, extras_hidden=extras_hidden, scored=scored,
                   problems=problems if staff or info.state != CONFIRMED else [],
                   decide=staff and info.state == "submitted", returned=returned,
-                  may_edit=me.user is not None and svc.may_edit(tid, code, me.user))
+                  may_edit=me.user is not None and svc.protocols.may_edit(tid, code, me.user))
 
 
-def explain_context(svc: WebService, me: Principal, tid: int, pid: str,
+def explain_context(svc: Services, me: Principal, tid: int, pid: str,
                     stage: str | None) -> dict[str, Any]:
-    t, players, stages = svc.context(tid)
+    t, players, stages = svc.tournaments.context(tid)
     player = next((p for p in players if p.id == pid), None)
     if player is None:
         raise HTTPException(status_code=404)
-    vis = svc.visibility(tid)
+    vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
     if vis.standings_hidden and not staff:
         raise HTTPException(status_code=403)
-    games = svc.explain(tid, pid, [stage] if stage else None)
+    games = svc.standings.explain(tid, pid, [stage] if stage else None)
     extras_hidden = vis.extras_hidden and not staff
     if extras_hidden:
         for g in games:
@@ -334,19 +338,19 @@ def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
 @router.get("/t/{tid}/judge", response_class=HTMLResponse)
 def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF | {JUDGE})
-    t, _p, _s = svc.context(tid)
-    games = [g for g in svc.overview(tid) if g.judge == user or me.is_staff(tid)]
+    t, _p, _s = svc.tournaments.context(tid)
+    games = [g for g in svc.games.overview(tid) if g.judge == user or me.is_staff(tid)]
     if not me.is_staff(tid):
         games = [g for g in games if g.judge == user]
     # a returned protocol says why, on the judge's own list
-    reasons = {g.code: returned_reason(svc.revisions(tid, g.code))
+    reasons = {g.code: returned_reason(svc.games.revisions(tid, g.code))
                for g in games if g.state == "returned"}
     return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons)
 
 
-def _editable(svc: WebService, me: Principal, tid: int, code: str) -> str:
+def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
     user = require_user(me)
-    if not svc.may_edit(tid, code, user):
+    if not svc.protocols.may_edit(tid, code, user):
         raise HTTPException(status_code=403)
     return user
 
@@ -362,11 +366,11 @@ def _from_log(g: model.Game) -> bool:
     return g.log is not None and dealt_roles(g) is not None
 
 
-def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
+def _edit_context(svc: Services, me: Principal, tid: int, code: str,
                   values: dict[str, str], base: int, problems: list[Problem],
                   message: str | None = None) -> dict[str, Any]:
-    t, players, _stages = svc.context(tid)
-    revisions = svc.revisions(tid, code)
+    t, players, _stages = svc.tournaments.context(tid)
+    revisions = svc.games.revisions(tid, code)
     head = revisions[-1]
     g = head.game_struct()
     from_log = _from_log(g)  # then the template shows the log's facts from `g`, read-only
@@ -386,7 +390,7 @@ def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
 @router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
 def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    head = svc.head(tid, code)
+    head = svc.games.head(tid, code)
     checked = svc.protocols.check(tid, code, head.game_struct(), actor=user)
     return render(request, "edit.html", **_edit_context(
         svc, me, tid, code, forms.form_from_game(checked.game), head.number, checked.problems))
@@ -463,15 +467,15 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
                 ) -> Response:
     require_role(me, tid, STAFF)
-    t, _p, stages = svc.context(tid)
-    games = svc.overview(tid)
+    t, _p, stages = svc.tournaments.context(tid)
+    games = svc.games.overview(tid)
     # the tables waiting for him first, then the rounds in order
     waiting = [g for g in games if g.state == "submitted"]
     rounds: dict[tuple[str, int], list[GameStatus]] = {}
     for g in games:
         rounds.setdefault((g.stage, g.round), []).append(g)
-    lot = [r for r in svc.standings(tid).rows if r.lot_needed]
-    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
+    lot = [r for r in svc.standings.compute(tid).rows if r.lot_needed]
+    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
                   lot=lot, message=message, waiting=waiting)
 
 
@@ -506,7 +510,7 @@ async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    svc.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
+    svc.access.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
                        extras_hidden=f.get("extras_hidden") == "on",
                        finished=f.get("finished") == "on")
     return _see(f"/t/{tid}/manage")
@@ -519,7 +523,7 @@ async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     seed = f.get("seed", "").strip()
     if not seed:
         raise HTTPException(status_code=400)
-    svc.record_lot(tid, seed, actor=user)
+    svc.standings.record_lot(tid, seed, actor=user)
     return _see(f"/t/{tid}/manage")
 
 
@@ -529,17 +533,17 @@ def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     return _setup(request, tid, me, svc, None)
 
 
-def _setup(request: Request, tid: int, me: Who, svc: WebService,
+def _setup(request: Request, tid: int, me: Who, svc: Services,
            code_made: tuple[str, str, str] | None) -> Response:
-    t, players, stages = svc.context(tid)
+    t, players, stages = svc.tournaments.context(tid)
     # what plain HTTP means is said once per session, on the organizer's page
     plain = plain_http_on_lan(request) and not request.session.get("http_notice")
     if plain:
         request.session["http_notice"] = True
     return render(request, "setup.html", t=t, tid=tid, players=players, stages=stages,
-                  staff=svc.staff(tid), roles=ROLES, code_made=code_made,
-                  organizer=me.has(tid, {ORGANIZER}), games=svc.overview(tid),
-                  codes=svc.codes(tid, actor=require_user(me)), plain_http=plain)
+                  staff=svc.access.staff(tid), roles=ROLES, code_made=code_made,
+                  organizer=me.has(tid, {ORGANIZER}), games=svc.games.overview(tid),
+                  codes=svc.access.codes(tid, actor=require_user(me)), plain_http=plain)
 
 
 def _lines(text: str) -> Iterable[list[str]]:
@@ -555,7 +559,7 @@ async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
     players = [model.Player(id=x[0], nickname=x[1] if len(x) > 1 and x[1] else x[0],
                             club=x[2] if len(x) > 2 and x[2] else None)
                for x in _lines(f.get("players", ""))]
-    svc.register_players(tid, players, actor=user)
+    svc.tournaments.register_players(tid, players, actor=user)
     return _see(f"/t/{tid}/setup")
 
 
@@ -564,7 +568,7 @@ async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response
     user = require_role(me, tid, STAFF)
     f = await _form(request)
     for x in _lines(f.get("stages", "")):
-        svc.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 else x[0],
+        svc.tournaments.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 else x[0],
                                        kind=x[2] if len(x) > 2 else "qualification"), actor=user)
     return _see(f"/t/{tid}/setup")
 
@@ -579,7 +583,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
             continue
         if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
             raise HTTPException(status_code=400, detail=f"seating line: {line}")
-        svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
+        svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
                           judge=x[13] if len(x) > 13 else None)
     return _see(f"/t/{tid}/manage")
 
@@ -592,7 +596,7 @@ async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Re
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
     data = await upload.read()
-    await run_in_threadpool(lambda: svc.import_seating(tid, data, actor=user))
+    await run_in_threadpool(lambda: svc.games.import_seating(tid, data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 
@@ -604,20 +608,20 @@ async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     if not name:
         raise HTTPException(status_code=400)
     if f.get("action") == "code":
-        code = await run_in_threadpool(lambda: svc.create_code(tid, name, role, actor=user))
+        code = await run_in_threadpool(lambda: svc.access.create_code(tid, name, role, actor=user))
         return _setup(request, tid, me, svc, (name, role, code))
     if f.get("action") == "revoke":
-        await run_in_threadpool(lambda: svc.revoke_role(tid, name, role, actor=user))
+        await run_in_threadpool(lambda: svc.access.revoke_role(tid, name, role, actor=user))
         return _see(f"/t/{tid}/setup")
     password = f.get("password") or None
-    await run_in_threadpool(lambda: svc.grant(tid, name, role, actor=user, password=password))
+    await run_in_threadpool(lambda: svc.access.grant(tid, name, role, actor=user, password=password))
     return _see(f"/t/{tid}/setup")
 
 
 @router.post("/t/{tid}/setup/codes/{cid}/revoke")
 def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    svc.revoke_code(tid, cid, actor=user)
+    svc.access.revoke_code(tid, cid, actor=user)
     return _see(f"/t/{tid}/setup")
 
 
@@ -625,15 +629,15 @@ def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) ->
 async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    svc.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
+    svc.games.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
     return _see(f"/t/{tid}/setup")
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
 def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     require_role(me, tid, STAFF)
-    t, _p, _s = svc.context(tid)
-    return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.audit_log(tid))))
+    t, _p, _s = svc.tournaments.context(tid)
+    return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.tournaments.audit_log(tid))))
 
 
 # --- new tournaments ------------------------------------------------------------------------
@@ -649,7 +653,7 @@ async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
     rules = f.get("rules", "fsm")
     if not name:
         raise HTTPException(status_code=400)
-    tid = svc.new_tournament(name, rules, actor=user, stages=[
+    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
     return _see(f"/t/{tid}/setup")
@@ -665,7 +669,7 @@ async def import_post(request: Request, me: Who, svc: Svc) -> Response:
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
     data = await upload.read()
-    tid = await run_in_threadpool(lambda: svc.import_as_organizer(data, actor=user))
+    tid = await run_in_threadpool(lambda: svc.tournaments.import_as_organizer(data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 
