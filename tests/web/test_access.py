@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages, seating_pages
+from mafiatab.web import account_api, api, appeals, front_pages, live, pages, seating_pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -150,8 +150,8 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router)
+    routers = (front_pages.router, account_api.router, pages.router, api.router, live.pages,
+               live.api, appeals.router, appeals.api, seating_pages.router)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

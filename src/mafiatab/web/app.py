@@ -185,8 +185,12 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
         return render(request, "error.html", status_code=e.status_code,
                       message=texts.word(key, p.lang))
 
-    from mafiatab.web import api, pages, seating_pages
+    from mafiatab.web import account_api, api, front_pages, pages, seating_pages
 
+    # one router per feature: the front door (accounts, new tournaments), a tournament's
+    # pages and its JSON API, seating, the live screen, appeals, the screens
+    app.include_router(front_pages.router)
+    app.include_router(account_api.router)
     app.include_router(seating_pages.router)  # issue 6: the seating page and its API
     app.include_router(pages.router)
     app.include_router(api.router)

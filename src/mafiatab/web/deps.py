@@ -11,12 +11,14 @@ so that the check runs before the route's body, the same way on every page and A
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlparse
 
 from fastapi import Depends, Request
+from fastapi.responses import RedirectResponse
 
 from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
-from mafiatab.web.security import Principal, principal, require_role, require_user
+from mafiatab.web.security import Principal, principal, read_form, require_role, require_user
 
 
 def services(request: Request) -> Services:
@@ -51,5 +53,31 @@ User = Annotated[str, Depends(current_user)]
 #: the account of the tournament `{tid}`'s staff (organizer or head judge)
 Staff = Annotated[str, Depends(staff_of)]
 
-__all__ = ["Lang", "Staff", "Svc", "User", "Who", "current_user", "language", "services",
-           "staff_of"]
+
+
+# --- what every page route does the same way -------------------------------------------
+
+
+def see_other(url: str) -> RedirectResponse:
+    """After a form's write: the browser GETs `url` (303)."""
+    return RedirectResponse(url, status_code=303)
+
+
+def safe_next(value: str | None) -> str:
+    """Only a path on this site (no open redirect)."""
+    if not value:
+        return "/"
+    parsed = urlparse(value)
+    if parsed.scheme or parsed.netloc or not value.startswith("/") or value.startswith("//"):
+        return "/"
+    return value
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """The posted form's text fields (bounded by `read_form`)."""
+    data = await read_form(request)
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+__all__ = ["Lang", "Staff", "Svc", "User", "Who", "current_user", "form_fields", "language",
+           "safe_next", "see_other", "services", "staff_of"]

@@ -8,11 +8,10 @@ import hashlib
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-from urllib.parse import urlparse
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
 
 from mafiatab.domain import protocol as model
@@ -29,118 +28,26 @@ from mafiatab.services.web_support import (
     STAFF,
     GameStatus,
 )
-from mafiatab.storage.models import CONFIRMED, JUDGE, ORGANIZER, PLAYER, ROLES
+from mafiatab.storage.models import CONFIRMED, JUDGE, ORGANIZER, ROLES
 from mafiatab.web import forms
 from mafiatab.web.app import render
-from mafiatab.web.deps import Svc, Who
+from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.security import (
-    LANGS,
     Principal,
-    change_password,
     check_csrf,
-    code_sign_in,
-    password_sign_in,
     plain_http_on_lan,
     principal,
     read_form,
     require_role,
     require_user,
     service,
-    sign_in,
-    sign_out,
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 
 
-def _see(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
-
-
-def _safe_next(value: str | None) -> str:
-    """Only a path on this site (no open redirect)."""
-    if not value:
-        return "/"
-    parsed = urlparse(value)
-    if parsed.scheme or parsed.netloc or not value.startswith("/") or value.startswith("//"):
-        return "/"
-    return value
-
-
-async def _form(request: Request) -> dict[str, str]:
-    data = await read_form(request)
-    return {k: v for k, v in data.items() if isinstance(v, str)}
-
-
-# --- public ---------------------------------------------------------------------------
-
-
-@router.get("/", response_class=HTMLResponse)
-def index(request: Request, me: Who, svc: Svc) -> Response:
-    return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
-                  rules=sorted(PROFILES))
-
-
-@router.get("/lang/{lang}")
-def set_lang(request: Request, lang: str, next: str | None = None) -> Response:
-    if lang in LANGS:
-        request.session["lang"] = lang
-    return _see(_safe_next(next))
-
-
-@router.get("/login", response_class=HTMLResponse)
-def login_page(request: Request, me: Who, next: str | None = None) -> Response:
-    return render(request, "login.html", next=_safe_next(next), error=None)
-
-
-@router.post("/login")
-async def login(request: Request, me: Who, svc: Svc) -> Response:
-    f = await _form(request)
-    nxt = _safe_next(f.get("next"))
-    name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
-    if name is not None:
-        await run_in_threadpool(sign_in, request, name)
-        return _see(nxt)
-    return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
-
-
-@router.post("/login/code")
-async def login_code(request: Request, me: Who, svc: Svc) -> Response:
-    f = await _form(request)
-    code = f.get("code", "")
-    found = await code_sign_in(request, code)
-    if found is None:
-        return render(request, "login.html", status_code=401, next="/", error="bad_code")
-    user, tid = found
-    await run_in_threadpool(lambda: sign_in(request, user, code=code))
-    # a player's code (issue 7) opens his protests and appeals, a judge's his tables
-    return _see(f"/t/{tid}/appeals" if svc.access.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
-
-
-@router.post("/logout")
-def logout(request: Request, me: Who) -> Response:
-    sign_out(request)
-    return _see("/")
-
-
-@router.post("/logout/everywhere")
-def logout_everywhere(request: Request, me: Who) -> Response:
-    """"Sign out everywhere": every session of the account ends, this one too."""
-    require_user(me)
-    sign_out(request, everywhere=True)
-    return _see("/")
-
-
-@router.post("/account/password")
-async def password_page(request: Request, me: Who, svc: Svc) -> Response:
-    """The owner changes his password; every session of the account ends, this browser
-    gets a new one."""
-    user = require_user(me)
-    f = await _form(request)
-    await change_password(request, user, f.get("old", ""), f.get("new", ""))
-    await run_in_threadpool(sign_in, request, user)
-    return _see("/")
+# --- a tournament's public pages ---------------------------------------------------
 
 
 def _progress(games: list[GameStatus], stage: str | None) -> tuple[int, int, int]:
@@ -400,7 +307,7 @@ def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
 async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
     user = require_user(me)
-    parsed = _parse(code, await _form(request))
+    parsed = _parse(code, await form_fields(request))
     problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
                                                      actor=user).problems
     return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
@@ -412,7 +319,7 @@ async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     The autosave may go on top of the same judge's own newer drafts (one crossing his
     submit), never on top of anybody else's revision."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
     try:
@@ -438,7 +345,7 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     """Submit the form's protocol: one service call (save and submit in one transaction).
     A value the form could not read refuses the submit; the rest is kept as a draft."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
     typing = [p for p in parsed.problems if not p.warning]
@@ -457,7 +364,7 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
             problems = parsed.problems + [p for p in e.problems if p not in parsed.problems]
         return render(request, "edit.html", status_code=422 if message is None else 409,
                       **_edit_context(svc, me, tid, code, f, base, problems, message))
-    return _see(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
 
 
 # --- head judge -------------------------------------------------------------------------
@@ -482,49 +389,49 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
 def _back(tid: int, f: dict[str, str]) -> str:
     """Where a head judge's decision leads: the page it was taken on (the game page or
     the overview)."""
-    nxt = _safe_next(f.get("next"))
+    nxt = safe_next(f.get("next"))
     return nxt if nxt.startswith(f"/t/{tid}/") else f"/t/{tid}/manage"
 
 
 @router.post("/t/{tid}/games/{code}/confirm")
 async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.confirm(tid, code, actor=user,
                           base_revision=int(base) if base.isdigit() else None)
-    return _see(_back(tid, f))
+    return see_other(_back(tid, f))
 
 
 @router.post("/t/{tid}/games/{code}/return")
 async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),
                             base_revision=int(base) if base.isdigit() else None)
-    return _see(_back(tid, f))
+    return see_other(_back(tid, f))
 
 
 @router.post("/t/{tid}/manage/options")
 async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.access.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
                        extras_hidden=f.get("extras_hidden") == "on",
                        finished=f.get("finished") == "on")
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/manage/lots")
 async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     seed = f.get("seed", "").strip()
     if not seed:
         raise HTTPException(status_code=400)
     svc.standings.record_lot(tid, seed, actor=user)
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.get("/t/{tid}/setup", response_class=HTMLResponse)
@@ -555,28 +462,28 @@ def _lines(text: str) -> Iterable[list[str]]:
 @router.post("/t/{tid}/setup/players")
 async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, {ORGANIZER})
-    f = await _form(request)
+    f = await form_fields(request)
     players = [model.Player(id=x[0], nickname=x[1] if len(x) > 1 and x[1] else x[0],
                             club=x[2] if len(x) > 2 and x[2] else None)
                for x in _lines(f.get("players", ""))]
     svc.tournaments.register_players(tid, players, actor=user)
-    return _see(f"/t/{tid}/setup")
+    return see_other(f"/t/{tid}/setup")
 
 
 @router.post("/t/{tid}/setup/stages")
 async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     for x in _lines(f.get("stages", "")):
         svc.tournaments.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 else x[0],
                                        kind=x[2] if len(x) > 2 else "qualification"), actor=user)
-    return _see(f"/t/{tid}/setup")
+    return see_other(f"/t/{tid}/setup")
 
 
 @router.post("/t/{tid}/setup/seating")
 async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     for line in f.get("seating", "").splitlines():
         x = line.split()
         if not x:
@@ -585,7 +492,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
             raise HTTPException(status_code=400, detail=f"seating line: {line}")
         svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
                           judge=x[13] if len(x) > 13 else None)
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/seating-file")
@@ -597,13 +504,13 @@ async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Re
         raise HTTPException(status_code=400)
     data = await upload.read()
     await run_in_threadpool(lambda: svc.games.import_seating(tid, data, actor=user))
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/staff")
 async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     name, role = f.get("user", "").strip(), f.get("role", JUDGE)
     if not name:
         raise HTTPException(status_code=400)
@@ -612,25 +519,25 @@ async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
         return _setup(request, tid, me, svc, (name, role, code))
     if f.get("action") == "revoke":
         await run_in_threadpool(lambda: svc.access.revoke_role(tid, name, role, actor=user))
-        return _see(f"/t/{tid}/setup")
+        return see_other(f"/t/{tid}/setup")
     password = f.get("password") or None
     await run_in_threadpool(lambda: svc.access.grant(tid, name, role, actor=user, password=password))
-    return _see(f"/t/{tid}/setup")
+    return see_other(f"/t/{tid}/setup")
 
 
 @router.post("/t/{tid}/setup/codes/{cid}/revoke")
 def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     svc.access.revoke_code(tid, cid, actor=user)
-    return _see(f"/t/{tid}/setup")
+    return see_other(f"/t/{tid}/setup")
 
 
 @router.post("/t/{tid}/setup/assign")
 async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.games.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
-    return _see(f"/t/{tid}/setup")
+    return see_other(f"/t/{tid}/setup")
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
@@ -638,39 +545,6 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     require_role(me, tid, STAFF)
     t, _p, _s = svc.tournaments.context(tid)
     return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.tournaments.audit_log(tid))))
-
-
-# --- new tournaments ------------------------------------------------------------------------
-
-
-@router.post("/new")
-async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
-    f = await _form(request)
-    name = f.get("name", "").strip()
-    rules = f.get("rules", "fsm")
-    if not name:
-        raise HTTPException(status_code=400)
-    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
-        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
-                    kind="qualification")])
-    return _see(f"/t/{tid}/setup")
-
-
-@router.post("/import")
-async def import_post(request: Request, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
-    form = await read_form(request)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise HTTPException(status_code=400)
-    data = await upload.read()
-    tid = await run_in_threadpool(lambda: svc.tournaments.import_as_organizer(data, actor=user))
-    return _see(f"/t/{tid}/manage")
 
 
 __all__ = ["router", "standings_context", "explain_context", "CONFIRMED"]
