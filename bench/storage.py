@@ -23,8 +23,8 @@ from typing import Any
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.formats.tournament_json import dumps_tournament
 from mafiatab.sample import sample_tournament
+from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import standings_from_bytes
-from mafiatab.services.tournaments import TournamentService
 from mafiatab.storage.engine import make_engine, upgrade
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -67,15 +67,15 @@ def pg_db() -> Iterator[str]:
 def bench_one(name: str, url: str, archive: bytes, small: Path, repeat: int) -> dict[str, float]:
     engine = make_engine(url)
     upgrade(engine)
-    service = TournamentService(engine)
+    service = Services(engine)
     t0 = time.perf_counter()
-    service.import_file(archive)
+    service.tournaments.import_file(archive)
     import_s = time.perf_counter() - t0
-    tid = service.import_file(small.read_bytes())
-    service.standings(tid)  # warm the connection pool and the statement cache
+    tid = service.tournaments.import_file(small.read_bytes())
+    service.standings.compute(tid)  # warm the connection pool and the statement cache
 
     file_s, from_file = timed(lambda: standings_from_bytes(small.read_bytes()), repeat)
-    db_s, from_db = timed(lambda: service.standings(tid), repeat)
+    db_s, from_db = timed(lambda: service.standings.compute(tid), repeat)
     assert standings_to_dict(from_db) == standings_to_dict(from_file), "standings differ"
     engine.dispose()
     print(f"{name:<11} import 10,000 games: {import_s:6.2f} s   "

@@ -48,8 +48,8 @@ def measure() -> dict[str, int]:
         values.update(csrf=csrf, base=str(head["revision"]))
         counts = {"read": 0, "write": 0, "validations": 0}
         writers: set[int] = set()
-        svc: Any = app.state.service
-        writers.add(id(svc.store.writer if hasattr(svc, "store") else svc._writer))
+        svc: Any = app.state.services
+        writers.add(id(svc.store.writer))
 
         def begun(conn: Any) -> None:
             counts["write" if id(conn.engine) in writers else "read"] += 1
@@ -69,7 +69,7 @@ def measure() -> dict[str, int]:
             event.remove(Engine, "begin", begun)
             validation._GameChecker.__init__ = original  # type: ignore[method-assign]
         assert r.status_code == 303, (r.status_code, r.text[:2000])
-        state = svc.head(demo.tournament, code).state
+        state = svc.games.head(demo.tournament, code).state
         assert state == "submitted", state
         return counts
 

@@ -62,12 +62,12 @@ StageOpt = Annotated[
 ]
 
 
-def _fail_usage(message: str) -> NoReturn:
+def fail_usage(message: str) -> NoReturn:
     err.print(f"[red]{message}[/red]")
     raise typer.Exit(2)
 
 
-def _print_problems(problems: list[Problem], lang: str) -> None:
+def print_problems(problems: list[Problem], lang: str) -> None:
     errors = [p for p in problems if not p.warning]
     warnings = [p for p in problems if p.warning]
     if errors:
@@ -81,7 +81,7 @@ def _print_problems(problems: list[Problem], lang: str) -> None:
             err.print("  • " + p.message(lang), markup=False)
 
 
-def _load(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament:
+def load_file(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament:
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -91,18 +91,18 @@ def _load(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament
     try:
         loaded = load_tournament(data)
     except ProtocolRefused as refused:
-        _print_problems(refused.problems, lang)
+        print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
     if show_warnings and loaded.warnings:
-        _print_problems(loaded.warnings, lang)
+        print_problems(loaded.warnings, lang)
     return loaded
 
 
-def _check_stages(loaded: LoadedTournament, stages: list[str] | None, lang: str) -> None:
+def check_stages(loaded: LoadedTournament, stages: list[str] | None, lang: str) -> None:
     known = [s.id for s in loaded.tournament.stages]
     for sid in stages or []:
         if sid not in known:
-            _fail_usage(i18n.t("unknown_stage_arg", lang, value=sid, choices=", ".join(known)))
+            fail_usage(i18n.t("unknown_stage_arg", lang, value=sid, choices=", ".join(known)))
 
 
 def _fixed(value: Hundredths, lang: str) -> str:
@@ -156,8 +156,8 @@ def standings(
         result = standings_from_db(file, db, tournament, stage, lang.value)
         stage_text = ", ".join(result.stages)
     else:
-        loaded = _load(file, lang.value, show_warnings=not as_json)
-        _check_stages(loaded, stage, lang.value)
+        loaded = load_file(file, lang.value, show_warnings=not as_json)
+        check_stages(loaded, stage, lang.value)
         result = standings_of(loaded, stage or None)
         stage_text = _stage_names(loaded, result.stages)
     if as_json:
@@ -205,7 +205,7 @@ def check(
                 {"sound": False, "problems": [p.as_dict(lang.value) for p in refused.problems]},
                 ensure_ascii=False, indent=1) + "\n")
         else:
-            _print_problems(refused.problems, lang.value)
+            print_problems(refused.problems, lang.value)
         raise typer.Exit(1) from None
     t = loaded.tournament
     if as_json:
@@ -218,7 +218,7 @@ def check(
                      players=i18n.count(len(t.players), "player", L),
                      rules=i18n.federation(loaded.profile.title, L)))
     if loaded.warnings:
-        _print_problems(loaded.warnings, lang.value)
+        print_problems(loaded.warnings, lang.value)
 
 
 @app.command()
@@ -230,15 +230,15 @@ def explain(
     lang: LangOpt = Lang.ru,
 ) -> None:
     """Every point of a player, game by game, with its clause / откуда каждый балл."""
-    loaded = _load(file, lang.value)
-    _check_stages(loaded, stage, lang.value)
+    loaded = load_file(file, lang.value)
+    check_stages(loaded, stage, lang.value)
     t = loaded.tournament
-    pid = _find_player(loaded, player)
+    pid = find_player(loaded, player)
     if pid is None:
-        _fail_usage(i18n.t("unknown_player_arg", lang.value, value=player))
+        fail_usage(i18n.t("unknown_player_arg", lang.value, value=player))
     games = explain_player(t, loaded.profile, pid, stage or None, game)
     if game is not None and not games:
-        _fail_usage(i18n.t("unknown_game_arg", lang.value, value=game))
+        fail_usage(i18n.t("unknown_game_arg", lang.value, value=game))
     if not games:
         out.print(i18n.t("no_games", lang.value))
         return
@@ -253,7 +253,7 @@ def explain(
         for part in g.parts:
             out.print(f"  {format_points(part.points, L, sign=True):>7}  "
                       f"{i18n.describe_part(part.kind, part.detail, L)}  "
-                      f"[dim]({_clause(part.clause, L)})[/dim]")
+                      f"[dim]({clause_text(part.clause, L)})[/dim]")
         out.print(f"  {i18n.t('explain_total', L, points=format_points(g.total, L, sign=True))}")
     if game is None:
         row = next((r for r in standings_of(loaded, stage or None).rows if r.player == pid),
@@ -264,13 +264,13 @@ def explain(
                              total=format_points(row.total, L), place=row.place))
 
 
-def _clause(clause: str, lang: str) -> str:
+def clause_text(clause: str, lang: str) -> str:
     from mafiatab.domain.problems import translate_clause
 
     return translate_clause(clause, lang)
 
 
-def _find_player(loaded: LoadedTournament, name: str) -> str | None:
+def find_player(loaded: LoadedTournament, name: str) -> str | None:
     players = loaded.tournament.players
     for p in players:
         if p.id == name:
@@ -293,8 +293,8 @@ def lots(
     """A recorded random draw among the players who need a lot, in the standings of the
     given stages as `standings --stage` shows them / жребий."""
     L = lang.value
-    loaded = _load(file, L)
-    _check_stages(loaded, stage, L)
+    loaded = load_file(file, L)
+    check_stages(loaded, stage, L)
     result = standings_of(loaded, stage or None)
     draws = draw_lots(result.rows, seed)
     if not draws:
@@ -345,7 +345,7 @@ def demo(
 
     L = lang.value
     if rules not in PROFILES:
-        _fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
+        fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
     t = sample_tournament(rules, players, rounds, seed=2026, final_round=True,
                           name="Демо-турнир" if lang is Lang.ru else "Demo tournament")
     built = build_demo(Path("mafiatab-demo.sqlite"), t)
@@ -397,7 +397,7 @@ def rules_command(
 ) -> None:
     """Every number and option of a rule profile, with its clause / параметры правил."""
     if profile not in PROFILES:
-        _fail_usage(i18n.t("unknown_rules", lang.value, value=profile,
+        fail_usage(i18n.t("unknown_rules", lang.value, value=profile,
                            choices=", ".join(PROFILES)))
     p = PROFILES[profile]
     if markdown:

@@ -221,9 +221,9 @@ def export_archive(
 
     with database_errors(lang):
         service = open_service(db)
-        tid = service.find_tournament(tournament)
+        tid = service.tournaments.find_tournament(tournament)
         data = export(service.engine, tid)
-        name = service.tournament(tid).name
+        name = service.tournaments.tournament(tid).name
     try:
         _write_atomic(output, data)
     except OSError as e:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import Engine
 
 from mafiatab.domain.appeals import RoundTime, Schedule
-from mafiatab.services.appeals import AppealService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.storage.models import HEAD_JUDGE, VIEWER
 from tests.helpers import dumps, game, tournament
@@ -27,7 +27,7 @@ VIEWER_NAME = "watcher"
 
 @dataclass
 class Cup:
-    svc: AppealService
+    svc: Services
     tid: int
     #: when the protocols were published (confirmed at import)
     published: datetime
@@ -36,26 +36,26 @@ class Cup:
 def make_cup(engine: Engine, rules: str = "fsm") -> Cup:
     """Four qualification games (rounds 1-4) of p1..p10, confirmed; a schedule with rounds
     5-7 later that day and a final on day 2."""
-    svc = AppealService(engine)
+    svc = Services(engine)
     games = [game(f"g{r}", rnd=r) for r in range(1, 5)]
     stages = [{"id": "qual", "name": "Qual", "kind": "qualification"},
               {"id": "final", "name": "Final", "kind": "final"}]
-    tid = svc.import_file(dumps(tournament(rules, games, stages=stages)), actor=ORG)
-    published = svc.game_times(tid, "g1").published
+    tid = svc.tournaments.import_file(dumps(tournament(rules, games, stages=stages)), actor=ORG)
+    published = svc.appeals.game_times(tid, "g1").published
     assert published is not None
-    svc.grant(tid, HJ, HEAD_JUDGE, actor=ORG)
-    svc.grant(tid, VIEWER_NAME, VIEWER, actor=ORG)
+    svc.access.grant(tid, HJ, HEAD_JUDGE, actor=ORG)
+    svc.access.grant(tid, VIEWER_NAME, VIEWER, actor=ORG)
     for r in range(1, 5):
-        svc.assign_judge(tid, f"g{r}", JUDGE, actor=ORG)
-    svc.link_player(tid, "p3", PLAYER, actor=ORG)
-    svc.link_player(tid, "p4", OTHER, actor=ORG)
+        svc.games.assign_judge(tid, f"g{r}", JUDGE, actor=ORG)
+    svc.appeals.link_player(tid, "p3", PLAYER, actor=ORG)
+    svc.appeals.link_player(tid, "p4", OTHER, actor=ORG)
     p = published
     rounds = [RoundTime(stage="qual", round=r, day=1, starts=p - timedelta(hours=5 - r))
               for r in range(1, 5)]
     rounds += [RoundTime(stage="qual", round=r, day=1, starts=p + timedelta(hours=r - 4))
                for r in range(5, 8)]
     rounds.append(RoundTime(stage="final", round=1, day=2, starts=p + timedelta(days=1)))
-    svc.set_schedule(tid, Schedule(rounds=rounds), actor=HJ)
+    svc.appeals.set_schedule(tid, Schedule(rounds=rounds), actor=HJ)
     return Cup(svc, tid, published)
 
 

@@ -39,7 +39,7 @@ def _soon(cup: Cup, minutes: int = 10) -> datetime:
 
 
 def _total(cup: Cup, player: str) -> Decimal:
-    row = next(r for r in cup.svc.standings(cup.tid).rows if r.player == player)
+    row = next(r for r in cup.svc.standings.compute(cup.tid).rows if r.player == player)
     return Decimal(row.total) / 100
 
 
@@ -48,81 +48,83 @@ def _total(cup: Cup, player: str) -> Decimal:
 
 def test_fsm_8_9_1_appeal_within_two_rounds_after_publication(cup: Cup) -> None:
     svc = cup.svc
-    view = svc.file(cup.tid, _appeal(), actor=PLAYER, now=cup.published + timedelta(hours=2, minutes=59))
+    view = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER,
+                            now=cup.published + timedelta(hours=2, minutes=59))
     assert view.id == "A1" and view.case.status is Status.OPEN
     late = cup.published + timedelta(hours=3)
-    assert _refused(lambda: svc.file(cup.tid, _appeal("g2"), actor=PLAYER, now=late)) == [
+    assert _refused(lambda: svc.appeals.file(cup.tid, _appeal("g2"), actor=PLAYER, now=late)) == [
         "appeal_rounds_passed"]
-    refusal = [e for e in svc.audit_log(cup.tid) if e[2] == "appeal_refused"][-1]
+    refusal = [e for e in svc.tournaments.audit_log(cup.tid) if e[2] == "appeal_refused"][-1]
     assert refusal[3]["refusals"][0]["clause"].startswith("FSM 8.9.1")
 
 
 def test_fsm_8_9_2_day_one_scores_before_day_two_and_all_before_the_last_round(cup: Cup) -> None:
     svc = cup.svc
     day2 = cup.published + timedelta(days=1)
-    codes = _refused(lambda: svc.file(cup.tid, _appeal(), actor=PLAYER, now=day2))
+    codes = _refused(lambda: svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=day2))
     assert {"appeal_next_day", "appeal_last_round"} <= set(codes)
 
 
 def test_fsm_8_9_2_not_after_the_tables_are_closed(cup: Cup) -> None:
     svc = cup.svc
-    sched = svc.schedule(cup.tid)
+    sched = svc.appeals.schedule(cup.tid)
     closed = cup.published + timedelta(minutes=30)
-    svc.set_schedule(cup.tid, type(sched)(rounds=sched.rounds, tables_closed_at=closed), actor=HJ)
+    svc.appeals.set_schedule(cup.tid, type(sched)(rounds=sched.rounds, tables_closed_at=closed), actor=HJ)
     assert "appeal_tables_closed" in _refused(
-        lambda: svc.file(cup.tid, _appeal(), actor=PLAYER, now=closed + timedelta(minutes=1)))
-    svc.file(cup.tid, _appeal(), actor=PLAYER, now=closed - timedelta(minutes=1))
+        lambda: svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=closed + timedelta(minutes=1)))
+    svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=closed - timedelta(minutes=1))
 
 
 def test_fsm_8_9_5_no_appeal_about_0_1(cup: Cup) -> None:
-    codes = _refused(lambda: cup.svc.file(cup.tid, _appeal(awarded="0.2", claimed="0.3"),
+    codes = _refused(lambda: cup.svc.appeals.file(cup.tid, _appeal(awarded="0.2", claimed="0.3"),
                                           actor=PLAYER, now=_soon(cup)))
     assert codes == ["appeal_difference"]
 
 
 def test_fsm_8_9_6_three_appeals_of_a_positive_extra_withdrawn_ones_count(cup: Cup) -> None:
     svc = cup.svc
-    first = svc.file(cup.tid, _appeal("g1"), actor=PLAYER, now=_soon(cup))
-    svc.withdraw(cup.tid, first.id, actor=PLAYER, now=_soon(cup, 11))
-    svc.file(cup.tid, _appeal("g1"), actor=PLAYER, now=_soon(cup, 12))
-    svc.file(cup.tid, _appeal("g2"), actor=PLAYER, now=_soon(cup, 13))
-    assert _refused(lambda: svc.file(cup.tid, _appeal("g3"), actor=PLAYER, now=_soon(cup, 14))) \
+    first = svc.appeals.file(cup.tid, _appeal("g1"), actor=PLAYER, now=_soon(cup))
+    svc.appeals.withdraw(cup.tid, first.id, actor=PLAYER, now=_soon(cup, 11))
+    svc.appeals.file(cup.tid, _appeal("g1"), actor=PLAYER, now=_soon(cup, 12))
+    svc.appeals.file(cup.tid, _appeal("g2"), actor=PLAYER, now=_soon(cup, 13))
+    assert _refused(lambda: svc.appeals.file(cup.tid, _appeal("g3"), actor=PLAYER, now=_soon(cup, 14))) \
         == ["appeal_limit"]
     # a penalty has its own three; another player his own
-    svc.file(cup.tid, _appeal("g3", Subject.PENALTY, "-0.5", "0"), actor=PLAYER, now=_soon(cup, 15))
-    svc.file(cup.tid, _appeal("g3", player="p4"), actor=OTHER, now=_soon(cup, 16))
+    svc.appeals.file(cup.tid, _appeal("g3", Subject.PENALTY, "-0.5", "0"), actor=PLAYER, now=_soon(cup, 15))
+    svc.appeals.file(cup.tid, _appeal("g3", player="p4"), actor=OTHER, now=_soon(cup, 16))
 
 
 def test_same_case_open_twice_is_refused(cup: Cup) -> None:
     svc = cup.svc
-    svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
-    assert _refused(lambda: svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup, 1))) == [
+    svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    assert _refused(lambda: svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup, 1))) == [
         "case_open_twice"]
 
 
 def test_a_player_files_only_his_own(cup: Cup) -> None:
     with pytest.raises(PermissionDenied):
-        cup.svc.file(cup.tid, _appeal(player="p4"), actor=PLAYER, now=_soon(cup))
+        cup.svc.appeals.file(cup.tid, _appeal(player="p4"), actor=PLAYER, now=_soon(cup))
     with pytest.raises(PermissionDenied):
-        cup.svc.file(cup.tid, _appeal(), actor=VIEWER_NAME, now=_soon(cup))
+        cup.svc.appeals.file(cup.tid, _appeal(), actor=VIEWER_NAME, now=_soon(cup))
     # the head judge may write down a player's appeal for him
-    assert cup.svc.file(cup.tid, _appeal(), actor=HJ, now=_soon(cup)).case.filing.player == "p3"
+    assert cup.svc.appeals.file(cup.tid, _appeal(), actor=HJ, now=_soon(cup)).case.filing.player == "p3"
 
 
 def test_fiim_8_9_1_protest_within_10_minutes_after_the_game(fiim_cup: Cup) -> None:
     svc, tid = fiim_cup.svc, fiim_cup.tid
     ended = fiim_cup.published + timedelta(hours=1)
-    svc.set_game_end(tid, "g1", ended, actor=JUDGE)
-    assert svc.game_times(tid, "g1").ended == ended
-    late = _refused(lambda: svc.file(tid, _protest(), actor=PLAYER, now=ended + timedelta(minutes=10)))
+    svc.appeals.set_game_end(tid, "g1", ended, actor=JUDGE)
+    assert svc.appeals.game_times(tid, "g1").ended == ended
+    late = _refused(lambda: svc.appeals.file(tid, _protest(), actor=PLAYER,
+                                             now=ended + timedelta(minutes=10)))
     assert late == ["protest_too_late"]
-    assert svc.file(tid, _protest(), actor=PLAYER, now=ended + timedelta(minutes=9)).id == "A1"
+    assert svc.appeals.file(tid, _protest(), actor=PLAYER, now=ended + timedelta(minutes=9)).id == "A1"
     with pytest.raises(PermissionDenied):  # only the game's judge or staff say when it ended
-        svc.set_game_end(tid, "g1", ended, actor=PLAYER)
+        svc.appeals.set_game_end(tid, "g1", ended, actor=PLAYER)
 
 
 def test_fiim_8_9_no_appeal_of_an_individual_score(fiim_cup: Cup) -> None:
-    codes = _refused(lambda: fiim_cup.svc.file(fiim_cup.tid, _appeal(), actor=PLAYER,
+    codes = _refused(lambda: fiim_cup.svc.appeals.file(fiim_cup.tid, _appeal(), actor=PLAYER,
                                                now=_soon(fiim_cup)))
     assert codes == ["no_score_appeals"]
 
@@ -132,23 +134,23 @@ def test_fiim_8_9_no_appeal_of_an_individual_score(fiim_cup: Cup) -> None:
 
 def test_fsm_8_9_3_thread_of_the_player_the_judge_and_the_head_judge(cup: Cup) -> None:
     svc = cup.svc
-    case = svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
-    svc.add_message(cup.tid, case.id, "I asked for 0.4", actor=PLAYER, now=_soon(cup, 1))
-    svc.add_message(cup.tid, case.id, "I gave 0", actor=JUDGE, now=_soon(cup, 2))
-    view = svc.add_message(cup.tid, case.id, "Noted", actor=HJ, now=_soon(cup, 3))
+    case = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    svc.appeals.add_message(cup.tid, case.id, "I asked for 0.4", actor=PLAYER, now=_soon(cup, 1))
+    svc.appeals.add_message(cup.tid, case.id, "I gave 0", actor=JUDGE, now=_soon(cup, 2))
+    view = svc.appeals.add_message(cup.tid, case.id, "Noted", actor=HJ, now=_soon(cup, 3))
     assert [(m.role.value, m.author) for m in view.case.messages] == [
         ("player", "p3"), ("judge", JUDGE), ("head_judge", HJ)]
     for outsider in (OTHER, VIEWER_NAME):
         with pytest.raises(PermissionDenied):
-            svc.add_message(cup.tid, case.id, "me too", actor=outsider)
+            svc.appeals.add_message(cup.tid, case.id, "me too", actor=outsider)
         with pytest.raises(PermissionDenied):
-            svc.case(cup.tid, case.id, actor=outsider)
-    assert [v.id for v in svc.cases(cup.tid, actor=JUDGE)] == ["A1"]
-    assert svc.cases(cup.tid, actor=OTHER) == []
+            svc.appeals.case(cup.tid, case.id, actor=outsider)
+    assert [v.id for v in svc.appeals.cases(cup.tid, actor=JUDGE)] == ["A1"]
+    assert svc.appeals.cases(cup.tid, actor=OTHER) == []
     with pytest.raises(PermissionDenied):  # only the player withdraws
-        svc.withdraw(cup.tid, case.id, actor=HJ)
-    svc.withdraw(cup.tid, case.id, actor=PLAYER, now=_soon(cup, 4))
-    assert _refused(lambda: svc.add_message(cup.tid, case.id, "late", actor=HJ)) == ["case_closed"]
+        svc.appeals.withdraw(cup.tid, case.id, actor=HJ)
+    svc.appeals.withdraw(cup.tid, case.id, actor=PLAYER, now=_soon(cup, 4))
+    assert _refused(lambda: svc.appeals.add_message(cup.tid, case.id, "late", actor=HJ)) == ["case_closed"]
 
 
 # --- decisions --------------------------------------------------------------------------
@@ -157,34 +159,34 @@ def test_fsm_8_9_3_thread_of_the_player_the_judge_and_the_head_judge(cup: Cup) -
 def test_fsm_8_9_decision_changes_the_protocol_and_the_standings_with_a_trace(cup: Cup) -> None:
     svc = cup.svc
     before = _total(cup, "p3")
-    case = svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    case = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
     with pytest.raises(PermissionDenied):  # the game's judge does not decide
-        svc.decide(cup.tid, case.id, actor=JUDGE, outcome=Outcome.REJECTED, reason="-")
+        svc.appeals.decide(cup.tid, case.id, actor=JUDGE, outcome=Outcome.REJECTED, reason="-")
     with pytest.raises(PermissionDenied):  # nor the organizer who is not a head judge
-        svc.decide(cup.tid, case.id, actor=ORG, outcome=Outcome.REJECTED, reason="-")
-    view, effect = svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
+        svc.appeals.decide(cup.tid, case.id, actor=ORG, outcome=Outcome.REJECTED, reason="-")
+    view, effect = svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
                               reason="the move was the best",
                               change=Change(scores={3: SeatScores(extra=Decimal("0.4"))}),
                               now=_soon(cup, 20))
     assert view.case.status is Status.DECIDED and view.revision == 2
     assert effect.changes == ["seat 3: - -> extra 0.4"]
     assert _total(cup, "p3") == before + Decimal("0.4")
-    rev = svc.revisions(cup.tid, "g1")[-1]
+    rev = svc.games.revisions(cup.tid, "g1")[-1]
     assert (rev.number, rev.state, rev.author) == (2, "confirmed", HJ)
     assert rev.reason is not None and rev.reason.startswith("A1 (FSM 8.9)")
     assert rev.changes == {"scores": [None, {"3": {"extra": Decimal("0.4")}}]}
-    audit = [(e[1], e[2], e[3]) for e in svc.audit_log(cup.tid) if e[2].startswith("appeal")]
+    audit = [(e[1], e[2], e[3]) for e in svc.tournaments.audit_log(cup.tid) if e[2].startswith("appeal")]
     assert [a[:2] for a in audit] == [(PLAYER, "appeal_file"), (HJ, "appeal_decide")]
     assert audit[1][2]["revision"] == 2 and audit[1][2]["changes"] == ["seat 3: - -> extra 0.4"]
     with pytest.raises(Refused):  # decided once
-        svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="again")
+        svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="again")
 
 
 def test_fsm_8_9_2_decision_after_the_last_round_started_is_warned(cup: Cup) -> None:
     svc = cup.svc
-    case = svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    case = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
     assert case.decide_by == cup.published + timedelta(days=1)
-    view, effect = svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED,
+    view, effect = svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED,
                               reason="late", now=cup.published + timedelta(days=1, minutes=5))
     assert [w.code for w in effect.warnings] == ["decided_after_last_round"]
     assert view.warnings[0]["clause"] == "FSM 8.9.2"
@@ -192,62 +194,62 @@ def test_fsm_8_9_2_decision_after_the_last_round_started_is_warned(cup: Cup) -> 
 
 def test_fsm_8_8_5_a_decided_protest_is_final(cup: Cup) -> None:
     svc = cup.svc
-    case = svc.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
-    svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="the vote stands",
+    case = svc.appeals.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
+    svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="the vote stands",
                now=_soon(cup, 5))
-    assert _refused(lambda: svc.file(cup.tid, _protest(player="p4"), actor=OTHER,
+    assert _refused(lambda: svc.appeals.file(cup.tid, _protest(player="p4"), actor=OTHER,
                                      now=_soon(cup, 6))) == ["protest_already_decided"]
 
 
 def test_fsm_8_10_1_changed_result_for_a_non_game_advantage_needs_the_committee(cup: Cup) -> None:
     svc = cup.svc
-    case = svc.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
+    case = svc.appeals.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
     change = Change(result="black")
-    assert _refused(lambda: svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
+    assert _refused(lambda: svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
                                        reason="collusion", change=change,
                                        non_game_advantage=True)) == ["needs_committee"]
     before = _total(cup, "p4")
-    view, _ = svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
+    view, _ = svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED,
                          reason="collusion", change=change, non_game_advantage=True,
                          committee_agreed=True)
-    assert svc.confirmed(cup.tid, "g1").game_struct().result == "black"  # type: ignore[union-attr]
+    assert svc.games.confirmed(cup.tid, "g1").game_struct().result == "black"  # type: ignore[union-attr]
     assert _total(cup, "p4") > before  # p4 is black in the default table
     assert view.changes == ["result: red -> black"]
 
 
 def test_fsm_8_10_1_replay_takes_the_game_out_until_replayed(cup: Cup) -> None:
     svc = cup.svc
-    games_before = next(r for r in svc.standings(cup.tid).rows if r.player == "p3").games
-    case = svc.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
-    _, effect = svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REPLAY,
+    games_before = next(r for r in svc.standings.compute(cup.tid).rows if r.player == "p3").games
+    case = svc.appeals.file(cup.tid, _protest(), actor=PLAYER, now=_soon(cup))
+    _, effect = svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REPLAY,
                            reason="the table was broken", now=_soon(cup, 5))
     assert effect.replay
-    assert next(r for r in svc.standings(cup.tid).rows if r.player == "p3").games == games_before - 1
-    head = svc.head(cup.tid, "g1")
+    assert next(r for r in svc.standings.compute(cup.tid).rows if r.player == "p3").games == games_before - 1
+    head = svc.games.head(cup.tid, "g1")
     assert head.state == "draft" and head.reason is not None and head.reason.startswith("replay: A1")
     replayed = head.game_struct()
     assert replayed.result == "" and [s.player for s in replayed.seats][2] == "p3"
-    old = svc.revisions(cup.tid, "g1")[0].game_struct()
-    info = svc.save_protocol(cup.tid, old, actor=HJ, base_revision=head.number)
-    info = svc.submit_protocol(cup.tid, "g1", actor=HJ, base_revision=info.number)
-    svc.confirm_protocol(cup.tid, "g1", actor=ORG, base_revision=info.number)
-    assert next(r for r in svc.standings(cup.tid).rows if r.player == "p3").games == games_before
+    old = svc.games.revisions(cup.tid, "g1")[0].game_struct()
+    info = svc.protocols.save_draft(cup.tid, "g1", old, actor=HJ, base_revision=head.number)
+    info = svc.protocols.submit(cup.tid, "g1", actor=HJ, base_revision=info.number)
+    svc.protocols.confirm(cup.tid, "g1", actor=ORG, base_revision=info.number)
+    assert next(r for r in svc.standings.compute(cup.tid).rows if r.player == "p3").games == games_before
 
 
 def test_decision_making_an_invalid_protocol_is_refused_like_any_protocol(cup: Cup) -> None:
     svc = cup.svc
-    case = svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    case = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
     with pytest.raises(ProtocolRefused):
-        svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="x",
+        svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="x",
                    change=Change(scores={3: SeatScores(extra=Decimal("0.123"))}))
-    assert svc.case(cup.tid, case.id, actor=HJ).case.status is Status.OPEN
-    assert len(svc.revisions(cup.tid, "g1")) == 1
+    assert svc.appeals.case(cup.tid, case.id, actor=HJ).case.status is Status.OPEN
+    assert len(svc.games.revisions(cup.tid, "g1")) == 1
 
 
 def test_schedule_from_actual_starts_when_none_is_stored(cup: Cup) -> None:
     svc = cup.svc
-    assert svc.schedule_warnings(cup.tid) == []
-    sched = svc.schedule(cup.tid)
+    assert svc.appeals.schedule_warnings(cup.tid) == []
+    sched = svc.appeals.schedule(cup.tid)
     assert sched.find("qual", 1) is not None and sched.find("final", 1) is not None
 
 
@@ -266,11 +268,11 @@ def test_postgresql_file_thread_decide_standings(pg_cup: Cup) -> None:
     cup = pg_cup
     svc = cup.svc
     before = _total(cup, "p3")
-    case = svc.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
-    svc.add_message(cup.tid, case.id, "please", actor=PLAYER, now=_soon(cup, 1))
-    view, _ = svc.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="ok",
+    case = svc.appeals.file(cup.tid, _appeal(), actor=PLAYER, now=_soon(cup))
+    svc.appeals.add_message(cup.tid, case.id, "please", actor=PLAYER, now=_soon(cup, 1))
+    view, _ = svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="ok",
                          change=Change(scores={3: SeatScores(extra=Decimal("0.4"))}),
                          now=_soon(cup, 2))
     assert view.revision == 2 and _total(cup, "p3") == before + Decimal("0.4")
-    assert _refused(lambda: svc.file(cup.tid, _appeal(awarded="0.2", claimed="0.3"),
+    assert _refused(lambda: svc.appeals.file(cup.tid, _appeal(awarded="0.2", claimed="0.3"),
                                      actor=PLAYER, now=_soon(cup, 3))) == ["appeal_difference"]

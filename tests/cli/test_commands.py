@@ -150,16 +150,16 @@ def _rows(table: str) -> list[tuple[str, str]]:
 
 def test_demo_prints_the_standings_the_web_database_serves(tmp_path: Path) -> None:
     from mafiatab.domain.points import format_points
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine
 
     p = run("demo", "--no-serve", "--lang", "en", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     engine = make_engine(str(tmp_path / "mafiatab-demo.sqlite"))
     try:
-        svc = TournamentService(engine)
-        served = svc.standings(1)
-        games = len(svc.tournament(1).games)
+        svc = Services(engine)
+        served = svc.standings.compute(1)
+        games = len(svc.tournaments.tournament(1).games)
     finally:
         engine.dispose()
     assert _rows(p.stdout) == [(r.nickname, format_points(r.total, "en", fixed=True))

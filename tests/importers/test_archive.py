@@ -25,7 +25,7 @@ from mafiatab.domain.protocol import SeatScores
 from mafiatab.formats import archive as fmt
 from mafiatab.formats.tournament_json import dumps_tournament
 from mafiatab.services.archive import IMPORT_ACTOR, export_archive, import_archive
-from mafiatab.services.tournaments import TournamentService
+from mafiatab.services.facade import Services
 from mafiatab.services.web_support import seating_game_id
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
@@ -44,27 +44,27 @@ def tournament_day(engine: Engine) -> Cup:
     """A cup (tests/appeals) after a day of work on it."""
     cup = make_cup(engine)
     svc, tid, soon = cup.svc, cup.tid, cup.published + timedelta(minutes=10)
-    appeal = svc.file(tid, Filing(kind=Kind.APPEAL, player="p3", game="g1",
+    appeal = svc.appeals.file(tid, Filing(kind=Kind.APPEAL, player="p3", game="g1",
                                   subject=Subject.POSITIVE_EXTRA, awarded=Decimal("0"),
                                   claimed=Decimal("0.4"), text="my extra"),
                       actor=PLAYER, now=soon)
-    svc.add_message(tid, appeal.id, "Я просил 0,4", actor=PLAYER, now=soon + timedelta(minutes=1))
-    svc.add_message(tid, appeal.id, "I gave 0", actor=JUDGE, now=soon + timedelta(minutes=2))
-    svc.decide(tid, appeal.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="the best move",
+    svc.appeals.add_message(tid, appeal.id, "Я просил 0,4", actor=PLAYER, now=soon + timedelta(minutes=1))
+    svc.appeals.add_message(tid, appeal.id, "I gave 0", actor=JUDGE, now=soon + timedelta(minutes=2))
+    svc.appeals.decide(tid, appeal.id, actor=HJ, outcome=Outcome.ACCEPTED, reason="the best move",
                change=Change(scores={3: SeatScores(extra=Decimal("0.4"))}),
                now=soon + timedelta(minutes=20))
-    protest = svc.file(tid, Filing(kind=Kind.PROTEST, player="p3", game="g2",
+    protest = svc.appeals.file(tid, Filing(kind=Kind.PROTEST, player="p3", game="g2",
                                    text="wrong result"), actor=PLAYER, now=soon)
-    svc.withdraw(tid, protest.id, actor=PLAYER, now=soon + timedelta(minutes=5))
-    svc.set_game_end(tid, "g3", cup.published - timedelta(minutes=3), actor=HJ)
-    head = svc.head(tid, "g4")
-    svc.save_protocol(tid, head.game_struct(), actor=JUDGE, base_revision=head.number,
-                      reason="typo")
-    svc.submit_protocol(tid, "g4", actor=JUDGE)
-    svc.return_protocol(tid, "g4", actor=HJ, reason="check seat 7")
-    svc.enter_seating(tid, "qual", 5, 1, [f"p{i}" for i in (3, 1, 4, 10, 5, 9, 2, 6, 8, 7)],
+    svc.appeals.withdraw(tid, protest.id, actor=PLAYER, now=soon + timedelta(minutes=5))
+    svc.appeals.set_game_end(tid, "g3", cup.published - timedelta(minutes=3), actor=HJ)
+    head = svc.games.head(tid, "g4")
+    svc.protocols.save_draft(tid, "g4", head.game_struct(), actor=HJ,
+                             base_revision=head.number, reason="typo")
+    svc.protocols.submit(tid, "g4", actor=HJ, base_revision=None)
+    svc.protocols.send_back(tid, "g4", actor=HJ, reason="check seat 7")
+    svc.games.enter_seating(tid, "qual", 5, 1, [f"p{i}" for i in (3, 1, 4, 10, 5, 9, 2, 6, 8, 7)],
                       actor=ORG, judge=JUDGE)
-    svc.set_visibility(tid, actor=ORG, standings_hidden=True, extras_hidden=False,
+    svc.access.set_visibility(tid, actor=ORG, standings_hidden=True, extras_hidden=False,
                        finished=False)
     return cup
 
@@ -86,9 +86,9 @@ def test_export_import_export_gives_the_same_bytes(engine: Engine) -> None:
     assert done.tournament != cup.tid
     again = export_archive(engine, done.tournament)
     assert again == first
-    svc = TournamentService(engine)
-    assert svc.standings(done.tournament) == svc.standings(cup.tid)
-    assert svc.revisions(done.tournament, "g4") == svc.revisions(cup.tid, "g4")
+    svc = Services(engine)
+    assert svc.standings.compute(done.tournament) == svc.standings.compute(cup.tid)
+    assert svc.games.revisions(done.tournament, "g4") == svc.games.revisions(cup.tid, "g4")
     with Session(engine) as s:
         server = s.scalars(select(db.AuditEntry).where(db.AuditEntry.tournament_id.is_(None),
                                                        db.AuditEntry.action == "import_archive"))
@@ -101,9 +101,9 @@ def test_export_import_export_gives_the_same_bytes(engine: Engine) -> None:
 def test_the_archive_holds_seating_protocols_appeals_and_audit(engine: Engine) -> None:
     cup = tournament_day(engine)
     data = export_archive(engine, cup.tid)
-    svc = TournamentService(engine)
+    svc = Services(engine)
     _, raw = fmt.unpack(data)
-    assert raw["tournament.json"].decode() == dumps_tournament(svc.export(cup.tid))
+    assert raw["tournament.json"].decode() == dumps_tournament(svc.tournaments.export(cup.tid))
     m = _members(data)
     states = {g["game"]: [r["state"] for r in g["revisions"]] for g in m["protocols.json"]["games"]}
     assert states["g4"] == ["confirmed", "draft", "submitted", "returned"]
@@ -119,7 +119,7 @@ def test_the_archive_holds_seating_protocols_appeals_and_audit(engine: Engine) -
     assert [msg["text"] for msg in cases[0]["messages"]][:2] == ["Я просил 0,4", "I gave 0"]
     assert cases[0]["decision"]["revision"] == 2
     actions = [e["action"] for e in m["audit.json"]["entries"]]
-    assert actions == [a for _, _, a, _ in svc.audit_log(cup.tid)]
+    assert actions == [a for _, _, a, _ in svc.tournaments.audit_log(cup.tid)]
     assert {"user": HJ, "role": "head_judge"} in m["access.json"]["roles"]
     assert m["access.json"]["web"] == {"standings_hidden": True, "finished": False}
     ended = next(g for g in m["protocols.json"]["games"] if g["game"] == "g3")["ended_at"]

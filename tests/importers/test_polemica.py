@@ -196,7 +196,7 @@ def test_whatever_is_missing_from_a_record_the_output_passes_the_checks(
 
 
 def test_a_user_id_as_a_number_and_the_crosswalk_stored_in_the_database(tmp_path: Any) -> None:
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine, upgrade
 
     g = pr.red_win()
@@ -213,7 +213,7 @@ def test_a_user_id_as_a_number_and_the_crosswalk_stored_in_the_database(tmp_path
     assert "by a known nickname" in _lines(report, MAPPED, "player alpha")
     engine = make_engine(str(tmp_path / "cw.sqlite"))
     upgrade(engine)
-    svc = TournamentService(engine)
-    tid = svc.import_loaded(loaded)
-    assert crosswalk_of(svc.export(tid)) == crosswalk_of(t)
+    svc = Services(engine)
+    tid = svc.tournaments.import_loaded(loaded)
+    assert crosswalk_of(svc.tournaments.export(tid)) == crosswalk_of(t)
     engine.dispose()

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from mafiatab.services.tournaments import TournamentService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 
 PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -94,8 +94,8 @@ def engine(db_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def service(engine: Engine) -> TournamentService:
-    return TournamentService(engine)
+def service(engine: Engine) -> Services:
+    return Services(engine)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

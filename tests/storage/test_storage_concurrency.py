@@ -1,5 +1,6 @@
-"""Two judges saving the same protocol at once: exactly one wins, the other is told of the
-conflict, and no update is lost (optimistic locking on both databases)."""
+"""Two head judges saving the same protocol at once: exactly one wins, the other is told of
+the conflict, and no update is lost (optimistic locking on both databases). They are head
+judges because only staff edit a protocol that is not their own table's."""
 
 from __future__ import annotations
 
@@ -10,18 +11,19 @@ from typing import Any
 import msgspec
 
 from mafiatab.sample import sample_tournament
-from mafiatab.services.tournaments import ConflictError, TournamentService
-from mafiatab.storage.models import JUDGE
+from mafiatab.services.facade import Services
+from mafiatab.services.tournaments import ConflictError
+from mafiatab.storage.models import HEAD_JUDGE
 
 
-def _setup(service: TournamentService, judges: list[str]) -> tuple[int, Any]:
+def _setup(service: Services, judges: list[str]) -> tuple[int, Any]:
     sample = sample_tournament("fsm", 10, 1, seed=5)
-    tid = service.create_tournament("Race", "fsm", actor="org", stages=sample.stages)
-    service.register_players(tid, sample.players, actor="org")
+    tid = service.tournaments.create_tournament("Race", "fsm", actor="org", stages=sample.stages)
+    service.tournaments.register_players(tid, sample.players, actor="org")
     for j in judges:
-        service.grant_role(tid, j, JUDGE, actor="org")
+        service.access.grant_role(tid, j, HEAD_JUDGE, actor="org")
     game = sample.games[0]
-    service.save_protocol(tid, game, actor=judges[0], base_revision=0)
+    service.games.add_game(tid, game, actor=judges[0])
     return tid, game
 
 
@@ -45,14 +47,14 @@ def _run_together(jobs: list[Callable[[], Any]]) -> list[Any]:
     return results
 
 
-def test_same_base_exactly_one_wins(service: TournamentService) -> None:
+def test_same_base_exactly_one_wins(service: Services) -> None:
     tid, game = _setup(service, ["a", "b"])
     for attempt in range(5):  # several rounds, so that the race really happens both ways
-        base = service.head(tid, game.id).number
+        base = service.games.head(tid, game.id).number
         mine = {j: msgspec.structs.replace(game, judge=f"{j}-{attempt}") for j in ("a", "b")}
         results = _run_together([
-            lambda j=j, g=mine[j], b=base: service.save_protocol(tid, g, actor=j,
-                                                                 base_revision=b)
+            lambda j=j, g=mine[j], b=base: service.protocols.save_draft(
+                tid, game.id, g, actor=j, base_revision=b)
             for j in ("a", "b")
         ])
         wins = [r for r in results if not isinstance(r, Exception)]
@@ -62,14 +64,14 @@ def test_same_base_exactly_one_wins(service: TournamentService) -> None:
         assert win.number == base + 1
         assert (loss.head, loss.author, loss.base) == (base + 1, win.author, base)
         # nothing lost: the winner's protocol is the head, the loser's is in the audit log
-        assert service.head(tid, game.id).protocol["judge"] == f"{win.author}-{attempt}"
+        assert service.games.head(tid, game.id).protocol["judge"] == f"{win.author}-{attempt}"
         loser = "b" if win.author == "a" else "a"
         assert loss.yours is not None and loss.yours["judge"] == f"{loser}-{attempt}"
-        kept = [d for _, _, action, d in service.audit_log(tid) if action == "conflict"]
+        kept = [d for _, _, action, d in service.tournaments.audit_log(tid) if action == "conflict"]
         assert kept[-1]["protocol"]["judge"] == f"{loser}-{attempt}"
 
 
-def test_retrying_judges_lose_no_update(service: TournamentService) -> None:
+def test_retrying_judges_lose_no_update(service: Services) -> None:
     judges = ["a", "b", "c", "d"]
     tid, game = _setup(service, judges)
     per_judge = 3
@@ -78,10 +80,11 @@ def test_retrying_judges_lose_no_update(service: TournamentService) -> None:
         conflicts = 0
         for k in range(per_judge):
             while True:
-                head = service.head(tid, game.id)
+                head = service.games.head(tid, game.id)
                 try:
-                    service.save_protocol(tid, msgspec.structs.replace(game, judge=f"{name}{k}"),
-                                          actor=name, base_revision=head.number)
+                    service.protocols.save_draft(
+                        tid, game.id, msgspec.structs.replace(game, judge=f"{name}{k}"),
+                        actor=name, base_revision=head.number)
                     break
                 except ConflictError:
                     conflicts += 1
@@ -89,39 +92,39 @@ def test_retrying_judges_lose_no_update(service: TournamentService) -> None:
 
     results = _run_together([lambda n=n: judge(n) for n in judges])
     assert all(isinstance(r, int) for r in results), results
-    revisions = service.revisions(tid, game.id)
+    revisions = service.games.revisions(tid, game.id)
     assert [r.number for r in revisions] == list(range(1, 2 + len(judges) * per_judge))
     saved = {r.protocol.get("judge") for r in revisions[1:]}
     assert saved == {f"{n}{k}" for n in judges for k in range(per_judge)}
 
 
-def test_concurrent_confirmations(service: TournamentService) -> None:
+def test_concurrent_confirmations(service: Services) -> None:
     """Two head judges confirming the same submitted protocol: one confirms, one conflicts."""
     tid, game = _setup(service, ["a"])
     for hj in ("h1", "h2"):
-        service.grant_role(tid, hj, "head_judge", actor="org")
-    service.submit_protocol(tid, game.id, actor="a")
+        service.access.grant_role(tid, hj, "head_judge", actor="org")
+    service.protocols.submit(tid, game.id, actor="a", base_revision=None)
     results = _run_together([
-        lambda hj=hj: service.confirm_protocol(tid, game.id, actor=hj, base_revision=2)
+        lambda hj=hj: service.protocols.confirm(tid, game.id, actor=hj, base_revision=2)
         for hj in ("h1", "h2")
     ])
     assert sum(isinstance(r, ConflictError) for r in results) == 1
-    assert [r.state for r in service.revisions(tid, game.id)] == [
+    assert [r.state for r in service.games.revisions(tid, game.id)] == [
         "draft", "submitted", "confirmed"]
 
 
-def test_new_games_of_one_new_round_at_once(service: TournamentService) -> None:
-    """Judges of different tables saving the first protocols of a new round at the same
-    time: all are saved (the round and tables are made once, not fought over)."""
+def test_new_games_of_one_new_round_at_once(service: Services) -> None:
+    """The staff entering the first protocols of a new round's tables at the same time:
+    all are saved (the round and tables are made once, not fought over)."""
     sample = sample_tournament("fsm", 40, 1, seed=8)
-    tid = service.create_tournament("Round", "fsm", actor="org", stages=sample.stages)
-    service.register_players(tid, sample.players, actor="org")
+    tid = service.tournaments.create_tournament("Round", "fsm", actor="org", stages=sample.stages)
+    service.tournaments.register_players(tid, sample.players, actor="org")
     judges = [f"j{i}" for i in range(len(sample.games))]
     for j in judges:
-        service.grant_role(tid, j, JUDGE, actor="org")
+        service.access.grant_role(tid, j, HEAD_JUDGE, actor="org")
     results = _run_together([
-        lambda j=j, g=g: service.save_protocol(tid, g, actor=j, base_revision=0)
+        lambda j=j, g=g: service.games.add_game(tid, g, actor=j)
         for j, g in zip(judges, sample.games, strict=True)
     ])
     assert all(not isinstance(r, Exception) for r in results), results
-    assert {service.head(tid, g.id).number for g in sample.games} == {1}
+    assert {service.games.head(tid, g.id).number for g in sample.games} == {1}

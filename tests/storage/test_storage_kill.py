@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from mafiatab.formats.tournament_json import dumps_tournament
 from mafiatab.sample import sample_tournament
-from mafiatab.services.tournaments import TournamentService
+from mafiatab.services.facade import Services
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 
@@ -46,7 +46,7 @@ def _counts(url: str) -> dict[str, int]:
 def test_killed_import_leaves_nothing(db_url: str, big_file: Path, example_file: Path) -> None:
     engine = make_engine(db_url)
     upgrade(engine)
-    TournamentService(engine).import_file(example_file.read_bytes())
+    Services(engine).tournaments.import_file(example_file.read_bytes())
     engine.dispose()
     before = _counts(db_url)
 

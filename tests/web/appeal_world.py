@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from mafiatab.domain.appeals import Filing, Kind, RoundTime, Schedule, Subject
-from mafiatab.services.appeals import AppealService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
 
@@ -41,12 +41,12 @@ def open_schedule(now: datetime, world: World) -> Schedule:
 def add_appeal_case(world: World) -> str:
     engine = make_engine(str(world.db))
     try:
-        svc = AppealService(engine)
+        svc = Services(engine)
         tid = world.demo.tournament
-        svc.link_player(tid, player_of(world), PLAYER_ACCOUNT, actor=ORGANIZER_NAME,
+        svc.appeals.link_player(tid, player_of(world), PLAYER_ACCOUNT, actor=ORGANIZER_NAME,
                         password=DEMO_PASSWORD)
-        svc.set_schedule(tid, open_schedule(datetime.now(UTC), world), actor=ORGANIZER_NAME)
-        view = svc.file(tid, Filing(kind=Kind.APPEAL, player=player_of(world),
+        svc.appeals.set_schedule(tid, open_schedule(datetime.now(UTC), world), actor=ORGANIZER_NAME)
+        view = svc.appeals.file(tid, Filing(kind=Kind.APPEAL, player=player_of(world),
                                     game=appeal_game(world), subject=Subject.OTHER,
                                     awarded=Decimal("0"), claimed=Decimal("0.5"),
                                     text="the best move was mine"), actor=PLAYER_ACCOUNT)

@@ -15,7 +15,16 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages, seating_pages, setup_pages
+from mafiatab.web import (
+    account_api,
+    api,
+    appeals,
+    front_pages,
+    live,
+    pages,
+    seating_pages,
+    setup_pages,
+)
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -162,8 +171,9 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 
 def test_every_route_listed() -> None:
-    routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router, setup_pages.router, setup_pages.api)
+    routers = (front_pages.router, account_api.router, pages.router, api.router, live.pages,
+               live.api, appeals.router, appeals.api, seating_pages.router, setup_pages.router,
+               setup_pages.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
@@ -219,12 +229,12 @@ def other_tournament(world: World) -> int:
     """The same sample imported as a second tournament by another organizer: the same
     game, player and stage ids, and none of the demo's accounts has a role in it."""
     from mafiatab.formats.tournament_json import dumps_tournament
-    from mafiatab.services.web_support import WebService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine
 
     engine = make_engine(str(world.db))
     try:
-        return WebService(engine).import_file(dumps_tournament(world.sample), actor="outsider-org")
+        return Services(engine).tournaments.import_file(dumps_tournament(world.sample), actor="outsider-org")
     finally:
         engine.dispose()
 

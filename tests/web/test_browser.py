@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
@@ -43,7 +43,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]
     # the judge of the open table 1 signs in with the code the organizer gave him: a code
     # makes an account of its own (issue 10), so that account is the table's judge here
     engine = make_engine(str(world.db))
-    WebService(engine).assign_judge(world.demo.tournament, world.demo.open_games[0],
+    Services(engine).games.assign_judge(world.demo.tournament, world.demo.open_games[0],
                                     world.demo.code_user, actor=ORGANIZER_NAME)
     engine.dispose()
     app = create_app(str(world.db), secret="browser-test")

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mafiatab.services.screens import ScreenService
+from mafiatab.services.facade import Services
 from tests.web.conftest import World, csrf_of
 from tests.web.test_live import ROLES, Table, table  # noqa: F401 (the fixture)
 
 BLACK = {3, 5, 9}
 
 
-def _screens(c: TestClient) -> ScreenService:
-    svc: ScreenService = c.app.state.screens  # type: ignore[attr-defined]
+def _screens(c: TestClient) -> Services:
+    svc: Services = c.app.state.services  # type: ignore[attr-defined]
     return svc
 
 
@@ -41,7 +41,7 @@ def _roles_in(state: dict[str, Any]) -> list[str | None]:
 def head(client_for: Callable[[str], TestClient]) -> Iterator[TestClient]:
     c = client_for("headjudge")
     yield c
-    _screens(c).clock = lambda: dt.datetime.now(dt.UTC)
+    _screens(c).screens.clock = lambda: dt.datetime.now(dt.UTC)
 
 
 def _set(c: TestClient, tid: int, **body: Any) -> dict[str, Any]:
@@ -87,15 +87,15 @@ def test_roles_and_checks_stay_on_the_server_until_the_delay_passes(
     for secret in ('"role": "don"', '"role": "sheriff"', '"role": "black"', "Дон → 7"):
         assert secret not in page.text and secret not in json.dumps(state, ensure_ascii=False)
     # the stream renders the same function: its payload has none either
-    payload = json.loads(json.dumps(svc.overlay_state(tid, code, verified=True)))
+    payload = json.loads(json.dumps(svc.screens.overlay_state(tid, code, verified=True)))
     assert _roles_in(payload) == [None] * 10 and payload["checks"] == []
-    dealt = svc.dealt_at(tid, code)
+    dealt = svc.screens.dealt_at(tid, code)
     assert dealt is not None and state["reveal_at"] == (
         dealt + dt.timedelta(seconds=600)).isoformat()
     # a second before the delay ends: still nothing; when it has passed: the roles
-    svc.clock = lambda: dealt + dt.timedelta(seconds=599)
+    svc.screens.clock = lambda: dealt + dt.timedelta(seconds=599)
     assert _roles_in(anon.get(f"/t/{tid}/overlay/{code}/state").json()) == [None] * 10
-    svc.clock = lambda: dealt + dt.timedelta(seconds=600)
+    svc.screens.clock = lambda: dealt + dt.timedelta(seconds=600)
     shown = anon.get(f"/t/{tid}/overlay/{code}/state").json()
     assert shown["roles_shown"] and _roles_in(shown) == ROLES
     assert [(c["kind"], c["target"], c["answer"]) for c in shown["checks"]] == [
@@ -110,7 +110,7 @@ def test_without_a_delay_the_roles_come_at_the_games_end(
     tid, code = world.demo.tournament, world.demo.open_games[0]
     _set(head, tid, roles_delay=None)
     anon = client_for("anon")
-    _screens(anon).clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
+    _screens(anon).screens.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
     _night_one(table)
     state = anon.get(f"/t/{tid}/overlay/{code}/state").json()
     assert not state["roles_shown"] and _roles_in(state) == [None] * 10
@@ -236,8 +236,8 @@ def test_a_game_seated_again_is_dealt_anew(table: Table, world: World,  # noqa: 
     tid, code = world.demo.tournament, world.demo.open_games[0]
     svc = _screens(client_for("anon"))
     table.send(type="deal", roles=ROLES)
-    first = svc.dealt_at(tid, code)
-    assert first is not None and svc.dealt_at(tid, code) == first
+    first = svc.screens.dealt_at(tid, code)
+    assert first is not None and svc.screens.dealt_at(tid, code) == first
     hj = client_for("headjudge")
     head = hj.get(f"/api/t/{tid}/games/{code}").json()
     protocol = head["protocol"]
@@ -248,7 +248,7 @@ def test_a_game_seated_again_is_dealt_anew(table: Table, world: World,  # noqa: 
     r = hj.put(f"/api/t/{tid}/games/{code}/draft", headers={"X-CSRF-Token": csrf_of(hj)},
                json={"base_revision": head["revision"], "protocol": protocol})
     assert r.status_code == 200, r.text
-    assert svc.dealt_at(tid, code) is None
+    assert svc.screens.dealt_at(tid, code) is None
     table.send(type="deal", roles=ROLES)
-    second = svc.dealt_at(tid, code)
+    second = svc.screens.dealt_at(tid, code)
     assert second is not None and second > first

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from mafiatab.formats.tournament_json import game_to_dict
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
 from tests.web.conftest import World
@@ -86,7 +86,7 @@ def judge1_at_table_1(world: World) -> None:
     it as judge1, so the organizer gives it back to him first."""
     engine = make_engine(str(world.db))
     try:
-        WebService(engine).assign_judge(world.demo.tournament, world.demo.open_games[0],
+        Services(engine).games.assign_judge(world.demo.tournament, world.demo.open_games[0],
                                         "judge1", actor=ORGANIZER_NAME)
     finally:
         engine.dispose()
@@ -177,15 +177,15 @@ def test_the_overlay_follows_the_live_log_and_a_write_from_elsewhere(
         assert got["speaker"] == 2 and all(s["role"] is None for s in got["seats"])
         assert at - t0 < 1.0
         # a write this server did not make: a service of its own on the same database
-        other = WebService(make_engine(str(world.db)))
-        info = other.head(tid, code)
+        other = Services(make_engine(str(world.db)))
+        info = other.games.head(tid, code)
         game = info.game_struct()
         log = [*(game.log or []), {"type": "speech", "seat": 2}]
         t0 = time.perf_counter()
         import msgspec
 
-        other.save_from_web(tid, msgspec.structs.replace(game, log=log), actor="judge1",
-                            base_revision=info.number)
+        other.protocols.save_draft(tid, code, msgspec.structs.replace(game, log=log),
+                                   actor="judge1", base_revision=info.number)
         event, data, at = ov.next(5)
         assert json.loads(data)["speaker"] == 3
         assert at - t0 < 2.5, f"{at - t0:.3f} s through the stamp poll"

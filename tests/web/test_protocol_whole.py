@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 
 from mafiatab.formats.pdf import protocols_pdf, sheet_of_game
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
+from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import load_tournament, profile_for
-from mafiatab.services.tournaments import TournamentService
 from mafiatab.storage.engine import make_engine
 from mafiatab.web import forms
 from tests.web.conftest import World, csrf_of
@@ -117,7 +117,7 @@ def test_a_live_game_then_a_changed_result_is_refused_by_the_api(
     r = hj.post(_api(world, "/confirm"), headers={"X-CSRF-Token": csrf_of(hj)}, json={})
     assert r.status_code == 200, r.text
     # the export is checked clean: no contradiction with the log, no unknown field
-    t = TournamentService(make_engine(str(world.db))).tournament(world.demo.tournament)
+    t = Services(make_engine(str(world.db))).tournaments.tournament(world.demo.tournament)
     loaded = load_tournament(dumps_tournament(t))  # raises ProtocolRefused on any error
     assert not [p for p in loaded.warnings if p.code == "unknown_field"], loaded.warnings
     assert any(g.log for g in loaded.tournament.games if g.id == world.demo.open_games[0])
@@ -278,9 +278,9 @@ def test_every_paper_field_makes_the_whole_round_trip(
     assert "Протест игрока 7" in page and PAPER["expl_4"] in page
     assert "ФИИМ" not in page and "FIIM" not in page
     # the database, then the export, read back with no unknown field
-    svc = TournamentService(make_engine(str(world.db)))
-    t = svc.tournament(world.demo.tournament)  # confirmed games only: add the submitted one
-    stored = svc.head(world.demo.tournament, world.demo.open_games[0]).game_struct()
+    svc = Services(make_engine(str(world.db)))
+    t = svc.tournaments.tournament(world.demo.tournament)  # confirmed games only: add the submitted one
+    stored = svc.games.head(world.demo.tournament, world.demo.open_games[0]).game_struct()
     t.games = [g for g in t.games if g.id != stored.id] + [stored]
     text = dumps_tournament(t)
     back, problems = read_tournament(text)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine
 from tests.web.conftest import World, csrf_of
@@ -70,7 +70,7 @@ def test_a_judge_cannot_approve(world: World, client_for: Callable[[str], TestCl
     r = judge.put(f"/api/t/{tid}/games/{code}/draft",
                   json={"base_revision": head["revision"], "protocol": protocol}, headers=h)
     assert r.status_code == 200, r.text
-    saved = WebService(make_engine(str(world.db))).head(tid, code).game_struct()
+    saved = Services(make_engine(str(world.db))).games.head(tid, code).game_struct()
     assert saved.limits_approved is False and saved.scores[1].approved is False
 
 

@@ -1,11 +1,11 @@
 """Accounts, passwords, sign-in codes and sessions (issue 10): the pieces that decide who
-someone is, kept apart from what they may do in a tournament (`web_support`).
+someone is, kept apart from what they may do in a tournament (`services.access`).
 
 Why it is built this way:
 
 * **Accounts are global; tournaments only grant roles.** Nothing here lets a tournament's
   staff set the password of an account that exists; only the owner changes it
-  (`WebService.change_password`), or the server's operator from the command line.
+  (`Accounts.change_password`), or the server's operator from the command line.
 * **Passwords are argon2id** (argon2-cffi, the reference binding) with OWASP's
   parameters: 19 MiB and about a fifth of a second each, and at most `HASH_SLOTS` run at
   once (a semaphore; the web app waits for a slot on its event loop first, see
@@ -39,8 +39,13 @@ from typing import Any, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
 
-from mafiatab.services.tournaments import PermissionDenied, ServiceError
+from mafiatab.services.errors import PermissionDenied, ServiceError
+from mafiatab.services.store import Store, record_audit
+from mafiatab.storage import models as db
+from mafiatab.storage.models import SignInCode, WebSession, WebSettings
 
 MIN_PASSWORD: Final = 10
 MAX_PASSWORD: Final = 256
@@ -285,16 +290,225 @@ def aware(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
+# --- inside a transaction (the other services' steps call these) ----------------------
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def account_in(s: Session, key: str, *, display: str | None = None) -> db.User:
+    """The account `key`, made when missing (its shown name `display`)."""
+    u = s.scalar(select(db.User).where(db.User.name == key))
+    if u is None:
+        u = db.User(name=key, display_name=display or key)
+        s.add(u)
+        s.flush()
+    return u
+
+
+def code_account_in(s: Session, tid: int, key: str, display: str) -> db.User:
+    """The code account `key` of the tournament, made when missing; refused when the name
+    is an account of another kind (with a password, an organizer, another tournament's)."""
+    u = s.scalar(select(db.User).where(db.User.name == key))
+    if u is None:
+        u = db.User(name=key, display_name=display, code_tournament_id=tid)
+        s.add(u)
+        s.flush()
+        return u
+    if u.code_tournament_id != tid or u.password_hash is not None or u.organizer:
+        raise AccountError("code_for_account", user=key)
+    return u
+
+
+def add_code_in(s: Session, tid: int, key: str, role: str, *, actor: str,
+                ttl: dt.timedelta | None) -> str:
+    """A sign-in code's row in the caller's transaction; returns the code as shown."""
+    shown, lookup, secret = new_code()
+    while s.scalar(select(SignInCode.id).where(SignInCode.lookup == lookup)) is not None:
+        shown, lookup, secret = new_code()  # four letters find the row: never two alike
+    salt = new_salt()
+    s.add(SignInCode(tournament_id=tid, lookup=lookup, salt=salt,
+                     digest=code_digest(salt, secret), user_name=key, role=role,
+                     created_by=actor, expires_at=None if ttl is None else utcnow() + ttl))
+    record_audit(s, actor, tid, "create_code", {"user": key, "role": role})
+    return shown
+
+
+def code_valid(s: Session, row: SignInCode, now: dt.datetime) -> bool:
+    """A code opens its account while not revoked, not expired, and its tournament runs."""
+    if row.revoked_at is not None:
+        return False
+    if row.expires_at is not None and aware(row.expires_at) <= now:
+        return False
+    settings = s.get(WebSettings, row.tournament_id)
+    return not (settings is not None and settings.finished)
+
+
+def end_code_sessions_in(s: Session, code: SignInCode) -> None:
+    """The code stops opening anything, and every session made with it ends now."""
+    code.revoked_at = utcnow()
+    s.execute(delete(WebSession).where(WebSession.code_id == code.id))
+
+
+# --- the use cases --------------------------------------------------------------------
+
+
+class Accounts:
+    """Who someone is: accounts, passwords, sign-ins with a code, sessions (one
+    transaction each, over the `Store`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add_account(self, user: str, password: str, *, actor: str) -> bool:
+        """The server operator's way in (`serve --add-user`): make the account or set its
+        password. The first account of a database gets the organizer right, so someone
+        can create the first tournament. Returns whether the account has that right."""
+        digest = hash_password(password)
+        key = account_key(user)
+        with self.store.write() as s:
+            first = s.scalar(select(func.count()).select_from(db.User)
+                             .where(db.User.organizer.is_(True))) == 0
+            u = account_in(s, key, display=normalize_name(user))
+            u.password_hash = digest
+            u.code_tournament_id = None
+            if first:
+                u.organizer = True
+            s.execute(delete(WebSession).where(WebSession.user_id == u.id))
+            record_audit(s, actor, None, "set_password", {"user": key, "operator": True})
+            return bool(u.organizer)
+
+    def set_password(self, user: str, password: str, *, actor: str) -> None:
+        """The operator's reset of a password (the CLI); every session of it ends."""
+        self.add_account(user, password, actor=actor)
+
+    def change_password(self, user: str, old: str, new: str) -> None:
+        """The owner changes his password (the old one checked); every session of the
+        account ends, the caller signs in again."""
+        key = account_key(user)
+        with self.store.read() as s:
+            stored = s.scalar(select(db.User.password_hash).where(db.User.name == key))
+        if not verify_password(stored, old):
+            raise AccountError("wrong_password")
+        digest = hash_password(new)
+        with self.store.write() as s:
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            u.password_hash = digest
+            s.execute(delete(WebSession).where(WebSession.user_id == u.id))
+            record_audit(s, key, None, "set_password", {"user": key})
+
+    def check_password(self, user: str, password: str) -> bool:
+        """Whether the password is the account's (the same work also for unknown names)."""
+        try:
+            key = account_key(user)
+        except AccountError:
+            return verify_password(None, password)
+        with self.store.read() as s:
+            stored = s.scalar(select(db.User.password_hash).where(db.User.name == key))
+        return verify_password(stored, password)
+
+    # --- codes ---
+    def sign_in_with_code(self, code: str) -> tuple[str, int] | None:
+        """The account and tournament a valid code opens, or None. A wrong code is found
+        out by one indexed read: no write, so guesses never take the write lock."""
+        parsed = parse_code(code)
+        if parsed is None:
+            return None
+        lookup, secret = parsed
+        with self.store.read() as s:
+            row = s.scalar(select(SignInCode).where(SignInCode.lookup == lookup))
+            if row is None or not code_matches(row.salt, row.digest, secret):
+                return None
+            if not code_valid(s, row, utcnow()):
+                return None
+            return row.user_name, row.tournament_id
+
+    def code_id(self, code: str) -> int | None:
+        parsed = parse_code(code)
+        if parsed is None:
+            return None
+        with self.store.read() as s:
+            return s.scalar(select(SignInCode.id).where(SignInCode.lookup == parsed[0]))
+
+    # --- sessions ---
+    def open_session(self, user: str, *, code: str | None = None) -> str:
+        """A new server-side session for the account (a code's session is tied to the
+        code: revoking it ends the session). Returns the token for the cookie."""
+        token, digest = new_token()
+        cid = self.code_id(code) if code is not None else None
+        with self.store.write() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            if u is None:
+                raise AccountError("no_account", user=user)
+            now = utcnow()
+            s.add(WebSession(digest=digest, user_id=u.id, code_id=cid, created_at=now,
+                             seen_at=now))
+            if cid is not None:
+                row = s.get(SignInCode, cid)
+                record_audit(s, user, row.tournament_id if row else None, "sign_in_code", {})
+        return token
+
+    def session_user(self, token: str) -> str | None:
+        """The account a session token stands for now, or None (unknown, ended, idle,
+        too old, or its code revoked or expired). Writes `seen_at` at most every few
+        minutes."""
+        digest = token_digest(token)
+        now = utcnow()
+        with self.store.read() as s:
+            found = s.execute(select(WebSession, db.User.name)
+                              .join(db.User, db.User.id == WebSession.user_id)
+                              .where(WebSession.digest == digest)).first()
+            if found is None:
+                return None
+            row, name = found
+            alive = session_alive(aware(row.created_at), aware(row.seen_at), now)
+            if alive and row.code_id is not None:
+                code = s.get(SignInCode, row.code_id)
+                alive = code is not None and code_valid(s, code, now)
+            stale = now - aware(row.seen_at) >= TOUCH_EVERY
+        if not alive:
+            self.end_session(token)
+            return None
+        if stale:
+            with self.store.write() as s:
+                s.execute(update(WebSession).where(WebSession.digest == digest)
+                          .values(seen_at=now))
+        return str(name)
+
+    def end_session(self, token: str) -> None:
+        with self.store.write() as s:
+            s.execute(delete(WebSession).where(WebSession.digest == token_digest(token)))
+
+    def end_all_sessions(self, user: str) -> int:
+        """"Sign out everywhere": every session of the account ends. Returns how many."""
+        with self.store.write() as s:
+            uid = s.scalar(select(db.User.id).where(db.User.name == user))
+            if uid is None:
+                return 0
+            n = s.execute(delete(WebSession).where(WebSession.user_id == uid)).rowcount  # type: ignore[attr-defined]
+            record_audit(s, user, None, "sign_out_everywhere", {"sessions": n})
+            return int(n or 0)
+
+
 __all__ = [
     "ALPHABET",
     "AccountError",
+    "Accounts",
     "Busy",
     "Denied",
     "HASH_SLOTS",
     "IDLE",
     "MAX_AGE",
     "MIN_PASSWORD",
+    "account_in",
     "account_key",
+    "add_code_in",
+    "code_account_in",
+    "code_valid",
+    "end_code_sessions_in",
     "check_new_password",
     "code_digest",
     "code_matches",

@@ -28,39 +28,59 @@ Where the times come from:
   a judge submits right after the game;
 * a protocol's publication: its first confirmed revision.
 
-`AppealService` extends `WebService` (judges' tables, publication switches, accounts), so
-the web app can hand it the same engine; it adds no state besides the chart cache.
+`Appeals` is composed over the `Store` and `Access` (roles); it keeps no state.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
 
 import msgspec
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import appeals as ap
 from mafiatab.domain import protocol as model
 from mafiatab.rules.profile import RuleProfile
-from mafiatab.services.accounts import AccountError, Denied, account_key, hash_password
+from mafiatab.services.access import STAFF, Access, grant_in
+from mafiatab.services.accounts import (
+    AccountError,
+    Denied,
+    account_key,
+    add_code_in,
+    code_account_in,
+    hash_password,
+)
+from mafiatab.services.store import (
+    StaleRevision,
+    Store,
+    advance_head,
+    check_rules,
+    game_context,
+    game_row,
+    numbered,
+    record_audit,
+    require_role,
+    revision_row,
+    roles_in,
+    tournament_row,
+    user_row,
+)
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import (
     NotFound,
     PermissionDenied,
-    StaleRevision,
     decode_game,
     diff_dicts,
     encode_game,
+    record_conflict,
 )
-from mafiatab.services.web_support import STAFF, WebService
 from mafiatab.storage import models as db
 from mafiatab.storage.models import (
     APPEALS_COMMISSION,
@@ -134,27 +154,21 @@ def _from_json(value: dict[str, Any], decoder: msgspec.json.Decoder[Any]) -> Any
     return decoder.decode(msgspec.json.encode(value))
 
 
-class AppealService(WebService):
-    """The storage and web services plus protests, appeals, the schedule and game times."""
+class Appeals:
+    """Protests, appeals, players' accounts, the schedule and the games' times (one
+    transaction each, over the `Store`)."""
 
-    def __init__(self, engine: Engine, clock: Callable[[], dt.datetime] = _utcnow) -> None:
-        super().__init__(engine)
+    def __init__(self, store: Store, access: Access,
+                 clock: Callable[[], dt.datetime] = _utcnow) -> None:
+        self.store = store
+        self.access = access
+        #: the time filings and decisions are measured by (tests move it)
         self.clock = clock
-        self._charts: dict[tuple[Any, ...], bytes] = {}
-        self._charts_lock = threading.Lock()
 
     def _now(self, now: dt.datetime | None) -> dt.datetime:
         return _aware(now) if now is not None else self.clock()
 
     # --- players' accounts ------------------------------------------------------------
-    def _require_any(self, s: Session, t: db.Tournament, actor: str, allowed: frozenset[str],
-                     action: str = "manage") -> set[str]:
-        roles = self._roles(s, t.id, actor)
-        if not roles & allowed:
-            raise PermissionDenied("not_allowed", user=actor, action=action, tournament=t.name,
-                                   roles=sorted(allowed))
-        return roles
-
     def _participant(self, s: Session, tid: int, code: str) -> None:
         found = s.scalar(select(db.Participant.id).where(db.Participant.tournament_id == tid,
                                                          db.Participant.code == code))
@@ -168,20 +182,20 @@ class AppealService(WebService):
         its own (issue 10). Staff only; a new link replaces the old."""
         key = account_key(user)
         digest = hash_password(password) if password else None
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require_any(s, t, actor, MANAGE)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
             exists = s.scalar(select(db.User.id).where(db.User.name == key)) is not None
             if exists and digest is not None:
                 raise AccountError("account_exists", user=key)
             u = self._link(s, t.id, player, key)
             if digest is not None:
                 u.password_hash = digest
-            self._audit(s, actor, t.id, "link_player", {"player": player, "user": key})
+            record_audit(s, actor, t.id, "link_player", {"player": player, "user": key})
 
     def _link(self, s: Session, tid: int, player: str, user: str) -> db.User:
         self._participant(s, tid, player)
-        u = self._grant(s, tid, user, PLAYER)
+        u = grant_in(s, tid, user, PLAYER)
         s.flush()
         for row in s.scalars(select(db.PlayerUser).where(
                 db.PlayerUser.tournament_id == tid,
@@ -197,13 +211,13 @@ class AppealService(WebService):
         account is `user` or "<tournament>-<player>", a code account of this tournament
         (never an account that exists otherwise), linked to the player."""
         key = account_key(user or f"{tournament}-{player}")
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require_any(s, t, actor, MANAGE)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
             self._participant(s, t.id, player)
-            self.code_account_in(s, t.id, key, key)
+            code_account_in(s, t.id, key, key)
             self._link(s, t.id, player, key)
-            code = self.add_code_in(s, t.id, key, PLAYER, actor=actor, ttl=None)
+            code = add_code_in(s, t.id, key, PLAYER, actor=actor, ttl=None)
         return key, code
 
     @staticmethod
@@ -214,12 +228,12 @@ class AppealService(WebService):
 
     def players_of(self, tournament: int, user: str) -> set[str]:
         """The player codes the account signs in as (one, or none)."""
-        with self._read() as s:
+        with self.store.read() as s:
             return self._players_of(s, tournament, user)
 
     def linked_players(self, tournament: int) -> dict[str, str]:
         """player code -> account name."""
-        with self._read() as s:
+        with self.store.read() as s:
             rows = s.execute(select(db.PlayerUser.player_code, db.User.name)
                              .join(db.User, db.User.id == db.PlayerUser.user_id)
                              .where(db.PlayerUser.tournament_id == tournament))
@@ -229,15 +243,15 @@ class AppealService(WebService):
     def set_schedule(self, tournament: int, schedule: ap.Schedule, *, actor: str) -> None:
         """Store the rounds' days and start times (rounds not listed keep theirs) and when
         the tables were closed. Staff only."""
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require_any(s, t, actor, MANAGE)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
             stages = {code: sid for code, sid in s.execute(
                 select(db.Stage.code, db.Stage.id).where(db.Stage.tournament_id == t.id))}
             for r in schedule.rounds:
                 if r.stage not in stages:
                     raise NotFound("no_game", game=f"{r.stage}/{r.round}")
-                rid = self._numbered(s, db.Round, "stage_id", stages[r.stage], r.round)
+                rid = numbered(s, db.Round, "stage_id", stages[r.stage], r.round)
                 row = s.get(db.RoundTime, rid)
                 if row is None:
                     s.add(db.RoundTime(round_id=rid, day=r.day, starts_at=_aware(r.starts)))
@@ -249,7 +263,7 @@ class AppealService(WebService):
                 s.add(settings)
             closed = schedule.tables_closed_at
             settings.tables_closed_at = _aware(closed) if closed is not None else None
-            self._audit(s, actor, t.id, "set_schedule", {
+            record_audit(s, actor, t.id, "set_schedule", {
                 "rounds": [[r.stage, r.round, r.day, _aware(r.starts).isoformat()]
                            for r in schedule.rounds],
                 "tables_closed_at": closed.isoformat() if closed else None})
@@ -289,24 +303,24 @@ class AppealService(WebService):
                 bool(stored))
 
     def schedule(self, tournament: int) -> ap.Schedule:
-        with self._read() as s:
-            self._tournament(s, tournament)
+        with self.store.read() as s:
+            tournament_row(s, tournament)
             return self._schedule(s, tournament)[0]
 
     def schedule_warnings(self, tournament: int) -> list[str]:
         """Codes of what the head judge should know about the schedule."""
-        with self._read() as s:
-            t = self._tournament(s, tournament)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
             _sched, stored = self._schedule(s, t.id)
         return [] if stored else ["schedule_missing"]
 
     def set_game_end(self, tournament: int, game: str, ended: dt.datetime, *,
                      actor: str) -> None:
         """When the game ended (its judge or staff): FIIM 8.9.1 counts from it."""
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            row = self._game(s, t.id, game)
-            roles = self._roles(s, t.id, actor)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            row = game_row(s, t.id, game)
+            roles = roles_in(s, t.id, actor)
             if not roles & STAFF and not (JUDGE in roles and self._judges(s, t.id, row) & {actor}):
                 raise PermissionDenied("not_allowed", user=actor, action="manage",
                                        tournament=t.name, roles=sorted(STAFF | {JUDGE}))
@@ -315,7 +329,7 @@ class AppealService(WebService):
                 s.add(db.GameTime(game_id=row.id, ended_at=_aware(ended)))
             else:
                 times.ended_at = _aware(ended)
-            self._audit(s, actor, t.id, "game_end", {"game": game, "ended": _aware(ended).isoformat()})
+            record_audit(s, actor, t.id, "game_end", {"game": game, "ended": _aware(ended).isoformat()})
 
     def _times(self, s: Session, row: db.Game) -> ap.GameTimes:
         stored = s.get(db.GameTime, row.id)
@@ -330,8 +344,8 @@ class AppealService(WebService):
                             published=_aware(published) if published is not None else None)
 
     def game_times(self, tournament: int, game: str) -> ap.GameTimes:
-        with self._read() as s:
-            return self._times(s, self._game(s, tournament, game))
+        with self.store.read() as s:
+            return self._times(s, game_row(s, tournament, game))
 
     # --- reading cases ---------------------------------------------------------------------
     def _profile(self, t: db.Tournament) -> RuleProfile:
@@ -390,17 +404,17 @@ class AppealService(WebService):
         return row
 
     def _may_read(self, s: Session, tid: int, row: db.AppealCase, actor: str) -> bool:
-        if self._roles(s, tid, actor) & READ_ALL:
+        if roles_in(s, tid, actor) & READ_ALL:
             return True
         if row.player_code in self._players_of(s, tid, actor):
             return True
-        return actor in self._judges(s, tid, self._game(s, tid, row.game_code))
+        return actor in self._judges(s, tid, game_row(s, tid, row.game_code))
 
     def cases(self, tournament: int, *, actor: str, open_only: bool = False) -> list[CaseView]:
         """The cases the account may read: all for the head judge, the commission and the
         organizer; a judge's games' cases; a player's own. Open ones first."""
-        with self._read() as s:
-            t = self._tournament(s, tournament)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
             schedule, _ = self._schedule(s, t.id)
             profile = self._profile(t)
             query = select(db.AppealCase).where(db.AppealCase.tournament_id == t.id)
@@ -413,8 +427,8 @@ class AppealService(WebService):
         return views
 
     def case(self, tournament: int, ref: str | int, *, actor: str) -> CaseView:
-        with self._read() as s:
-            t = self._tournament(s, tournament)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
             row = self._case_row(s, t.id, ref)
             if not self._may_read(s, t.id, row, actor):
                 raise PermissionDenied("not_allowed", user=actor, action="read",
@@ -425,9 +439,9 @@ class AppealService(WebService):
     def filing_deadline(self, tournament: int, game: str, kind: ap.Kind
                         ) -> tuple[ap.Deadline | None, list[ap.Refusal]]:
         """The earliest deadline of a filing on the game, and why it cannot be known."""
-        with self._read() as s:
-            t = self._tournament(s, tournament)
-            row = self._game(s, t.id, game)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            row = game_row(s, t.id, game)
             g = self._filed_game(s, row)
             schedule, _ = self._schedule(s, t.id)
             found, missing = ap.deadlines(kind, g, self._profile(t), schedule, self._times(s, row))
@@ -438,7 +452,7 @@ class AppealService(WebService):
         """What a case is about: the published (confirmed) protocol, else the newest (a
         protest may come before the protocol is confirmed: FIIM 8.9.1's ten minutes)."""
         number = row.confirmed_revision or row.head_revision
-        return decode_game(self._revision(s, row.id, number).protocol)
+        return decode_game(revision_row(s, row.id, number).protocol)
 
     def file(self, tournament: int, filing: ap.Filing, *, actor: str,
              now: dt.datetime | None = None) -> CaseView:
@@ -456,13 +470,13 @@ class AppealService(WebService):
     def _file(self, tournament: int, filing: ap.Filing, actor: str,
               moment: dt.datetime) -> CaseView:
         refused: ap.Refused | None = None
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            roles = self._roles(s, t.id, actor)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            roles = roles_in(s, t.id, actor)
             if filing.player not in self._players_of(s, t.id, actor) and not roles & STAFF:
                 raise PermissionDenied("not_allowed", user=actor, action="file",
                                        tournament=t.name, roles=[PLAYER])
-            row = self._game(s, t.id, filing.game)
+            row = game_row(s, t.id, filing.game)
             g = self._filed_game(s, row)
             schedule, _ = self._schedule(s, t.id)
             earlier = self._earlier(s, t.id)
@@ -473,7 +487,7 @@ class AppealService(WebService):
                                     earlier, moment, case_id(number))
             except ap.Refused as e:
                 refused = e
-                self._audit(s, actor, t.id, "appeal_refused", {
+                record_audit(s, actor, t.id, "appeal_refused", {
                     "filing": _to_json(filing),
                     "refusals": [r.as_dict("en") for r in e.refusals]})
             else:
@@ -484,7 +498,7 @@ class AppealService(WebService):
                     filing=_to_json(filing), clause=case.clause, filed_at=moment, filed_by=actor)
                 s.add(crow)
                 s.flush()
-                self._audit(s, actor, t.id, "appeal_file", {
+                record_audit(s, actor, t.id, "appeal_file", {
                     "case": case.id, "game": filing.game, "player": filing.player,
                     "kind": filing.kind.value, "subject": filing.subject.value,
                     "clause": case.clause})
@@ -497,33 +511,33 @@ class AppealService(WebService):
         """How the account writes in this case's thread: (role, author) or None."""
         if row.player_code in self._players_of(s, tid, actor):
             return ap.Role.PLAYER, row.player_code
-        roles = self._roles(s, tid, actor)
+        roles = roles_in(s, tid, actor)
         for account_role, role in DECIDERS.items():
             if account_role in roles:
                 return role, actor
-        if actor in self._judges(s, tid, self._game(s, tid, row.game_code)):
+        if actor in self._judges(s, tid, game_row(s, tid, row.game_code)):
             return ap.Role.JUDGE, actor
         return None
 
     def may_write(self, tournament: int, ref: str | int, actor: str) -> bool:
-        with self._read() as s:
+        with self.store.read() as s:
             row = self._case_row(s, tournament, ref)
             return self._thread_role(s, tournament, row, actor) is not None
 
     def may_set_end(self, tournament: int, game: str, actor: str) -> bool:
         """Whether the account is the game's judge (staff may anyway)."""
-        with self._read() as s:
-            return actor in self._judges(s, tournament, self._game(s, tournament, game))
+        with self.store.read() as s:
+            return actor in self._judges(s, tournament, game_row(s, tournament, game))
 
     def may_decide(self, tournament: int, actor: str) -> bool:
-        return bool(self.roles_of(tournament, actor) & set(DECIDERS))
+        return bool(self.access.roles_of(tournament, actor) & set(DECIDERS))
 
     def add_message(self, tournament: int, ref: str | int, text: str, *, actor: str,
                     now: dt.datetime | None = None) -> CaseView:
         """One more message in the case's thread (FSM 8.9.3)."""
         moment = self._now(now)
-        with self._write() as s:
-            t = self._tournament(s, tournament)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
             row = self._case_row(s, t.id, ref)
             who = self._thread_role(s, t.id, row, actor)
             if who is None:
@@ -534,7 +548,7 @@ class AppealService(WebService):
             ap.add_message(self._load_case(s, row), message)  # raises Refused
             s.add(db.AppealMessage(case_id=row.id, author=author, role=role.value, at=moment,
                                    text=message.text))
-            self._audit(s, actor, t.id, "appeal_message",
+            record_audit(s, actor, t.id, "appeal_message",
                         {"case": case_id(row.number), "role": role.value})
             s.flush()
             schedule, _ = self._schedule(s, t.id)
@@ -544,8 +558,8 @@ class AppealService(WebService):
                  now: dt.datetime | None = None) -> CaseView:
         """The player takes his case back (it still counts in FSM 8.9.6's limits)."""
         moment = self._now(now)
-        with self._write() as s:
-            t = self._tournament(s, tournament)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
             row = self._case_row(s, t.id, ref)
             if row.player_code not in self._players_of(s, t.id, actor):
                 raise PermissionDenied("not_allowed", user=actor, action="withdraw",
@@ -555,7 +569,7 @@ class AppealService(WebService):
             s.add(db.AppealMessage(case_id=row.id, author=note.author, role=note.role.value,
                                    at=moment, text=note.text))
             row.status = case.status.value
-            self._audit(s, actor, t.id, "appeal_withdraw", {"case": case.id})
+            record_audit(s, actor, t.id, "appeal_withdraw", {"case": case.id})
             s.flush()
             schedule, _ = self._schedule(s, t.id)
             return self._view(s, row, schedule, self._profile(t))
@@ -574,14 +588,14 @@ class AppealService(WebService):
                                 committee_agreed, non_game_advantage, moment)
         except StaleRevision as stale:  # a judge saved the game in the same instant: say so
             code = self.case(tournament, ref, actor=actor).case.filing.game
-            raise self._conflict(tournament, code, 0, actor, None, "decide") from stale
+            raise record_conflict(self.store, tournament, code, 0, actor, None, "decide") from stale
 
     def _decide(self, tournament: int, ref: str | int, actor: str, outcome: ap.Outcome,
                 reason: str, change: ap.Change | None, committee_agreed: bool,
                 non_game_advantage: bool, moment: dt.datetime) -> tuple[CaseView, ap.Effect]:
-        with self._write() as s:
-            t, players, stages = self._context(s, tournament)
-            roles = self._roles(s, t.id, actor)
+        with self.store.write() as s:
+            t, players, stages = game_context(s, tournament)
+            roles = roles_in(s, t.id, actor)
             mine = [role for account_role, role in DECIDERS.items() if account_role in roles]
             if not mine:
                 raise PermissionDenied("not_allowed", user=actor, action="decide",
@@ -592,7 +606,7 @@ class AppealService(WebService):
                 # player, never decides it, as nobody confirms his own protocol
                 raise Denied("four_eyes", case=case_id(row.number), user=actor)
             case = self._load_case(s, row)
-            grow = self._game(s, t.id, row.game_code)
+            grow = game_row(s, t.id, row.game_code)
             game = self._filed_game(s, grow)
             profile = self._profile(t)
             schedule, _ = self._schedule(s, t.id)
@@ -606,7 +620,7 @@ class AppealService(WebService):
             if effect.replay:
                 revision = self._replay(s, grow, game, actor, f"{label}: {decision.reason}")
             elif effect.game is not None and effect.changes:
-                self._check_rules(t, effect.game, players, stages)
+                check_rules(t, effect.game, players, stages)
                 revision = self._corrected(s, grow, game, effect.game, actor,
                                            f"{label}: {decision.reason}")
             warnings = [w.as_dict("en") for w in effect.warnings]
@@ -615,7 +629,7 @@ class AppealService(WebService):
                                     revision=revision, changes=list(effect.changes),
                                     warnings=warnings))
             row.status = closed.status.value
-            self._audit(s, actor, t.id, "appeal_decide", {
+            record_audit(s, actor, t.id, "appeal_decide", {
                 "case": case.id, "game": row.game_code, "outcome": outcome.value,
                 "revision": revision, "changes": list(effect.changes),
                 "replay": effect.replay, "warnings": [w["code"] for w in warnings]})
@@ -625,9 +639,9 @@ class AppealService(WebService):
     def _corrected(self, s: Session, row: db.Game, old: model.Game, new: model.Game,
                    actor: str, reason: str) -> int:
         """The decided protocol as a new confirmed revision on top of the newest."""
-        author = self._user(s, actor)
+        author = user_row(s, actor)
         base = row.head_revision
-        number = self._advance(s, row, base, confirmed=True)
+        number = advance_head(s, row, base, confirmed=True)
         text = encode_game(new)
         s.add(db.ProtocolRevision(game_id=row.id, number=number, state=CONFIRMED,
                                   protocol=text, author_id=author.id, reason=reason,
@@ -637,7 +651,7 @@ class AppealService(WebService):
     def _replay(self, s: Session, row: db.Game, old: model.Game, actor: str, reason: str) -> int:
         """FSM 8.10: the game is out of the standings until its replay is confirmed; its
         seating stays as a new draft (roles, result and scores blank) for the judge."""
-        author = self._user(s, actor)
+        author = user_row(s, actor)
         base = row.head_revision
         result = s.execute(update(db.Game).where(db.Game.id == row.id,
                                                  db.Game.head_revision == base)
@@ -654,42 +668,6 @@ class AppealService(WebService):
                                   author_id=author.id, reason=f"replay: {reason}",
                                   changes=diff_dicts(_dict(encode_game(old)), _dict(text))))
         return base + 1
-
-    # --- charts, cached per tournament version -------------------------------------------
-    def chart(self, tournament: int, name: str, lang: str, player: str | None = None) -> bytes:
-        """An SVG chart of the confirmed games: "places" (one player's line when
-        `player` is given), "roles" or "seats". Drawn once per change of the tournament
-        (the service's stamp) and language."""
-        key = (tournament, name, player, lang, self.stamp(tournament))
-        with self._charts_lock:
-            hit = self._charts.get(key)
-        if hit is not None:
-            return hit
-        from mafiatab.domain.progress import places_by_round, win_rates
-        from mafiatab.formats import charts
-
-        t = self.tournament(tournament)
-        profile, _ = profile_for(t)
-        if name == "places":
-            progress = places_by_round(t, profile)
-            if player is not None:
-                progress.places = {player: progress.places.get(player, [])} \
-                    if player in progress.places else {}
-                title = f"{t.name}: {progress.names.get(player, player)}"
-            else:
-                title = t.name
-            data = charts.places_chart(progress, title, lang, "svg")
-        elif name == "roles":
-            data = charts.roles_chart(win_rates(t)[0], t.name, lang, "svg")
-        elif name == "seats":
-            data = charts.seats_chart(win_rates(t)[1], t.name, lang, "svg")
-        else:
-            raise NotFound("no_game", game=name)
-        with self._charts_lock:
-            if len(self._charts) > 64:
-                self._charts.clear()
-            self._charts[key] = data
-        return data
 
 
 def _dict(text: str) -> dict[str, Any]:
@@ -722,7 +700,7 @@ def refusals_json(refusals: Sequence[ap.Refusal], lang: str) -> list[dict[str, A
 
 
 __all__ = [
-    "AppealService",
+    "Appeals",
     "CaseView",
     "DECIDERS",
     "case_id",

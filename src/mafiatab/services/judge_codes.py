@@ -21,7 +21,8 @@ from mafiatab.storage import models as db
 from mafiatab.storage.models import HEAD_JUDGE, JUDGE, ORGANIZER
 
 if TYPE_CHECKING:
-    from mafiatab.services.web_support import WebService
+    from mafiatab.services.access import Access
+    from mafiatab.services.games import Games
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +38,12 @@ class TableCode:
 
 
 class JudgeCodes:
-    """Codes for the table judges of a round, over the web service's code issuing."""
+    """Codes for the table judges of a round, over the access service's code issuing."""
 
-    def __init__(self, store: Store, web: WebService) -> None:
+    def __init__(self, store: Store, games: Games, access: Access) -> None:
         self.store = store
-        self.web = web
+        self.games = games
+        self.access = access
 
     def _code_account(self, tournament: int, user: str, *, actor: str) -> bool:
         """Whether `user` signs in by codes of this tournament (making a name-only
@@ -64,7 +66,7 @@ class JudgeCodes:
     def issue_for_round(self, tournament: int, stage: str, rnd: int, *, actor: str,
                         lang: str = "ru") -> list[TableCode]:
         out = []
-        for g in self.web.overview(tournament):
+        for g in self.games.overview(tournament):
             if g.stage != stage or g.round != rnd:
                 continue
             if not g.judge:
@@ -74,7 +76,7 @@ class JudgeCodes:
                 out.append(TableCode(g.table, g.code, g.judge, why="password"))
                 continue
             try:
-                code = self.web.create_code(tournament, g.judge, JUDGE, actor=actor)
+                code = self.access.create_code(tournament, g.judge, JUDGE, actor=actor)
             except AccountError as e:
                 out.append(TableCode(g.table, g.code, g.judge, why=e.message(lang)))
             else:

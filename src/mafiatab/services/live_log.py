@@ -16,7 +16,7 @@ and nothing else has to know about the live screen:
 * every new event is replayed by the game-log engine on top of the stored log; the first
   illegal one refuses the whole batch with the engine's problem (its rule), and nothing of
   the batch is stored;
-* an accepted batch is stored as one new draft revision through `save_from_web`, based on
+* an accepted batch is stored as one new draft revision through `Protocols.save_draft`, based on
   the revision the screen names: a save in between (the protocol form, another device) is
   a `ConflictError`, as for any other edit.
 
@@ -42,8 +42,8 @@ from mafiatab.domain.paper import paper_from_log
 from mafiatab.domain.problems import Problem
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services import protocols
+from mafiatab.services.games import Games
 from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
-from mafiatab.services.web_support import WebService
 
 #: the key of the live screen's bookkeeping in a protocol (format 1 keeps unknown keys)
 LIVE_KEY: Final = "live"
@@ -122,8 +122,8 @@ def roles_of(game: model.Game) -> dict[int, str] | None:
     return roles
 
 
-def profile_of(svc: WebService, tournament: int) -> RuleProfile:
-    t, _players, _stages = svc.context(tournament)
+def profile_of(games: Games, tournament: int) -> RuleProfile:
+    t, _players, _stages = games.tournaments.context(tournament)
     return protocols.profile_of(t)[0]
 
 
@@ -137,11 +137,11 @@ def _meta(game: model.Game) -> tuple[list[str], set[str], int]:
     return ids, done, int(raw.get("seq") or 0)
 
 
-def load(svc: WebService, tournament: int, code: str) -> LiveGame:
+def load(games: Games, tournament: int, code: str) -> LiveGame:
     """The newest revision of the game, replayed."""
-    info = svc.head(tournament, code)
+    info = games.head(tournament, code)
     game = info.game_struct()
-    profile = profile_of(svc, tournament)
+    profile = profile_of(games, tournament)
     ids, done, seq = _meta(game)
     roles = roles_of(game)
     done_replay = (replay(game.log or [], roles, profile, code, finish=False)
@@ -155,14 +155,15 @@ def _refuse(op: Op, code: str, index: int, detail: str) -> LiveRefused:
                                     {"detail": detail})])
 
 
-def apply_ops(svc: WebService, tournament: int, code: str, ops: Sequence[Op], *, actor: str,
+def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: str,
+              ops: Sequence[Op], *, actor: str,
               base_revision: int) -> tuple[LiveGame, int, int]:
     """Apply a batch of the screen's operations; returns the game after it, the number of
     operations applied and the number skipped as already applied."""
-    if not svc.may_edit(tournament, code, actor):
+    if not steps.may_edit(tournament, code, actor):
         raise PermissionDenied("not_allowed", user=actor, action="save",
                                tournament=str(tournament), roles=["judge"])
-    live = load(svc, tournament, code)
+    live = load(games, tournament, code)
     new = [op for op in ops if op.id not in live.done]
     duplicates = len(ops) - len(new)
     if not new:
@@ -206,8 +207,8 @@ def apply_ops(svc: WebService, tournament: int, code: str, ops: Sequence[Op], *,
             "seq": live.seq + len(new)}
     game = msgspec.structs.replace(game, log=log, other={**game.other, LIVE_KEY: meta})
     game = with_facts(game, live.profile)
-    svc.save_from_web(tournament, game, actor=actor, base_revision=base_revision)
-    return load(svc, tournament, code), len(new), duplicates
+    steps.save_draft(tournament, game.id, game, actor=actor, base_revision=base_revision)
+    return load(games, tournament, code), len(new), duplicates
 
 
 def _index_of(problems: list[Problem], n: int) -> int:
@@ -252,13 +253,13 @@ def with_facts(game: model.Game, profile: RuleProfile) -> model.Game:
     return game if problems else derived
 
 
-def keep_log(svc: WebService, tournament: int, game: model.Game) -> model.Game:
+def keep_log(games: Games, tournament: int, game: model.Game) -> model.Game:
     """The protocol form knows nothing of the log: a form save keeps the stored one (and
     the live screen's bookkeeping), so that finishing a protocol never drops its log."""
     if game.log is not None:
         return game
     try:
-        head = svc.head(tournament, game.id).game_struct()
+        head = games.head(tournament, game.id).game_struct()
     except NotFound:  # a new game has no stored log to keep
         return game
     if head.log is None:

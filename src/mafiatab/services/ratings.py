@@ -93,14 +93,14 @@ def _database(engine: Engine, settings: RatingSettings
               ) -> tuple[list[RatedGame], dict[str, str]]:
     from sqlalchemy import select
 
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
     from mafiatab.storage import models as db
 
-    service = TournamentService(engine)
+    service = Services(engine)
     games: list[RatedGame] = []
     nicknames: dict[str, str] = {}
-    for i, summary in enumerate(service.list_tournaments()):
-        t = service.tournament(summary.id)
+    for i, summary in enumerate(service.tournaments.list_tournaments()):
+        t = service.tournaments.tournament(summary.id)
         with engine.connect() as conn:
             rows = conn.execute(
                 select(db.Participant.code, db.Player.id, db.Player.nickname)

@@ -17,8 +17,8 @@ replays it once through the game-log engine, noting each event's night or day, s
 the overlay shows only what happened at the table: who speaks, the nominations, the
 vote's count, who left and how, fouls, the best move and the result.
 
-`ScreenService` extends `WebService` as `AppealService` does (the same engine, the same
-transaction helpers, roles and audit); it keeps no state but a small cache of deal times.
+`ScreenService` is composed over the `Store` (and reads through `Access`, `Tournaments`,
+`Games` and the standings); it keeps no state but a small cache of deal times.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain.gamelog_engine import GameReplay
@@ -41,8 +41,12 @@ from mafiatab.domain.gamelog_events import parse_events
 from mafiatab.domain.gamelog_state import Phase, Step
 from mafiatab.domain.standings import Row
 from mafiatab.services import live_log
-from mafiatab.services.tournaments import PermissionDenied, ServiceError
-from mafiatab.services.web_support import STAFF, GameStatus, WebService
+from mafiatab.services.access import STAFF, Access
+from mafiatab.services.games import Games
+from mafiatab.services.standings import StandingsBoard
+from mafiatab.services.store import Store, game_row, record_audit, require_role, tournament_row
+from mafiatab.services.tournaments import PermissionDenied, ServiceError, Tournaments
+from mafiatab.services.web_support import GameStatus
 from mafiatab.storage import models as db
 
 #: the longest roles delay a head judge may set (a long final: four hours)
@@ -135,11 +139,18 @@ class OverlayVersion(NamedTuple):
         return self.digest, self.hidden
 
 
-class ScreenService(WebService):
-    """The overlay's and the hall screen's use cases (see the module's text)."""
+class ScreenService:
+    """The overlay's and the hall screen's use cases (see the module's text), over the
+    `Store` and the services whose public reads they combine."""
 
-    def __init__(self, engine: Engine, clock: Callable[[], dt.datetime] = _utcnow) -> None:
-        super().__init__(engine)
+    def __init__(self, store: Store, access: Access, tournaments: Tournaments, games: Games,
+                 standings: StandingsBoard,
+                 clock: Callable[[], dt.datetime] = _utcnow) -> None:
+        self.store = store
+        self.access = access
+        self.tournaments = tournaments
+        self.games = games
+        self.standings = standings
         #: the time the roles delay is measured by (tests move it)
         self.clock = clock
         #: (tournament, game) -> (the last revision read, the deal's time then)
@@ -151,8 +162,8 @@ class ScreenService(WebService):
 
     # --- settings ---
     def screens(self, tournament: int) -> Screens:
-        with self._read() as s:
-            t = self._tournament(s, tournament)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
             row = s.get(db.ScreenSettings, t.id)
             if row is None:
                 return Screens(None, [], False, None)
@@ -171,29 +182,29 @@ class ScreenService(WebService):
     def make_overlay_key(self, tournament: int, *, actor: str) -> str:
         """A new overlay key (shown to the caller once); the old link stops working."""
         key = secrets.token_urlsafe(24)
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require(s, t, actor, STAFF, "manage")
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
             row = self._settings_row(s, t.id)
             row.overlay_digest = key_digest(key)
             row.overlay_made_at = self.now()
-            self._audit(s, actor, t.id, "overlay_link", {"made": True})
+            record_audit(s, actor, t.id, "overlay_link", {"made": True})
         return key
 
     def revoke_overlay_key(self, tournament: int, *, actor: str) -> None:
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require(s, t, actor, STAFF, "manage")
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
             row = self._settings_row(s, t.id)
             row.overlay_digest = None
             row.overlay_made_at = None
-            self._audit(s, actor, t.id, "overlay_link", {"made": False})
+            record_audit(s, actor, t.id, "overlay_link", {"made": False})
 
     def overlay_key_ok(self, tournament: int, key: str | None) -> bool:
         """Whether `key` is the tournament's live overlay key (compared in constant time)."""
         if not key or len(key) > 200:
             return False
-        with self._read() as s:
+        with self.store.read() as s:
             row = s.get(db.ScreenSettings, tournament)
             digest = row.overlay_digest if row is not None else None
         return digest is not None and hmac.compare_digest(digest, key_digest(key))
@@ -202,35 +213,35 @@ class ScreenService(WebService):
         """How long after the deal the stream sees the roles (None: at the game's end)."""
         if seconds is not None and not 0 <= seconds <= MAX_ROLES_DELAY:
             raise ScreenRefused("roles_delay", MAX_ROLES_DELAY)
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require(s, t, actor, STAFF, "manage")
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
             self._settings_row(s, t.id).roles_delay = seconds
-            self._audit(s, actor, t.id, "roles_delay", {"seconds": seconds})
+            record_audit(s, actor, t.id, "roles_delay", {"seconds": seconds})
 
     def set_announcements(self, tournament: int, text: str, *, actor: str) -> None:
         """The hall screen's announcements (one a line); the organizer or the head judge."""
         text = text.replace("\r\n", "\n").strip()
         if len(text) > MAX_ANNOUNCEMENTS:
             raise ScreenRefused("announcements", MAX_ANNOUNCEMENTS)
-        with self._write() as s:
-            t = self._tournament(s, tournament)
-            self._require(s, t, actor, STAFF, "manage")
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
             self._settings_row(s, t.id).announcements = text
-            self._audit(s, actor, t.id, "announcements", {"lines": len(text.splitlines())})
+            record_audit(s, actor, t.id, "announcements", {"lines": len(text.splitlines())})
 
     def hall_version(self, tournament: int) -> tuple[int, int]:
         """The public stamp: every confirmation, setting, announcement or seated table."""
-        return self.stamp(tournament)
+        return self.standings.stamp(tournament)
 
     def hall(self, tournament: int) -> Hall:
         """The hall screen's content (public: see `Hall`)."""
-        t, players, stages = self.context(tournament)
+        t, players, stages = self.tournaments.context(tournament)
         names = {p.id: p.nickname for p in players}
         stage_names = {st.id: st.name for st in stages}
         order = {st.id: i for i, st in enumerate(stages)}
-        vis = self.visibility(tournament)
-        games = self.overview(tournament)
+        vis = self.access.visibility(tournament)
+        games = self.games.overview(tournament)
         rounds: dict[tuple[int, str, int], list[GameStatus]] = {}
         for g in games:
             rounds.setdefault((order.get(g.stage, 99), g.stage, g.round), []).append(g)
@@ -239,7 +250,7 @@ class ScreenService(WebService):
         tables: list[HallTable] = []
         if next_key is not None:
             for g in sorted(rounds[next_key], key=lambda x: x.table):
-                seats = sorted(self.head(tournament, g.code).game_struct().seats,
+                seats = sorted(self.games.head(tournament, g.code).game_struct().seats,
                                key=lambda x: x.seat)
                 tables.append(HallTable(g.table, g.code,
                                         [(x.seat, names.get(x.player, x.player)) for x in seats]))
@@ -248,7 +259,7 @@ class ScreenService(WebService):
         for key in sorted(rounds):
             if key[1] == current and all(g.confirmed_revision for g in rounds[key]):
                 after = key[2]
-        rows = None if vis.standings_hidden else self.cached_standings(tournament).rows
+        rows = None if vis.standings_hidden else self.standings.cached(tournament).rows
         return Hall(t.name, stage_names.get(current or "", current), after, rows,
                     vis.extras_hidden, stage_names.get(next_key[1]) if next_key else None,
                     next_key[2] if next_key else None, tables,
@@ -260,17 +271,17 @@ class ScreenService(WebService):
         standings are public."""
         if self.overlay_key_ok(tournament, key):
             return True
-        if user is not None and self.roles_of(tournament, user) & STAFF:
+        if user is not None and self.access.roles_of(tournament, user) & STAFF:
             return True
-        return not self.visibility(tournament).standings_hidden
+        return not self.access.visibility(tournament).standings_hidden
 
     # --- the game's version and deal time ---
     def overlay_version(self, tournament: int, code: str) -> OverlayVersion:
         """What changes whenever the overlay may change: the game's newest and confirmed
         revisions, the roles delay, the link's key, the public switch, and whether the
         delay has passed (two cheap reads, for the push hub's probe)."""
-        with self._read() as s:
-            row = self._game(s, tournament, code)
+        with self.store.read() as s:
+            row = game_row(s, tournament, code)
             settings = s.get(db.ScreenSettings, tournament)
             web = s.get(db.WebSettings, tournament)
             delay = settings.roles_delay if settings is not None else None
@@ -292,8 +303,8 @@ class ScreenService(WebService):
         with self._dealt_lock:
             checked, found = self._dealt.get((tournament, code), (0, None))
         rev = db.ProtocolRevision
-        with self._read() as s:
-            row = self._game(s, tournament, code)
+        with self.store.read() as s:
+            row = game_row(s, tournament, code)
             for number, text, at in s.execute(
                     select(rev.number, rev.protocol, rev.created_at)
                     .where(rev.game_id == row.id, rev.number > checked).order_by(rev.number)):
@@ -322,8 +333,8 @@ class ScreenService(WebService):
         if not verified and not self.may_watch(tournament, key=key, user=user):
             raise PermissionDenied("not_allowed", user=user or "-", action="overlay",
                                    tournament=str(tournament), roles=["head_judge"])
-        live = live_log.load(self, tournament, code)
-        _t, players, stages = self.context(tournament)
+        live = live_log.load(self.games, tournament, code)
+        _t, players, stages = self.tournaments.context(tournament)
         names = {p.id: p.nickname for p in players}
         stage_names = {st.id: st.name for st in stages}
         game = live.game

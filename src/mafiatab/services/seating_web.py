@@ -8,7 +8,7 @@ numbers, and runs it off the server's event loop.
 * **In memory.** A proposal lives in the `SeatingDesk` of the running app (one per
   tournament: the newest generation), not in the database: it is a working draft of the
   organizer, cheap to make again with the same seed, and the database keeps what matters —
-  the published rounds, as the games' first draft revisions (`WebService.enter_seating`).
+  the published rounds, as the games' first draft revisions (`Games.enter_seating`).
   A restart loses an unpublished proposal; its seed and parameters regenerate it exactly.
 * **One generation at a time.** The search is CPU-bound (numba without the GIL, two
   threads); a second generation started meanwhile waits for the first, so that a hall's
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from mafiatab.domain import protocol as model
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.models import DRAFT
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ def check_bounds(params: SeatingParams) -> None:
 class SeatingDesk:
     """The running app's seating proposals (one per tournament) and their generations."""
 
-    def __init__(self, svc: WebService) -> None:
+    def __init__(self, svc: Services) -> None:
         self.svc = svc
         self._jobs: dict[int, SeatingJob] = {}
         self._lock = threading.Lock()
@@ -267,7 +267,7 @@ class SeatingDesk:
         from mafiatab.seating.model import InfeasibleRequest, build_request
 
         check_bounds(params)
-        _t, players, stages = self.svc.context(tournament)
+        _t, players, stages = self.svc.tournaments.context(tournament)
         gone = self.svc.roster.withdrawn(tournament)  # a withdrawn player is not seated again
         players = [p for p in players if p.id not in gone]
         if len(players) > MAX_PLAYERS:
@@ -366,11 +366,11 @@ class SeatingDesk:
         judges = {t: j.strip() for t, j in (judges or {}).items() if j and j.strip()}
         stage, number = job.params.stage, job.stage_round(rnd)
         tables = job.rounds()[rnd - 1]
-        existing = {g.table: g for g in self.svc.overview(tournament)
+        existing = {g.table: g for g in self.svc.games.overview(tournament)
                     if g.stage == stage and g.round == number}
         started = []
         for g in existing.values():
-            head = self.svc.head(tournament, g.code)
+            head = self.svc.games.head(tournament, g.code)
             if head.state != DRAFT or head.reason != SEATING_REASON:
                 started.append(g)
         if started:
@@ -394,17 +394,17 @@ class SeatingDesk:
             judge = judges.get(t)
             old = existing.get(t)
             if old is None:
-                codes.append(self.svc.enter_seating(tournament, stage, number, t, ids,
-                                                    actor=actor, judge=judge).game)
+                codes.append(self.svc.games.enter_seating(tournament, stage, number, t, ids,
+                                                          actor=actor, judge=judge).game)
                 continue
             game = model.Game(id=old.code, stage=stage, round=number, table=t,
                               seats=[model.Seat(seat=i + 1, player=p, role="")
                                      for i, p in enumerate(ids)],
                               result="", judge=judge or old.judge)
-            self.svc.save_protocol(tournament, game, actor=actor, base_revision=old.revision,
-                                   reason=SEATING_REASON)
+            self.svc.protocols.save_draft(tournament, old.code, game, actor=actor,
+                                          base_revision=old.revision, reason=SEATING_REASON)
             if judge:
-                self.svc.assign_judge(tournament, old.code, judge, actor=actor)
+                self.svc.games.assign_judge(tournament, old.code, judge, actor=actor)
             codes.append(old.code)
         job.published[rnd] = codes
         return codes

@@ -16,10 +16,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.validation import validate_game
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.errors import NotFound, PermissionDenied
 from mafiatab.services.tournament_file import profile_for
@@ -194,6 +196,66 @@ def advance_head(s: Session, row: db.Game, base: int, confirmed: bool = False) -
     return base + 1
 
 
-__all__ = ["StaleRevision", "Store", "advance_head", "aware", "game_row", "profile_of",
-           "record_audit",
-           "require_role", "revision_row", "roles_in", "tournament_row", "user_row"]
+def players_in(s: Session, tid: int) -> list[model.Player]:
+    """The tournament's players in their order, as the core knows them."""
+    rows = s.execute(
+        select(db.Participant.code, db.Player.nickname, db.Player.club)
+        .join(db.Player, db.Player.id == db.Participant.player_id)
+        .where(db.Participant.tournament_id == tid).order_by(db.Participant.position))
+    return [model.Player(id=c, nickname=n, club=club) for c, n, club in rows]
+
+
+def stages_in(s: Session, tid: int) -> list[model.Stage]:
+    """The tournament's stages in their order."""
+    rows = s.scalars(select(db.Stage).where(db.Stage.tournament_id == tid)
+                     .order_by(db.Stage.position))
+    return [model.Stage(id=r.code, name=r.name, kind=r.kind, compensation=r.compensation)
+            for r in rows]
+
+
+def game_context(s: Session, tid: int) -> tuple[db.Tournament, set[str], set[str]]:
+    """The tournament row and the codes of its players and stages (what validating a
+    protocol needs)."""
+    t = tournament_row(s, tid)
+    players = set(s.scalars(select(db.Participant.code)
+                            .where(db.Participant.tournament_id == tid)))
+    stages = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == tid)))
+    return t, players, stages
+
+
+def check_rules(t: db.Tournament, game: model.Game, players: set[str], stages: set[str]) -> None:
+    """Refuse (`ProtocolRefused`, with every problem) a protocol that breaks a rule."""
+    profile, problems = profile_of(t)
+    problems = problems + validate_game(game, profile, players, stages)
+    if [p for p in problems if not p.warning]:
+        raise ProtocolRefused(problems)
+
+
+def numbered(s: Session, row: type[db.Round] | type[db.GameTable], parent: str,
+             parent_id: int, number: int) -> int:
+    """The id of a round (of a stage) or a table (of a round), made when missing; a
+    concurrent maker of the same row is waited for, not failed on."""
+    query = select(row.id).where(getattr(row, parent) == parent_id, row.number == number)
+    found = s.scalar(query)
+    if found is not None:
+        return found
+    try:
+        with s.begin_nested():
+            found = s.scalar(insert(row).returning(row.id),
+                             {parent: parent_id, "number": number})
+    except IntegrityError:
+        found = s.scalar(query)
+    assert found is not None
+    return found
+
+
+def table_id(s: Session, stage_id: int, rnd: int, table: int) -> int:
+    """The id of a stage's round's table, made (with its round) when missing."""
+    round_id = numbered(s, db.Round, "stage_id", stage_id, rnd)
+    return numbered(s, db.GameTable, "round_id", round_id, table)
+
+
+__all__ = ["StaleRevision", "Store", "add_players_and_stages", "advance_head", "aware",
+           "check_rules", "game_context", "game_row", "numbered", "player_identities",
+           "players_in", "profile_of", "record_audit", "require_role", "revision_row",
+           "roles_in", "stages_in", "table_id", "tournament_row", "user_row"]

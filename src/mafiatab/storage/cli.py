@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from mafiatab.domain.standings import Standings
-    from mafiatab.services.tournaments import ImportProgress, TournamentService
+    from mafiatab.services.facade import Services
+    from mafiatab.services.tournaments import ImportProgress
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -124,9 +125,9 @@ def _errors(lang: str) -> Iterator[None]:
     try:
         yield
     except ProtocolRefused as refused:
-        from mafiatab.cli import _print_problems
+        from mafiatab.cli import print_problems
 
-        _print_problems(refused.problems, lang)
+        print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
     except (DatabaseError, BackupError) as e:
         _fail(t(e.code, lang, **e.params))
@@ -146,10 +147,10 @@ def _engine(db: str | None, *, check: bool = True) -> Engine:
     return engine
 
 
-def _service(db: str | None) -> TournamentService:
-    from mafiatab.services.tournaments import TournamentService
+def _service(db: str | None) -> Services:
+    from mafiatab.services.facade import Services
 
-    return TournamentService(_engine(db))
+    return Services(_engine(db))
 
 
 def _url_text(engine: Engine) -> str:
@@ -188,8 +189,8 @@ def import_command(
     """Import a tournament file into the database, all or nothing / импорт турнира."""
     lang = _check_lang(lang)
     from mafiatab import i18n
+    from mafiatab.services.facade import Services
     from mafiatab.services.tournament_file import load_tournament
-    from mafiatab.services.tournaments import TournamentService
     from mafiatab.storage.engine import upgrade
 
     try:
@@ -200,9 +201,9 @@ def import_command(
         loaded = load_tournament(data)  # refused files: nothing touches the database
         engine = _engine(db, check=False)
         upgrade(engine)
-        service = TournamentService(engine)
+        service = Services(engine)
         with _progress(len(loaded.tournament.games), lang) as report:
-            tid = service.import_loaded(loaded, progress=report)
+            tid = service.tournaments.import_loaded(loaded, progress=report)
         src = loaded.tournament
         out.print(t("imported", lang, id=tid, name=src.name,
                     games=i18n.count(len(src.games), "game", lang),
@@ -250,7 +251,7 @@ def export_command(
 
     with _errors(lang):
         service = _service(db)
-        tourn = service.export(service.find_tournament(tournament))
+        tourn = service.tournaments.export(service.tournaments.find_tournament(tournament))
         if output is None:
             sys.stdout.write(dumps_tournament(tourn))
             return
@@ -269,7 +270,7 @@ def tournaments_command(db: DbOpt = None, lang: LangOpt = "ru") -> None:
 
     with _errors(lang):
         service = _service(db)
-        rows = service.list_tournaments()
+        rows = service.tournaments.list_tournaments()
         if not rows:
             out.print(t("no_tournaments", lang))
             return
@@ -344,15 +345,15 @@ def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
 
     with _errors(lang):
         service = _service(db)
-        tid = service.find_tournament(tournament)
+        tid = service.tournaments.find_tournament(tournament)
         if stages:
-            known = [s.id for s in service.tournament(tid).stages]
+            known = [s.id for s in service.tournaments.tournament(tid).stages]
             for sid in stages:
                 if sid not in known:
                     err.print(i18n.t("unknown_stage_arg", lang, value=sid,
                                      choices=", ".join(known)), markup=False, style="red")
                     raise typer.Exit(2)
-        return service.standings(tid, stages or None)
+        return service.standings.compute(tid, stages or None)
 
 
 # --- for the commands other modules register under `db` (mafiatab.import_cli) -------------
@@ -361,8 +362,8 @@ def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
 database_errors = _errors
 
 
-def open_service(db: str | None, *, check: bool = True) -> TournamentService:
+def open_service(db: str | None, *, check: bool = True) -> Services:
     """The service on the database `db` (`check`: refuse an empty or old schema)."""
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
 
-    return TournamentService(_engine(db, check=check))
+    return Services(_engine(db, check=check))

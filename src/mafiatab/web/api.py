@@ -11,37 +11,29 @@ import datetime as dt
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends, HTTPException
 from pydantic import Field
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
 from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.formats.standings_json import standings_to_dict
+from mafiatab.services.facade import Services
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
-from mafiatab.services.web_support import STAFF, WebService
+from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE, ORGANIZER
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
 from mafiatab.web.security import (
     Body,
     Principal,
     check_csrf,
-    code_sign_in,
-    password_sign_in,
-    principal,
     require_role,
     require_user,
-    service,
-    sign_in,
-    sign_out,
 )
-from mafiatab.web.security import change_password as owner_changes_password
 
 router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api"])
 
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
 
 
 #: bounds of what the API reads (issue 10): text fields, ids, lists, numbers
@@ -52,11 +44,6 @@ BIG_LIST: Final = 2000
 Int = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
-class Login(Body):
-    user: str | None = Field(None, max_length=NAME)
-    password: str | None = Field(None, max_length=256)
-    code: str | None = Field(None, max_length=64,
-                             description="a per-tournament code instead of user/password")
 
 
 class NewTournament(Body):
@@ -112,15 +99,6 @@ class Revoke(Body):
     role: str = Field(max_length=30)
 
 
-class Organizer(Body):
-    user: str = Field(min_length=1, max_length=NAME)
-
-
-class PasswordChange(Body):
-    old: str = Field(max_length=256)
-    new: str = Field(max_length=256)
-
-
 class Assign(Body):
     game: str = Field(max_length=ID)
     judge: str = Field(max_length=NAME)
@@ -154,7 +132,7 @@ def _game(protocol: dict[str, Any]) -> model.Game:
     return decode_game(json.dumps(protocol, ensure_ascii=False))
 
 
-def _sent(svc: WebService, me: Principal, tid: int, code: str,
+def _sent(svc: Services, me: Principal, tid: int, code: str,
           protocol: dict[str, Any]) -> tuple[str, model.Game]:
     """The sender and the protocol he sent. Where the game is (id, stage, round, table)
     is the stored game's, so it may be left out; a body that is not a protocol is
@@ -164,80 +142,21 @@ def _sent(svc: WebService, me: Principal, tid: int, code: str,
     try:
         return user, _game(placed)
     except ProtocolRefused:
-        if not svc.may_edit(tid, code, user):
+        if not svc.protocols.may_edit(tid, code, user):
             raise HTTPException(status_code=403, detail="not allowed") from None
         raise
-
-
-@router.get("/session")
-def session(me: Who) -> dict[str, Any]:
-    """Who is signed in, their roles per tournament, and the CSRF token for writes."""
-    return {"user": me.user, "lang": me.lang, "csrf": me.csrf,
-            "roles": {str(k): sorted(v) for k, v in me.roles.items()}}
-
-
-@router.post("/login")
-async def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, Any]:
-    """Sign in with a name and password, or with a code. Rate-limited (429 with
-    Retry-After); a code opens its own account in its one tournament only."""
-    if body.code:
-        code = body.code
-        found = await code_sign_in(request, code)
-        if found is None:
-            raise HTTPException(status_code=401, detail="bad_code")
-        user = found[0]
-        await run_in_threadpool(lambda: sign_in(request, user, code=code))
-    elif body.user and body.password is not None:
-        name = await password_sign_in(request, body.user, body.password)
-        if name is None:
-            raise HTTPException(status_code=401, detail="bad_login")
-        await run_in_threadpool(sign_in, request, name)
-    else:
-        raise HTTPException(status_code=401, detail="bad_login")
-    return await run_in_threadpool(lambda: session(principal(request)))
-
-
-@router.post("/logout")
-def logout(request: Request, me: Who) -> dict[str, Any]:
-    sign_out(request)
-    return {"ok": True}
-
-
-@router.post("/logout/everywhere")
-def logout_everywhere(request: Request, me: Who) -> dict[str, Any]:
-    """Every session of the account ends (this one too)."""
-    require_user(me)
-    sign_out(request, everywhere=True)
-    return {"ok": True}
-
-
-@router.post("/account/password")
-async def change_password(body: PasswordChange, request: Request, me: Who,
-                          svc: Svc) -> dict[str, Any]:
-    """The owner's password change: every other session of the account ends."""
-    user = require_user(me)
-    await owner_changes_password(request, user, body.old, body.new)
-    await run_in_threadpool(sign_in, request, user)
-    return await run_in_threadpool(lambda: session(principal(request)))
-
-
-@router.post("/organizers")
-def organizers(body: Organizer, me: Who, svc: Svc) -> dict[str, Any]:
-    """An organizer gives another account the right to create tournaments."""
-    svc.give_organizer(body.user, actor=require_user(me))
-    return {"ok": True}
 
 
 @router.get("/tournaments")
 def tournaments(me: Who, svc: Svc) -> list[dict[str, Any]]:
     return [{"id": t.id, "name": t.name, "rules": t.rules, "players": t.players,
-             "games": t.games, "confirmed": t.confirmed} for t in svc.list_tournaments()]
+             "games": t.games, "confirmed": t.confirmed} for t in svc.tournaments.list_tournaments()]
 
 
 @router.post("/tournaments", status_code=201)
 def create(body: NewTournament, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    tid = svc.new_tournament(body.name, body.rules, actor=user,
+    tid = svc.tournaments.new_tournament(body.name, body.rules, actor=user,
                              stages=[_stage(s) for s in body.stages])
     return {"id": tid}
 
@@ -248,7 +167,7 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
     ctx = standings_context(svc, me, tid, stage)
     if ctx["hidden"]:
         return {"format": "mafiatab.standings/1", "hidden": True, "standings": []}
-    s = svc.cached_standings(tid, [stage] if stage else None)
+    s = svc.standings.cached(tid, [stage] if stage else None)
     out = standings_to_dict(s)
     if ctx["extras_hidden"]:
         keep = ("player", "nickname", "games", "wins", "main")
@@ -279,9 +198,9 @@ def player(tid: int, pid: str, me: Who, svc: Svc, stage: str | None = None) -> d
 def games(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     """Every table's protocol state (staff); a judge sees his own tables; others see
     the confirmed games."""
-    rows = svc.overview(tid)
+    rows = svc.games.overview(tid)
     if not me.is_staff(tid):
-        if svc.visibility(tid).standings_hidden and not me.has(tid, {JUDGE}):
+        if svc.access.visibility(tid).standings_hidden and not me.has(tid, {JUDGE}):
             raise HTTPException(status_code=403)
         rows = [g for g in rows if g.confirmed_revision or (me.user and g.judge == me.user)]
     return [{"game": g.code, "stage": g.stage, "round": g.round, "table": g.table,
@@ -292,9 +211,9 @@ def games(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
 @router.get("/t/{tid}/games/{code}")
 def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The confirmed protocol (staff and the table's judge: the newest revision)."""
-    if me.user is not None and (svc.may_edit(tid, code, me.user)
-                                or svc.judge_of(tid, code) == me.user):
-        return _revision(svc.head(tid, code))  # the table's judge: his own, submitted too
+    if me.user is not None and (svc.protocols.may_edit(tid, code, me.user)
+                                or svc.games.judge_of(tid, code) == me.user):
+        return _revision(svc.games.head(tid, code))  # the table's judge: his own, submitted too
     info, extras_hidden = public_game(svc, me, tid, code)
     out = _revision(info)
     if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
@@ -349,21 +268,21 @@ def send_back(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, A
 @router.post("/t/{tid}/players")
 def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, {ORGANIZER})
-    svc.register_players(tid, [_player(p) for p in body.players], actor=user)
+    svc.tournaments.register_players(tid, [_player(p) for p in body.players], actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/seating")
 def seating(tid: int, body: Seating, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    return _revision(svc.enter_seating(tid, body.stage, body.round, body.table, body.players,
+    return _revision(svc.games.enter_seating(tid, body.stage, body.round, body.table, body.players,
                                        actor=user, judge=body.judge))
 
 
 @router.post("/t/{tid}/options")
 def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    svc.set_visibility(tid, actor=user, standings_hidden=body.standings_hidden,
+    svc.access.set_visibility(tid, actor=user, standings_hidden=body.standings_hidden,
                        extras_hidden=body.extras_hidden, finished=body.finished)
     return {"ok": True}
 
@@ -375,8 +294,8 @@ def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
     if body.code:
         ttl = dt.timedelta(minutes=body.ttl_minutes) if body.ttl_minutes else None
-        return {"code": svc.create_code(tid, body.user, body.role, actor=user, ttl=ttl)}
-    svc.grant(tid, body.user, body.role, actor=user, password=body.password)
+        return {"code": svc.access.create_code(tid, body.user, body.role, actor=user, ttl=ttl)}
+    svc.access.grant(tid, body.user, body.role, actor=user, password=body.password)
     return {"ok": True}
 
 
@@ -384,7 +303,7 @@ def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
 def revoke_role(tid: int, body: Revoke, me: Who, svc: Svc) -> dict[str, Any]:
     """Take a role away: in force from the account's next request."""
     user = require_role(me, tid, STAFF)
-    svc.revoke_role(tid, body.user, body.role, actor=user)
+    svc.access.revoke_role(tid, body.user, body.role, actor=user)
     return {"ok": True}
 
 
@@ -395,28 +314,28 @@ def codes(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     return [{"id": c.id, "user": c.user, "role": c.role, "created_by": c.created_by,
              "created_at": c.created_at.isoformat(),
              "expires_at": c.expires_at.isoformat() if c.expires_at else None,
-             "revoked": c.revoked, "valid": c.valid} for c in svc.codes(tid, actor=user)]
+             "revoked": c.revoked, "valid": c.valid} for c in svc.access.codes(tid, actor=user)]
 
 
 @router.delete("/t/{tid}/codes/{cid}")
 def revoke_code(tid: int, cid: int, me: Who, svc: Svc) -> dict[str, Any]:
     """The code stops working, and every session made with it ends now."""
     user = require_role(me, tid, STAFF)
-    svc.revoke_code(tid, cid, actor=user)
+    svc.access.revoke_code(tid, cid, actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/assign")
 def assign(tid: int, body: Assign, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    svc.assign_judge(tid, body.game, body.judge, actor=user)
+    svc.games.assign_judge(tid, body.game, body.judge, actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/lots")
 def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    draws = svc.record_lot(tid, body.seed, actor=user)
+    draws = svc.standings.record_lot(tid, body.seed, actor=user)
     return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
 
 
@@ -424,7 +343,7 @@ def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
 def audit(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     require_role(me, tid, STAFF)
     rows = [{"at": at.isoformat(), "user": u, "action": a, "detail": d}
-            for at, u, a, d in svc.audit_log(tid)]
+            for at, u, a, d in svc.tournaments.audit_log(tid)]
     result: list[dict[str, Any]] = json.loads(json.dumps(rows, default=str))  # Decimal points
     return result
 

@@ -1,5 +1,6 @@
 """The web app: FastAPI with server-rendered Jinja2 pages (htmx served from /static) and a
-JSON API under /api. Both call `WebService` and nothing below it.
+JSON API under /api. Both call the process's `Services` (built once here) and nothing
+below them.
 
 `create_app(db_url)` is what `mafiatab serve`, `mafiatab demo`, the tests and the
 benchmark start; it checks the database schema (the storage's migrations) and makes the
@@ -27,6 +28,7 @@ from mafiatab import i18n
 from mafiatab.domain.points import format_points
 from mafiatab.domain.problems import ProtocolRefused, translate_clause
 from mafiatab.services.accounts import HASH_SLOTS, AccountError, Busy
+from mafiatab.services.facade import Services
 from mafiatab.services.tournaments import (
     ConflictError,
     NotFound,
@@ -34,7 +36,6 @@ from mafiatab.services.tournaments import (
     ServiceError,
     StateError,
 )
-from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import check_schema, make_engine
 from mafiatab.web import forms, texts
 from mafiatab.web.security import (
@@ -93,8 +94,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     rate limits (the defaults unless a test needs others)."""
     engine = db if isinstance(db, Engine) else make_engine(db)
     check_schema(engine)
-    svc = WebService(engine)
-    svc.ensure_schema()
+    svc = Services(engine)
 
     app = FastAPI(title="mafiatab", version="1", docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None,
@@ -102,7 +102,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
                   description="Sports mafia tournaments: protocols, confirmation, standings. "
                   "Writes need the session cookie and the X-CSRF-Token header "
                   "(GET /api/session gives both).")
-    app.state.service = svc
+    #: the process's one set of services (one store, one standings cache)
+    app.state.services = svc
     app.state.fragments = {}
     app.state.render_lock = threading.Lock()
     # the public standings poll's own threads: a stamp re-read or a render after a change
@@ -184,8 +185,12 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
         return render(request, "error.html", status_code=e.status_code,
                       message=texts.word(key, p.lang))
 
-    from mafiatab.web import api, pages, seating_pages
+    from mafiatab.web import account_api, api, front_pages, pages, seating_pages
 
+    # one router per feature: the front door (accounts, new tournaments), a tournament's
+    # pages and its JSON API, seating, the live screen, appeals, the screens
+    app.include_router(front_pages.router)
+    app.include_router(account_api.router)
     app.include_router(seating_pages.router)  # issue 6: the seating page and its API
     from mafiatab.web import setup_pages  # issue 13: set-up, overview, blanks, accounts
 

@@ -16,7 +16,7 @@ The rules are the core's (`domain.appeals`), the transactions the service's
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import msgspec
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
@@ -26,16 +26,17 @@ from pydantic import Field
 from mafiatab.domain import appeals as ap
 from mafiatab.rules import PROFILES
 from mafiatab.services.appeals import (
-    AppealService,
     CaseView,
     change_of,
     filing_of,
     refusals_json,
     schedule_of,
 )
+from mafiatab.services.facade import Services
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
 from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
     MAX_TEXT,
     Body,
@@ -115,20 +116,12 @@ def aw(key: str, lang: str, **params: object) -> str:
     return text.format(**params) if params else text
 
 
-Who = Annotated[Principal, Depends(principal)]
 
 
-def appeals_service(request: Request) -> AppealService:
-    svc: AppealService = request.app.state.appeals
-    return svc
-
-
-Svc = Annotated[AppealService, Depends(appeals_service)]
 
 
 def install(app: FastAPI) -> None:
     """Register the routes, the service and the refusal handler (one line in app.py)."""
-    app.state.appeals = AppealService(app.state.service.engine)
     app.include_router(router)
     app.include_router(api)
 
@@ -163,12 +156,12 @@ def _when(value: str) -> dt.datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
-def _public(svc: AppealService, me: Principal, tid: int, *, extras: bool = True) -> None:
+def _public(svc: Services, me: Principal, tid: int, *, extras: bool = True) -> None:
     """Downloads and charts: staff always; others where standings (and, for what shows
     extras, the extras) are published."""
     if me.is_staff(tid):
         return
-    vis = svc.visibility(tid)
+    vis = svc.access.visibility(tid)
     if vis.standings_hidden or (extras and vis.extras_hidden):
         raise HTTPException(status_code=403)
 
@@ -187,16 +180,16 @@ def case_json(v: CaseView, lang: str) -> dict[str, Any]:
 # --- pages -----------------------------------------------------------------------------------
 
 
-def _list_context(svc: AppealService, me: Principal, tid: int, user: str) -> dict[str, Any]:
-    t, players, stages = svc.context(tid)
+def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str, Any]:
+    t, players, stages = svc.tournaments.context(tid)
     staff = me.is_staff(tid)
-    rounds = sorted({(g.stage, g.round) for g in svc.overview(tid)})
-    return {"t": t, "tid": tid, "cases": svc.cases(tid, actor=user), "staff": staff,
+    rounds = sorted({(g.stage, g.round) for g in svc.games.overview(tid)})
+    return {"t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
             "names": {p.id: p.nickname for p in players}, "players": players,
-            "schedule": svc.schedule(tid) if staff else None,
-            "schedule_warnings": svc.schedule_warnings(tid) if staff else [],
-            "linked": svc.linked_players(tid) if staff else {}, "rounds": rounds,
-            "mine": svc.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
+            "schedule": svc.appeals.schedule(tid) if staff else None,
+            "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
+            "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
+            "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
             "code_made": None}
 
 
@@ -206,22 +199,22 @@ def appeals_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     return render(request, "appeals.html", **_list_context(svc, me, tid, user))
 
 
-def _filer(svc: AppealService, me: Principal, tid: int) -> tuple[str, set[str]]:
+def _filer(svc: Services, me: Principal, tid: int) -> tuple[str, set[str]]:
     """The account and the players it files for; only a player (or staff) files."""
     user = require_user(me)
-    mine = svc.players_of(tid, user)
+    mine = svc.appeals.players_of(tid, user)
     if not mine and not me.is_staff(tid):
         raise HTTPException(status_code=403)
     return user, mine
 
 
-def _new_context(svc: AppealService, me: Principal, tid: int, code: str, mine: set[str],
+def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[str],
                  refusals: list[ap.Refusal] | None = None,
                  values: dict[str, str] | None = None) -> dict[str, Any]:
-    t, players, _stages = svc.context(tid)
+    t, players, _stages = svc.tournaments.context(tid)
     deadlines = {}
     for kind in ap.Kind:
-        found, missing = svc.filing_deadline(tid, code, kind)
+        found, missing = svc.appeals.filing_deadline(tid, code, kind)
         deadlines[kind.value] = (found, missing)
     return {"t": t, "tid": tid, "code": code, "mine": sorted(mine),
             "players": players, "staff": me.is_staff(tid),
@@ -233,7 +226,7 @@ def _new_context(svc: AppealService, me: Principal, tid: int, code: str, mine: s
 @router.get("/t/{tid}/games/{code}/appeal", response_class=HTMLResponse)
 def new_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     _user, mine = _filer(svc, me, tid)
-    svc.status(tid, code)
+    svc.games.status(tid, code)
     return render(request, "appeal_new.html", **_new_context(svc, me, tid, code, mine))
 
 
@@ -259,52 +252,52 @@ async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) ->
     except msgspec.ValidationError as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
     try:
-        view = svc.file(tid, filing, actor=user)
+        view = svc.appeals.file(tid, filing, actor=user)
     except ap.Refused as e:
         return render(request, "appeal_new.html", status_code=422,
                       **_new_context(svc, me, tid, code, mine, e.refusals, f))
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
-def _thread_context(svc: AppealService, me: Principal, tid: int, view: CaseView, user: str,
+def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
                     refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
-    t, players, _stages = svc.context(tid)
+    t, players, _stages = svc.tournaments.context(tid)
     return {"t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
-            "may_write": svc.may_write(tid, view.number, user),
-            "may_decide": svc.may_decide(tid, user),
-            "mine": view.case.filing.player in svc.players_of(tid, user),
+            "may_write": svc.appeals.may_write(tid, view.number, user),
+            "may_decide": svc.appeals.may_decide(tid, user),
+            "mine": view.case.filing.player in svc.appeals.players_of(tid, user),
             "refusals": refusals or [], "aw": lambda k, **kw: aw(k, me.lang, **kw)}
 
 
 @router.get("/t/{tid}/appeals/{case}", response_class=HTMLResponse)
 def thread_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    view = svc.case(tid, case, actor=user)
+    view = svc.appeals.case(tid, case, actor=user)
     return render(request, "appeal.html", **_thread_context(svc, me, tid, view, user))
 
 
 @router.post("/t/{tid}/appeals/{case}/messages")
 async def message_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not svc.may_write(tid, case, user):
+    if not svc.appeals.may_write(tid, case, user):
         raise HTTPException(status_code=403)
     text = (await _form(request)).get("text", "").strip()
     if not text:
         raise HTTPException(status_code=400, detail="text")
-    view = svc.add_message(tid, case, text, actor=user)
+    view = svc.appeals.add_message(tid, case, text, actor=user)
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
 @router.post("/t/{tid}/appeals/{case}/withdraw")
 async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    view = svc.case(tid, case, actor=user)
-    if view.case.filing.player not in svc.players_of(tid, user):
+    view = svc.appeals.case(tid, case, actor=user)
+    if view.case.filing.player not in svc.appeals.players_of(tid, user):
         raise HTTPException(status_code=403)
     if (await _form(request)).get("confirm") != "yes":
         raise HTTPException(status_code=400, detail="confirm")
-    svc.withdraw(tid, case, actor=user)
+    svc.appeals.withdraw(tid, case, actor=user)
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
@@ -319,12 +312,12 @@ def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
     return change or None
 
 
-def _keep_other_scores(svc: AppealService, tid: int, code: str, change: dict[str, Any] | None
+def _keep_other_scores(svc: Services, tid: int, code: str, change: dict[str, Any] | None
                        ) -> dict[str, Any] | None:
     """A seat's new extra on top of what the protocol already has for the seat."""
     if not change or "scores" not in change:
         return change
-    info = svc.confirmed(tid, code)
+    info = svc.games.confirmed(tid, code)
     if info is None:
         return change
     old = info.protocol.get("scores", {})
@@ -333,15 +326,15 @@ def _keep_other_scores(svc: AppealService, tid: int, code: str, change: dict[str
     return change
 
 
-def _decide(svc: AppealService, tid: int, case: str, user: str, data: dict[str, Any]
+def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
             ) -> tuple[CaseView, ap.Effect]:
     try:
         outcome = ap.Outcome(data.get("outcome", ""))
-        view = svc.case(tid, case, actor=user)
+        view = svc.appeals.case(tid, case, actor=user)
         change = change_of(_keep_other_scores(svc, tid, view.case.filing.game, data.get("change")))
     except (ValueError, msgspec.ValidationError) as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
-    return svc.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
+    return svc.appeals.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
                       change=change, committee_agreed=bool(data.get("committee_agreed")),
                       non_game_advantage=bool(data.get("non_game_advantage")))
 
@@ -349,7 +342,7 @@ def _decide(svc: AppealService, tid: int, case: str, user: str, data: dict[str, 
 @router.post("/t/{tid}/appeals/{case}/decision")
 async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not svc.may_decide(tid, user):
+    if not svc.appeals.may_decide(tid, user):
         raise HTTPException(status_code=403)
     f = await _form(request)
     data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
@@ -358,7 +351,7 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     try:
         view, _effect = _decide(svc, tid, case, user, data)
     except ap.Refused as e:
-        view = svc.case(tid, case, actor=user)
+        view = svc.appeals.case(tid, case, actor=user)
         return render(request, "appeal.html", status_code=422,
                       **_thread_context(svc, me, tid, view, user, e.refusals))
     return _see(f"/t/{tid}/appeals/{view.id}")
@@ -382,7 +375,7 @@ async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Respon
     f = await _form(request)
     if not f.get("schedule", "").strip():
         raise HTTPException(status_code=400, detail="schedule")
-    svc.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", "")),
+    svc.appeals.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", "")),
                      actor=user)
     return _see(f"/t/{tid}/appeals")
 
@@ -394,7 +387,7 @@ async def player_access_page(request: Request, tid: int, me: Who, svc: Svc) -> R
     player = f.get("player", "").strip()
     if not player:
         raise HTTPException(status_code=400, detail="player")
-    account, code = svc.player_code(tid, player, actor=user, user=f.get("user", "").strip() or None)
+    account, code = svc.appeals.player_code(tid, player, actor=user, user=f.get("user", "").strip() or None)
     ctx = _list_context(svc, me, tid, user)
     ctx["code_made"] = (player, account, code)
     return render(request, "appeals.html", **ctx)
@@ -403,12 +396,12 @@ async def player_access_page(request: Request, tid: int, me: Who, svc: Svc) -> R
 @router.post("/t/{tid}/games/{code}/ended")
 async def ended_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.may_set_end(tid, code, user)):
+    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.appeals.may_set_end(tid, code, user)):
         raise HTTPException(status_code=403)
     value = (await _form(request)).get("ended", "").strip()
     if not value:
         raise HTTPException(status_code=400, detail="ended")
-    svc.set_game_end(tid, code, _when(value), actor=user)
+    svc.appeals.set_game_end(tid, code, _when(value), actor=user)
     return _see(f"/t/{tid}/games/{code}")
 
 
@@ -423,19 +416,19 @@ def _svg(data: bytes) -> Response:
 @router.get("/t/{tid}/charts/roles.svg")
 def roles_svg(tid: int, me: Who, svc: Svc) -> Response:
     _public(svc, me, tid, extras=False)
-    return _svg(svc.chart(tid, "roles", me.lang))
+    return _svg(svc.exports.chart(tid, "roles", me.lang))
 
 
 @router.get("/t/{tid}/charts/seats.svg")
 def seats_svg(tid: int, me: Who, svc: Svc) -> Response:
     _public(svc, me, tid, extras=False)
-    return _svg(svc.chart(tid, "seats", me.lang))
+    return _svg(svc.exports.chart(tid, "seats", me.lang))
 
 
 @router.get("/t/{tid}/players/{pid}/places.svg")
 def places_svg(tid: int, pid: str, me: Who, svc: Svc) -> Response:
     _public(svc, me, tid)  # places follow the totals, extras included
-    return _svg(svc.chart(tid, "places", me.lang, pid))
+    return _svg(svc.exports.chart(tid, "places", me.lang, pid))
 
 
 def _file(data: bytes, media: str, name: str) -> Response:
@@ -448,9 +441,9 @@ def standings_xlsx(tid: int, me: Who, svc: Svc) -> Response:
     from mafiatab.services.tournament_file import profile_for
 
     _public(svc, me, tid)
-    t = svc.tournament(tid)
+    t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
-    data = workbook_bytes(svc.cached_standings(tid), t, profile, me.lang, None)
+    data = workbook_bytes(svc.standings.cached(tid), t, profile, me.lang, None)
     return _file(data, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                  f"standings-{tid}.xlsx")
 
@@ -460,7 +453,7 @@ def standings_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
     from mafiatab.formats.csv_export import standings_csv as to_csv
 
     _public(svc, me, tid)
-    return _file(to_csv(svc.cached_standings(tid), me.lang, comma), "text/csv; charset=utf-8",
+    return _file(to_csv(svc.standings.cached(tid), me.lang, comma), "text/csv; charset=utf-8",
                  f"standings-{tid}.csv")
 
 
@@ -470,8 +463,8 @@ def standings_pdf(tid: int, me: Who, svc: Svc) -> Response:
     from mafiatab.services.tournament_file import profile_for
 
     _public(svc, me, tid)
-    profile, _ = profile_for(svc.tournament(tid))
-    return _file(to_pdf(svc.cached_standings(tid), profile.title, me.lang), "application/pdf",
+    profile, _ = profile_for(svc.tournaments.tournament(tid))
+    return _file(to_pdf(svc.standings.cached(tid), profile.title, me.lang), "application/pdf",
                  f"standings-{tid}.pdf")
 
 
@@ -482,10 +475,10 @@ def protocol_pdf(tid: int, code: str, me: Who, svc: Svc) -> Response:
     from mafiatab.services.tournament_file import profile_for
 
     _public(svc, me, tid)
-    info = svc.head(tid, code) if me.is_staff(tid) else svc.confirmed(tid, code)
+    info = svc.games.head(tid, code) if me.is_staff(tid) else svc.games.confirmed(tid, code)
     if info is None:
         raise HTTPException(status_code=404)
-    t = svc.tournament(tid)
+    t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
     data = protocols_pdf([sheet_of_game(t, profile, info.game_struct(), me.lang)], me.lang)
     return _file(data, "application/pdf", f"protocol-{code}.pdf")
@@ -499,8 +492,8 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
     from mafiatab.services.tournament_file import profile_for
 
     require_role(me, tid, STAFF | {JUDGE})
-    games = svc.overview(tid)
-    _t, _players, stages = svc.context(tid)
+    games = svc.games.overview(tid)
+    _t, _players, stages = svc.tournaments.context(tid)
     if stage is None or round is None:
         if games:
             stage, round = games[-1].stage, games[-1].round
@@ -508,10 +501,10 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
             stage, round = (stages[0].id if stages else "qual"), 1
     count = tables or max((g.table for g in games if g.stage == stage and g.round == round),
                           default=1)
-    t = svc.tournament(tid)
+    t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
     # a seated table prints its players and judge (FIIM 9.2-9.3)
-    heads = [svc.head(tid, g.code) for g in games if g.stage == stage and g.round == round]
+    heads = [svc.games.head(tid, g.code) for g in games if g.stage == stage and g.round == round]
     seated = [h.game_struct() for h in heads if h is not None]
     data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
                                       seated=seated, today=dt.date.today().isoformat()),
@@ -559,7 +552,7 @@ class PlayerAccess(Body):
 def api_cases(tid: int, me: Who, svc: Svc, open: bool = False) -> list[dict[str, Any]]:
     """The cases the asker may read, open ones first."""
     user = _involved(me, tid)
-    return [case_json(v, me.lang) for v in svc.cases(tid, actor=user, open_only=open)]
+    return [case_json(v, me.lang) for v in svc.appeals.cases(tid, actor=user, open_only=open)]
 
 
 @api.post("/t/{tid}/games/{code}/appeals", status_code=201)
@@ -573,7 +566,7 @@ def api_file(tid: int, code: str, body: FilingBody, me: Who, svc: Svc) -> dict[s
         filing = filing_of({**body.model_dump(), "player": player, "game": code})
     except msgspec.ValidationError as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
-    return case_json(svc.file(tid, filing, actor=user), me.lang)
+    return case_json(svc.appeals.file(tid, filing, actor=user), me.lang)
 
 
 @api.get("/t/{tid}/games/{code}/deadline")
@@ -584,7 +577,7 @@ def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -
         k = ap.Kind(kind)
     except ValueError:
         raise HTTPException(status_code=400, detail="kind") from None
-    found, missing = svc.filing_deadline(tid, code, k)
+    found, missing = svc.appeals.filing_deadline(tid, code, k)
     return {"deadline": found.at.isoformat() if found else None,
             "clause": found.clause if found else None,
             "missing": refusals_json(missing, me.lang)}
@@ -593,17 +586,17 @@ def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -
 @api.get("/t/{tid}/appeals/{case}")
 def api_case(tid: int, case: str, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    return case_json(svc.case(tid, case, actor=user), me.lang)
+    return case_json(svc.appeals.case(tid, case, actor=user), me.lang)
 
 
 @api.post("/t/{tid}/appeals/{case}/messages")
 def api_message(tid: int, case: str, body: Text, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    if not svc.may_write(tid, case, user):
+    if not svc.appeals.may_write(tid, case, user):
         raise HTTPException(status_code=403)
     if not body.text.strip():
         raise HTTPException(status_code=400, detail="text")
-    return case_json(svc.add_message(tid, case, body.text, actor=user), me.lang)
+    return case_json(svc.appeals.add_message(tid, case, body.text, actor=user), me.lang)
 
 
 class Withdraw(Body):
@@ -613,12 +606,12 @@ class Withdraw(Body):
 @api.post("/t/{tid}/appeals/{case}/withdraw")
 def api_withdraw(tid: int, case: str, body: Withdraw, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    view = svc.case(tid, case, actor=user)
-    if view.case.filing.player not in svc.players_of(tid, user):
+    view = svc.appeals.case(tid, case, actor=user)
+    if view.case.filing.player not in svc.appeals.players_of(tid, user):
         raise HTTPException(status_code=403)
     if not body.confirm:
         raise HTTPException(status_code=400, detail="confirm")
-    return case_json(svc.withdraw(tid, case, actor=user), me.lang)
+    return case_json(svc.appeals.withdraw(tid, case, actor=user), me.lang)
 
 
 @api.post("/t/{tid}/appeals/{case}/decision")
@@ -626,7 +619,7 @@ def api_decide(tid: int, case: str, body: DecisionBody, me: Who, svc: Svc) -> di
     """Decide (head judge or appeals commission): 422 with every refusal; the answer has
     the protocol revision made, what changed and the warnings."""
     user = require_user(me)
-    if not svc.may_decide(tid, user):
+    if not svc.appeals.may_decide(tid, user):
         raise HTTPException(status_code=403)
     view, effect = _decide(svc, tid, case, user, body.model_dump())
     return {**case_json(view, me.lang), "replay": effect.replay}
@@ -635,8 +628,8 @@ def api_decide(tid: int, case: str, body: DecisionBody, me: Who, svc: Svc) -> di
 @api.get("/t/{tid}/schedule")
 def api_schedule(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
     _involved(me, tid)
-    out: dict[str, Any] = msgspec.to_builtins(svc.schedule(tid))
-    out["warnings"] = svc.schedule_warnings(tid)
+    out: dict[str, Any] = msgspec.to_builtins(svc.appeals.schedule(tid))
+    out["warnings"] = svc.appeals.schedule_warnings(tid)
     return out
 
 
@@ -648,16 +641,16 @@ def api_set_schedule(tid: int, body: dict[str, Any], me: Who, svc: Svc) -> dict[
         schedule = schedule_of(body)
     except msgspec.ValidationError as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
-    svc.set_schedule(tid, schedule, actor=user)
+    svc.appeals.set_schedule(tid, schedule, actor=user)
     return {"ok": True}
 
 
 @api.put("/t/{tid}/games/{code}/ended")
 def api_ended(tid: int, code: str, body: Ended, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.may_set_end(tid, code, user)):
+    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.appeals.may_set_end(tid, code, user)):
         raise HTTPException(status_code=403)
-    svc.set_game_end(tid, code, _when(body.ended), actor=user)
+    svc.appeals.set_game_end(tid, code, _when(body.ended), actor=user)
     return {"ok": True}
 
 
@@ -667,7 +660,7 @@ def api_player_access(tid: int, body: PlayerAccess, me: Who, svc: Svc) -> dict[s
     user = require_role(me, tid, STAFF)
     if not body.player.strip():
         raise HTTPException(status_code=400, detail="player")
-    account, code = svc.player_code(tid, body.player, actor=user, user=body.user)
+    account, code = svc.appeals.player_code(tid, body.player, actor=user, user=body.user)
     return {"user": account, "code": code}
 
 

@@ -13,8 +13,7 @@ from sqlalchemy import Engine
 from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings
 from mafiatab.sample import sample_tournament
-from mafiatab.services.tournaments import TournamentService
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.storage.models import HEAD_JUDGE, JUDGE, VIEWER
 
@@ -56,40 +55,40 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
     qualification round but the last played, submitted and confirmed; the last one seated
     with a judge per table."""
     upgrade(engine)
-    svc = WebService(engine)
-    svc.ensure_schema()
-    tid = svc.create_tournament(t.name, t.rules, actor=ORGANIZER_NAME, stages=t.stages,
+    svc = Services(engine)
+    tid = svc.tournaments.create_tournament(t.name, t.rules, actor=ORGANIZER_NAME, stages=t.stages,
                                 rule_options=t.rule_options, participants=t.participants)
-    svc.register_players(tid, t.players, actor=ORGANIZER_NAME)
+    svc.tournaments.register_players(tid, t.players, actor=ORGANIZER_NAME)
     qual = [g for g in t.games if g.stage == t.stages[0].id]
     last = max(g.round for g in qual)
     tables = sorted({g.table for g in qual})
     judges = [f"judge{n}" for n in tables]
     accounts = [(ORGANIZER_NAME, DEMO_PASSWORD, "organizer")]
-    svc.add_account(ORGANIZER_NAME, DEMO_PASSWORD, actor=ORGANIZER_NAME)  # the first: an organizer
-    svc.grant(tid, HEAD_JUDGE_NAME, HEAD_JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+    svc.accounts.add_account(ORGANIZER_NAME, DEMO_PASSWORD, actor=ORGANIZER_NAME)  # the first: an organizer
+    svc.access.grant(tid, HEAD_JUDGE_NAME, HEAD_JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
     accounts.append((HEAD_JUDGE_NAME, DEMO_PASSWORD, HEAD_JUDGE))
     for j in judges:
-        svc.grant(tid, j, JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+        svc.access.grant(tid, j, JUDGE, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
         accounts.append((j, DEMO_PASSWORD, JUDGE))
-    svc.grant(tid, VIEWER_NAME, VIEWER, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
+    svc.access.grant(tid, VIEWER_NAME, VIEWER, actor=ORGANIZER_NAME, password=DEMO_PASSWORD)
     accounts.append((VIEWER_NAME, DEMO_PASSWORD, VIEWER))
     open_games: list[str] = []
     for g in qual:
         judge = judges[tables.index(g.table)]
         if g.round == last:
-            info = svc.enter_seating(tid, g.stage, g.round, g.table,
+            info = svc.games.enter_seating(tid, g.stage, g.round, g.table,
                                      [s.player for s in sorted(g.seats, key=lambda x: x.seat)],
                                      actor=HEAD_JUDGE_NAME, judge=judge)
             open_games.append(info.game)
             continue
         g.judge = judge
-        info = svc.save_protocol(tid, g, actor=judge, base_revision=0)
-        info = svc.submit_protocol(tid, g.id, actor=judge, base_revision=info.number)
-        svc.confirm_protocol(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
+        info = svc.games.add_game(tid, g, actor=HEAD_JUDGE_NAME)
+        svc.games.assign_judge(tid, g.id, judge, actor=HEAD_JUDGE_NAME)
+        info = svc.protocols.submit(tid, g.id, actor=judge, base_revision=info.number)
+        svc.protocols.confirm(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
     # a code makes an account of its own (issue 10): a reserve judge for this tournament
     code_user = "reserve-judge"
-    code = svc.create_code(tid, code_user, JUDGE, actor=ORGANIZER_NAME)
+    code = svc.access.create_code(tid, code_user, JUDGE, actor=ORGANIZER_NAME)
     return Demo(db_path, tid, accounts, code, code_user, open_games, last, tables)
 
 
@@ -99,7 +98,7 @@ def as_served(db_path: Path, tournament: int) -> tuple[Tournament, Standings]:
     demo prints and what the browser shows are one tournament."""
     engine = make_engine(str(db_path))
     try:
-        svc = TournamentService(engine)
-        return svc.tournament(tournament), svc.standings(tournament)
+        svc = Services(engine)
+        return svc.tournaments.tournament(tournament), svc.standings.compute(tournament)
     finally:
         engine.dispose()

@@ -13,7 +13,7 @@ polls) after every change; the page's htmx poll runs only while the stream is do
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
@@ -22,15 +22,15 @@ from sse_starlette.sse import EventSourceResponse
 
 from mafiatab.domain.points import format_points
 from mafiatab.i18n import pick
-from mafiatab.services.screens import Hall, ScreenService
+from mafiatab.services.facade import Services
+from mafiatab.services.screens import Hall
 from mafiatab.web import texts
 from mafiatab.web.app import TEMPLATES
+from mafiatab.web.deps import Who
 from mafiatab.web.overlay import screens_of
 from mafiatab.web.pages import standings_context
 from mafiatab.web.push import PING, hub_of
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal
-
-Who = Annotated[Principal, Depends(principal)]
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
@@ -105,7 +105,7 @@ def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
     """The hall's TV: full screen, pages by itself, pushed after every change."""
     svc = screens_of(request)
     lang = _lang(lang, me)
-    boot = {"state": hall_json(svc.hall(tid), lang), "lang": lang,
+    boot = {"state": hall_json(svc.screens.hall(tid), lang), "lang": lang,
             "page_seconds": max(3, min(120, page)),
             "words": {k: pick(WORDS, k, lang) for k in WORDS},
             "events": f"/t/{tid}/hall/events?lang={lang}",
@@ -118,25 +118,25 @@ def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
 
 @router.get("/t/{tid}/hall/state")
 def hall_state(request: Request, tid: int, me: Who, lang: str | None = None) -> Response:
-    return JSONResponse(hall_json(screens_of(request).hall(tid), _lang(lang, me)),
+    return JSONResponse(hall_json(screens_of(request).screens.hall(tid), _lang(lang, me)),
                         headers={"Cache-Control": "no-store"})
 
 
 @router.get("/t/{tid}/hall/events")
 async def hall_events(request: Request, tid: int, lang: str | None = None) -> Response:
     me = await run_in_threadpool(principal, request)
-    svc: ScreenService = screens_of(request)
-    await run_in_threadpool(svc.context, tid)  # 404 for an unknown tournament
+    svc: Services = screens_of(request)
+    await run_in_threadpool(svc.tournaments.context, tid)  # 404 for an unknown tournament
     lang = _lang(lang, me)
 
     def draw() -> str:
-        return json.dumps(hall_json(svc.hall(tid), lang), ensure_ascii=False)
+        return json.dumps(hall_json(svc.screens.hall(tid), lang), ensure_ascii=False)
 
-    return hub_of(request).response(("hall", tid), lambda: svc.hall_version(tid), lang, draw,
+    return hub_of(request).response(("hall", tid), lambda: svc.screens.hall_version(tid), lang, draw,
                                     request)
 
 
-def _public_table(svc: ScreenService, tid: int, stage: str | None, lang: str) -> str:
+def _public_table(svc: Services, tid: int, stage: str | None, lang: str) -> str:
     """The public standings fragment, as the page's poll serves it to the public."""
     anon = Principal(user=None, lang=lang, csrf="")
     context = standings_context(svc, anon, tid, stage)
@@ -150,7 +150,7 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
     get `reread` and re-read their own table (they see what the public does not)."""
     me = await run_in_threadpool(principal, request)
     svc = screens_of(request)
-    _t, _players, stages = await run_in_threadpool(svc.context, tid)
+    _t, _players, stages = await run_in_threadpool(svc.tournaments.context, tid)
     stage = stage if stage in {s.id for s in stages} else None
     staff = me.is_staff(tid)
 
@@ -159,7 +159,7 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
 
     variant = ("staff",) if staff else ("public", stage, me.lang)
     return EventSourceResponse(
-        hub_of(request).events(("standings", tid), lambda: svc.stamp(tid), variant, draw),
+        hub_of(request).events(("standings", tid), lambda: svc.standings.stamp(tid), variant, draw),
         ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

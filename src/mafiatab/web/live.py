@@ -11,7 +11,7 @@ batch is applied once and in order).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -19,15 +19,13 @@ from pydantic import BaseModel, Field
 
 from mafiatab.domain.gamelog_state import NextStep, Step, note_text
 from mafiatab.domain.problems import translate_clause
+from mafiatab.services.facade import Services
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load
 from mafiatab.services.tournaments import ConflictError
-from mafiatab.services.web_support import WebService
 from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.forms import short_message
-from mafiatab.web.security import Principal, check_csrf, principal, require_user, service
-
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
+from mafiatab.web.security import Principal, check_csrf, require_user
 
 pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["live"])
@@ -267,9 +265,9 @@ def state_of(live: LiveGame, lang: str) -> dict[str, Any]:
     return out
 
 
-def _editor(svc: WebService, me: Principal, tid: int, code: str) -> str:
+def _editor(svc: Services, me: Principal, tid: int, code: str) -> str:
     user = require_user(me)
-    if not svc.may_edit(tid, code, user):
+    if not svc.protocols.may_edit(tid, code, user):
         raise HTTPException(status_code=403, detail="not allowed")
     return user
 
@@ -278,9 +276,9 @@ def _editor(svc: WebService, me: Principal, tid: int, code: str) -> str:
 def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """The live screen of a table: its judge, or staff."""
     _editor(svc, me, tid, code)
-    t, players, _stages = svc.context(tid)
-    st = svc.status(tid, code)
-    live = load(svc, tid, code)
+    t, players, _stages = svc.tournaments.context(tid)
+    st = svc.games.status(tid, code)
+    live = load(svc.games, tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
     boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
             "state": state_of(live, me.lang),
@@ -313,7 +311,7 @@ class Batch(BaseModel):
 def live_state(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The game's log, the engine's next step and the seats (the table's judge, staff)."""
     _editor(svc, me, tid, code)
-    return state_of(load(svc, tid, code), me.lang)
+    return state_of(load(svc.games, tid, code), me.lang)
 
 
 @api.post("/t/{tid}/games/{code}/live")
@@ -329,8 +327,8 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
             raise HTTPException(status_code=422, detail="an operation is an event or an undo")
     ops = [Op(id=o.id, seq=o.seq, event=o.event, undo=o.undo) for o in body.events]
     try:
-        live, applied, duplicates = apply_ops(svc, tid, code, ops, actor=user,
-                                              base_revision=body.base_revision)
+        live, applied, duplicates = apply_ops(svc.games, svc.protocols, tid, code, ops,
+                                              actor=user, base_revision=body.base_revision)
     except OutOfOrder as e:
         return JSONResponse({"error": "out_of_order", "message": e.message(me.lang),
                              "expected": e.expected}, status_code=409)

@@ -2,7 +2,7 @@
 game's official log, and the head judge's screen settings.
 
 `GET /t/{tid}/overlay/{code}` is a transparent 1920×1080 page; `static/overlay.js` draws
-it from the state of `ScreenService.overlay_state` (the page's boot data, then the
+it from the state of `Services.overlay_state` (the page's boot data, then the
 events of `.../events`, or the JSON of `.../state` polled while the stream is down).
 Access: the tournament's overlay key (`?key=`, made and revoked by the head judge on
 `/t/{tid}/screens`), staff signed in, or anyone while the standings are public. The
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any, Final
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -33,14 +33,14 @@ from mafiatab.domain.gamelog_state import Phase
 from mafiatab.domain.problems import translate_clause
 from mafiatab.i18n import RESULT, pick
 from mafiatab.services import live_log
-from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion, ScreenService
+from mafiatab.services.facade import Services
+from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion
 from mafiatab.services.web_support import STAFF
 from mafiatab.web.app import TEMPLATES, render
+from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role
-
-Who = Annotated[Principal, Depends(principal)]
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["screens"])
@@ -138,8 +138,9 @@ class Options:
         return f":root {{ {cs}; --font: {self.font}px; }}"
 
 
-def screens_of(request: Request) -> ScreenService:
-    svc: ScreenService = request.app.state.screens
+def screens_of(request: Request) -> Services:
+    """The process's services (the screens' use cases are `.screens`)."""
+    svc: Services = request.app.state.services
     return svc
 
 
@@ -189,7 +190,7 @@ def with_words(state: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _access(request: Request, me: Principal, tid: int, key: str | None) -> None:
-    if not screens_of(request).may_watch(tid, key=key, user=me.user):
+    if not screens_of(request).screens.may_watch(tid, key=key, user=me.user):
         raise HTTPException(status_code=403, detail="not allowed")
 
 
@@ -200,7 +201,7 @@ def overlay_page(request: Request, tid: int, code: str, me: Who) -> Response:
     opts = Options.parse(q, me.lang)
     key = q.get("key")
     svc = screens_of(request)
-    state = with_words(svc.overlay_state(tid, code, key=key, user=me.user), opts.lang)
+    state = with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user), opts.lang)
     keep = {k: v for k, v in (("key", key), ("lang", opts.lang)) if v}
     base = f"/t/{tid}/overlay/{code}"
     boot = {"state": state, "parts": sorted(opts.parts), "lang": opts.lang,
@@ -219,7 +220,7 @@ def overlay_json(request: Request, tid: int, code: str, me: Who,
     """The overlay's state as JSON (the fallback poll)."""
     svc = screens_of(request)
     lang = lang if lang in LANGS else me.lang
-    state = with_words(svc.overlay_state(tid, code, key=key, user=me.user), lang)
+    state = with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user), lang)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
@@ -234,13 +235,13 @@ async def overlay_events(request: Request, tid: int, code: str,
     hub = hub_of(request)
 
     def probe() -> Any:
-        return svc.overlay_version(tid, code)
+        return svc.screens.overlay_version(tid, code)
 
     def draw() -> str:
         # one render serves every listener of the language: the content does not depend
         # on who watches (the roles follow the clock), and each listener's access is
         # checked when it connects and again before every event it gets
-        state = svc.overlay_state(tid, code, verified=True)
+        state = svc.screens.overlay_state(tid, code, verified=True)
         return json.dumps(with_words(state, lang), ensure_ascii=False)
 
     topic = ("overlay", tid, code)
@@ -251,7 +252,7 @@ async def overlay_events(request: Request, tid: int, code: str,
             version = hub.topics[topic].version if topic in hub.topics else None
             access = version.access if isinstance(version, OverlayVersion) else version
             if access != checked:
-                if not await run_in_threadpool(svc.may_watch, tid, key=key, user=me.user):
+                if not await run_in_threadpool(svc.screens.may_watch, tid, key=key, user=me.user):
                     yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
                     return
                 checked = access
@@ -268,18 +269,18 @@ async def live_events(request: Request, tid: int, code: str) -> Response:
     me = await run_in_threadpool(principal, request)
     svc = screens_of(request)
     user = me.user
-    if user is None or not await run_in_threadpool(svc.may_edit, tid, code, user):
+    if user is None or not await run_in_threadpool(svc.protocols.may_edit, tid, code, user):
         raise HTTPException(status_code=403, detail="not allowed")
     lang = me.lang
 
     def draw() -> str:
-        return json.dumps(live_state_of(live_log.load(svc, tid, code), lang), ensure_ascii=False)
+        return json.dumps(live_state_of(live_log.load(svc.games, tid, code), lang), ensure_ascii=False)
 
     async def stream() -> Any:
         async for event in hub_of(request).events(("live", tid, code),
-                                                  lambda: svc.overlay_version(tid, code),
+                                                  lambda: svc.screens.overlay_version(tid, code),
                                                   lang, draw):
-            if not await run_in_threadpool(svc.may_edit, tid, code, user):
+            if not await run_in_threadpool(svc.protocols.may_edit, tid, code, user):
                 return
             yield event
 
@@ -317,9 +318,9 @@ SCREEN_WORDS: dict[str, tuple[str, str]] = {
 def _screens_context(request: Request, me: Principal, tid: int,
                      key: str | None = None) -> dict[str, Any]:
     svc = screens_of(request)
-    t, _p, _s = svc.context(tid)
-    settings = svc.screens(tid)
-    games = svc.overview(tid)
+    t, _p, _s = svc.tournaments.context(tid)
+    settings = svc.screens.screens(tid)
+    games = svc.games.overview(tid)
     last = [g for g in games if not g.confirmed_revision] or games[-8:]
     links = []
     for g in last:
@@ -328,7 +329,7 @@ def _screens_context(request: Request, me: Principal, tid: int,
                          + (f"?{urlencode(q)}" if q else "")))
     sw = {k: pick(SCREEN_WORDS, k, me.lang) for k in SCREEN_WORDS}
     return {"t": t, "tid": tid, "settings": settings, "links": links, "key": key, "sw": sw,
-            "public": not svc.visibility(tid).standings_hidden,
+            "public": not svc.access.visibility(tid).standings_hidden,
             "delay_minutes": "" if settings.roles_delay is None else
             f"{settings.roles_delay / 60:g}"}
 
@@ -347,14 +348,14 @@ async def _form(request: Request) -> dict[str, str]:
 @router.post("/t/{tid}/screens/overlay-key", response_class=HTMLResponse)
 def make_key_page(request: Request, tid: int, me: Who) -> Response:
     user = require_role(me, tid, STAFF)
-    key = screens_of(request).make_overlay_key(tid, actor=user)
+    key = screens_of(request).screens.make_overlay_key(tid, actor=user)
     return render(request, "screens.html", **_screens_context(request, me, tid, key))
 
 
 @router.post("/t/{tid}/screens/overlay-key/revoke")
 def revoke_key_page(request: Request, tid: int, me: Who) -> Response:
     user = require_role(me, tid, STAFF)
-    screens_of(request).revoke_overlay_key(tid, actor=user)
+    screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return RedirectResponse(f"/t/{tid}/screens", status_code=303)
 
 
@@ -377,10 +378,10 @@ async def settings_page(request: Request, tid: int, me: Who) -> Response:
     f = await _form(request)
     svc = screens_of(request)
     if "roles_delay" in f:
-        await run_in_threadpool(svc.set_roles_delay, tid, _minutes(f["roles_delay"]),
+        await run_in_threadpool(svc.screens.set_roles_delay, tid, _minutes(f["roles_delay"]),
                                 actor=user)
     if "announcements" in f:
-        await run_in_threadpool(svc.set_announcements, tid, f["announcements"], actor=user)
+        await run_in_threadpool(svc.screens.set_announcements, tid, f["announcements"], actor=user)
     return RedirectResponse(f"/t/{tid}/screens", status_code=303)
 
 
@@ -395,7 +396,7 @@ class ScreensIn(BaseModel):
 @api.get("/t/{tid}/screens")
 def screens_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     require_role(me, tid, STAFF)
-    s = screens_of(request).screens(tid)
+    s = screens_of(request).screens.screens(tid)
     return {"roles_delay": s.roles_delay, "announcements": s.announcements,
             "overlay_link": s.overlay_link}
 
@@ -405,9 +406,9 @@ def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dic
     user = require_role(me, tid, STAFF)
     svc = screens_of(request)
     if "roles_delay" in body.model_fields_set:
-        svc.set_roles_delay(tid, body.roles_delay, actor=user)
+        svc.screens.set_roles_delay(tid, body.roles_delay, actor=user)
     if body.announcements is not None:
-        svc.set_announcements(tid, body.announcements, actor=user)
+        svc.screens.set_announcements(tid, body.announcements, actor=user)
     return screens_api(request, tid, me)
 
 
@@ -415,13 +416,13 @@ def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dic
 def make_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     """A new overlay key (the old link stops working); shown only in this answer."""
     user = require_role(me, tid, STAFF)
-    return {"key": screens_of(request).make_overlay_key(tid, actor=user)}
+    return {"key": screens_of(request).screens.make_overlay_key(tid, actor=user)}
 
 
 @api.delete("/t/{tid}/screens/overlay-key")
 def revoke_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    screens_of(request).revoke_overlay_key(tid, actor=user)
+    screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return {"overlay_link": False}
 
 

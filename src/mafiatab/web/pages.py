@@ -6,142 +6,44 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
-from typing import Annotated, Any
-from urllib.parse import urlparse
+from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
+from fastapi.responses import HTMLResponse, Response
 
-from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
 from mafiatab.rules import PROFILES
+from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
 from mafiatab.services.web_support import (
     MAIN_PARTS,
     STAFF,
     GameStatus,
-    WebService,
 )
-from mafiatab.storage.models import CONFIRMED, JUDGE, PLAYER
+from mafiatab.storage.models import CONFIRMED, JUDGE
 from mafiatab.web import forms
 from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.security import (
-    LANGS,
     Principal,
-    change_password,
     check_csrf,
-    code_sign_in,
-    password_sign_in,
     principal,
-    read_form,
     require_role,
     require_user,
     service,
-    sign_in,
-    sign_out,
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
 
 
-def _see(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
-
-
-def _safe_next(value: str | None) -> str:
-    """Only a path on this site (no open redirect)."""
-    if not value:
-        return "/"
-    parsed = urlparse(value)
-    if parsed.scheme or parsed.netloc or not value.startswith("/") or value.startswith("//"):
-        return "/"
-    return value
-
-
-async def _form(request: Request) -> dict[str, str]:
-    data = await read_form(request)
-    return {k: v for k, v in data.items() if isinstance(v, str)}
-
-
-# --- public ---------------------------------------------------------------------------
-
-
-@router.get("/", response_class=HTMLResponse)
-def index(request: Request, me: Who, svc: Svc) -> Response:
-    return render(request, "index.html", tournaments=svc.list_tournaments(),
-                  rules=sorted(PROFILES.values(), key=lambda p: p.id),
-                  federation=i18n.federation)
-
-
-@router.get("/lang/{lang}")
-def set_lang(request: Request, lang: str, next: str | None = None) -> Response:
-    if lang in LANGS:
-        request.session["lang"] = lang
-    return _see(_safe_next(next))
-
-
-@router.get("/login", response_class=HTMLResponse)
-def login_page(request: Request, me: Who, next: str | None = None) -> Response:
-    return render(request, "login.html", next=_safe_next(next), error=None)
-
-
-@router.post("/login")
-async def login(request: Request, me: Who, svc: Svc) -> Response:
-    f = await _form(request)
-    nxt = _safe_next(f.get("next"))
-    name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
-    if name is not None:
-        await run_in_threadpool(sign_in, request, name)
-        return _see(nxt)
-    return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
-
-
-@router.post("/login/code")
-async def login_code(request: Request, me: Who, svc: Svc) -> Response:
-    f = await _form(request)
-    code = f.get("code", "")
-    found = await code_sign_in(request, code)
-    if found is None:
-        return render(request, "login.html", status_code=401, next="/", error="bad_code")
-    user, tid = found
-    await run_in_threadpool(lambda: sign_in(request, user, code=code))
-    # a player's code (issue 7) opens his protests and appeals, a judge's his tables
-    return _see(f"/t/{tid}/appeals" if svc.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
-
-
-@router.post("/logout")
-def logout(request: Request, me: Who) -> Response:
-    sign_out(request)
-    return _see("/")
-
-
-@router.post("/logout/everywhere")
-def logout_everywhere(request: Request, me: Who) -> Response:
-    """"Sign out everywhere": every session of the account ends, this one too."""
-    require_user(me)
-    sign_out(request, everywhere=True)
-    return _see("/")
-
-
-@router.post("/account/password")
-async def password_page(request: Request, me: Who, svc: Svc) -> Response:
-    """The owner changes his password; every session of the account ends, this browser
-    gets a new one."""
-    user = require_user(me)
-    f = await _form(request)
-    await change_password(request, user, f.get("old", ""), f.get("new", ""))
-    await run_in_threadpool(sign_in, request, user)
-    return _see("/")
+# --- a tournament's public pages ---------------------------------------------------
 
 
 def _progress(games: list[GameStatus], stage: str | None) -> tuple[int, int, int]:
@@ -166,19 +68,19 @@ def shown_order(rows: list[Any]) -> list[Any]:
     return sorted(rows, key=lambda r: (-r.main, -r.wins, r.nickname, r.player))
 
 
-def standings_context(svc: WebService, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
+def standings_context(svc: Services, me: Principal, tid: int, stage: str | None) -> dict[str, Any]:
     """What the standings table shows this asker (staff see everything)."""
-    t, _players, stages = svc.context(tid)
+    t, _players, stages = svc.tournaments.context(tid)
     if stage is not None and stage not in {s.id for s in stages}:
         raise HTTPException(status_code=404)
-    vis = svc.visibility(tid)
+    vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
     hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else svc.cached_standings(tid, [stage] if stage else None).rows
+    rows = [] if hidden else svc.standings.cached(tid, [stage] if stage else None).rows
     extras_hidden = vis.extras_hidden and not staff
     if extras_hidden:
         rows = shown_order(rows)
-    done, total, last = _progress(svc.overview(tid), stage)
+    done, total, last = _progress(svc.games.overview(tid), stage)
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
             "hidden": hidden, "extras_hidden": extras_hidden,
             "done": done, "total": total, "last_round": last}
@@ -210,11 +112,11 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
         me = principal(request)  # anonymous: no database
     pool: ThreadPoolExecutor = request.app.state.public_pool
     loop = asyncio.get_running_loop()
-    stamp = svc.recent_stamp(tid)
+    stamp = svc.standings.recent_stamp(tid)
     if stamp is None:
-        stale = svc.last_stamp(tid)
+        stale = svc.standings.last_stamp(tid)
         if stale is None:
-            stamp = await loop.run_in_executor(pool, svc.fresh_stamp, tid)
+            stamp = await loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
         else:
             # the stamp is re-read once, in the public pool's own thread (never queued
             # behind the judges' requests); meanwhile phones get the table of the last one
@@ -222,8 +124,13 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
             refreshing: set[int] = request.app.state.refreshing
             if tid not in refreshing:
                 refreshing.add(tid)
-                refresh = loop.run_in_executor(pool, svc.fresh_stamp, tid)
-                refresh.add_done_callback(lambda f: (refreshing.discard(tid), f.exception()))
+                refresh = loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
+
+                def done(f: Any) -> None:
+                    refreshing.discard(tid)
+                    f.exception()  # retrieved, so a failed refresh is not logged as lost
+
+                refresh.add_done_callback(done)
     key = (tid, stage or None, me.lang, stamp)
     cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
     hit = cache.get(key)
@@ -237,7 +144,7 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
     return HTMLResponse(body, headers=headers)
 
 
-def _render_public_fragment(request: Request, svc: WebService, me: Principal, tid: int,
+def _render_public_fragment(request: Request, svc: Services, me: Principal, tid: int,
                             stage: str | None, key: tuple[Any, ...]) -> tuple[bytes, str]:
     cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
     with request.app.state.render_lock:  # one render per change, not one per phone
@@ -252,22 +159,22 @@ def _render_public_fragment(request: Request, svc: WebService, me: Principal, ti
     return hit
 
 
-def public_game(svc: WebService, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
+def public_game(svc: Services, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
     """The confirmed protocol of a game (staff: the newest revision), and whether its
     extras are to be hidden from this asker."""
     staff = me.is_staff(tid)
     # the table's judge sees his own protocol in every state (submitted, confirmed)
-    own = me.user is not None and me.has(tid, {JUDGE}) and svc.judge_of(tid, code) == me.user
-    vis = svc.visibility(tid)
+    own = me.user is not None and me.has(tid, {JUDGE}) and svc.games.judge_of(tid, code) == me.user
+    vis = svc.access.visibility(tid)
     if vis.standings_hidden and not (staff or own):
         raise HTTPException(status_code=403)
-    info = svc.head(tid, code) if staff or own else svc.confirmed(tid, code)
+    info = svc.games.head(tid, code) if staff or own else svc.games.confirmed(tid, code)
     if info is None:
         raise HTTPException(status_code=404)
     return info, vis.extras_hidden and not staff
 
 
-def _scored(svc: WebService, t: Any, g: model.Game, players: list[model.Player],
+def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],
             stages: list[model.Stage], extras_hidden: bool
             ) -> tuple[dict[int, list[Part]] | None, list[Problem]]:
     """Each seat's points of this one game with their clauses (before K and Ci, which
@@ -288,32 +195,32 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     """The whole protocol as the paper holds it, each player's points with the clauses;
     for the head judge, a submitted protocol is confirmed or sent back from here."""
     info, extras_hidden = public_game(svc, me, tid, code)
-    t, players, stages = svc.context(tid)
+    t, players, stages = svc.tournaments.context(tid)
     names = {p.id: p.nickname for p in players}
     g = info.game_struct()
     scored, problems = _scored(svc, t, g, players, stages, extras_hidden)
     staff = me.is_staff(tid)
     returned = None
     if staff or info.state == "returned":
-        returned = returned_reason(svc.revisions(tid, code))
+        returned = returned_reason(svc.games.revisions(tid, code))
     return render(request, "game.html", t=t, tid=tid, info=info, g=g,
                   names=names, extras_hidden=extras_hidden, scored=scored,
                   problems=problems if staff or info.state != CONFIRMED else [],
                   decide=staff and info.state == "submitted", returned=returned,
-                  may_edit=me.user is not None and svc.may_edit(tid, code, me.user))
+                  may_edit=me.user is not None and svc.protocols.may_edit(tid, code, me.user))
 
 
-def explain_context(svc: WebService, me: Principal, tid: int, pid: str,
+def explain_context(svc: Services, me: Principal, tid: int, pid: str,
                     stage: str | None) -> dict[str, Any]:
-    t, players, stages = svc.context(tid)
+    t, players, stages = svc.tournaments.context(tid)
     player = next((p for p in players if p.id == pid), None)
     if player is None:
         raise HTTPException(status_code=404)
-    vis = svc.visibility(tid)
+    vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
     if vis.standings_hidden and not staff:
         raise HTTPException(status_code=403)
-    games = svc.explain(tid, pid, [stage] if stage else None)
+    games = svc.standings.explain(tid, pid, [stage] if stage else None)
     extras_hidden = vis.extras_hidden and not staff
     if extras_hidden:
         for g in games:
@@ -328,19 +235,19 @@ def explain_context(svc: WebService, me: Principal, tid: int, pid: str,
 @router.get("/t/{tid}/judge", response_class=HTMLResponse)
 def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF | {JUDGE})
-    t, _p, _s = svc.context(tid)
-    games = [g for g in svc.overview(tid) if g.judge == user or me.is_staff(tid)]
+    t, _p, _s = svc.tournaments.context(tid)
+    games = [g for g in svc.games.overview(tid) if g.judge == user or me.is_staff(tid)]
     if not me.is_staff(tid):
         games = [g for g in games if g.judge == user]
     # a returned protocol says why, on the judge's own list
-    reasons = {g.code: returned_reason(svc.revisions(tid, g.code))
+    reasons = {g.code: returned_reason(svc.games.revisions(tid, g.code))
                for g in games if g.state == "returned"}
     return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons)
 
 
-def _editable(svc: WebService, me: Principal, tid: int, code: str) -> str:
+def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
     user = require_user(me)
-    if not svc.may_edit(tid, code, user):
+    if not svc.protocols.may_edit(tid, code, user):
         raise HTTPException(status_code=403)
     return user
 
@@ -356,11 +263,11 @@ def _from_log(g: model.Game) -> bool:
     return g.log is not None and dealt_roles(g) is not None
 
 
-def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
+def _edit_context(svc: Services, me: Principal, tid: int, code: str,
                   values: dict[str, str], base: int, problems: list[Problem],
                   message: str | None = None) -> dict[str, Any]:
-    t, players, _stages = svc.context(tid)
-    revisions = svc.revisions(tid, code)
+    t, players, _stages = svc.tournaments.context(tid)
+    revisions = svc.games.revisions(tid, code)
     head = revisions[-1]
     g = head.game_struct()
     from_log = _from_log(g)  # then the template shows the log's facts from `g`, read-only
@@ -380,7 +287,7 @@ def _edit_context(svc: WebService, me: Principal, tid: int, code: str,
 @router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
 def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    head = svc.head(tid, code)
+    head = svc.games.head(tid, code)
     checked = svc.protocols.check(tid, code, head.game_struct(), actor=user)
     return render(request, "edit.html", **_edit_context(
         svc, me, tid, code, forms.form_from_game(checked.game), head.number, checked.problems))
@@ -390,7 +297,7 @@ def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
 async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
     user = require_user(me)
-    parsed = _parse(code, await _form(request))
+    parsed = _parse(code, await form_fields(request))
     problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
                                                      actor=user).problems
     return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
@@ -402,7 +309,7 @@ async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     The autosave may go on top of the same judge's own newer drafts (one crossing his
     submit), never on top of anybody else's revision."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
     try:
@@ -428,7 +335,7 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     """Submit the form's protocol: one service call (save and submit in one transaction).
     A value the form could not read refuses the submit; the rest is kept as a draft."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     parsed = _parse(code, f)
     base = int(f.get("base", "0") or 0)
     typing = [p for p in parsed.problems if not p.warning]
@@ -447,7 +354,7 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
             problems = parsed.problems + [p for p in e.problems if p not in parsed.problems]
         return render(request, "edit.html", status_code=422 if message is None else 409,
                       **_edit_context(svc, me, tid, code, f, base, problems, message))
-    return _see(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
 
 
 # --- head judge -------------------------------------------------------------------------
@@ -456,52 +363,35 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 def _back(tid: int, f: dict[str, str]) -> str:
     """Where a head judge's decision leads: the page it was taken on (the game page or
     the overview)."""
-    nxt = _safe_next(f.get("next"))
+    nxt = safe_next(f.get("next"))
     return nxt if nxt.startswith(f"/t/{tid}/") else f"/t/{tid}/manage"
 
 
 @router.post("/t/{tid}/games/{code}/confirm")
 async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.confirm(tid, code, actor=user,
                           base_revision=int(base) if base.isdigit() else None)
-    return _see(_back(tid, f))
+    return see_other(_back(tid, f))
 
 
 @router.post("/t/{tid}/games/{code}/return")
 async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
+    f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),
                             base_revision=int(base) if base.isdigit() else None)
-    return _see(_back(tid, f))
+    return see_other(_back(tid, f))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
 def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     require_role(me, tid, STAFF)
-    t, _p, _s = svc.context(tid)
-    return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.audit_log(tid))))
-
-
-# --- new tournaments ------------------------------------------------------------------------
-
-
-@router.post("/import")
-async def import_post(request: Request, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
-    form = await read_form(request)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise HTTPException(status_code=400)
-    data = await upload.read()
-    tid = await run_in_threadpool(lambda: svc.import_as_organizer(data, actor=user))
-    return _see(f"/t/{tid}/manage")
+    t, _p, _s = svc.tournaments.context(tid)
+    return render(request, "audit.html", t=t, tid=tid, entries=list(reversed(svc.tournaments.audit_log(tid))))
 
 
 __all__ = ["router", "standings_context", "explain_context", "CONFIRMED"]

@@ -448,8 +448,7 @@ def split_api(mid: int, me: Who, svc: Svc) -> dict[str, Any]:
 
 def install(app: FastAPI) -> None:
     """The service on the app's store and the routes (one line in app.py)."""
-    svc = app.state.service
-    app.state.people = People(svc.store, svc)
+    app.state.people = app.state.services.people
     app.include_router(router)
     app.include_router(api)
 

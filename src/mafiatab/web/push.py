@@ -13,7 +13,7 @@ How a change reaches the listeners:
   Listeners never touch the database: one probe per topic serves all of them, and one
   render per (topic, variant, version) serves every listener of that variant (language,
   the overlay's secret part shown or not).
-* Within one process the hub is woken by every committed write (`WebService.after_write`),
+* Within one process the hub is woken by every committed write (`Store.on_write`),
   so a confirmation reaches the listeners as soon as the probes have run.
 * Across processes (two servers on one PostgreSQL, the CLI writing to the same database)
   the hub re-runs the probes of its watched topics once a second (`TICK`): a cheap stamp
@@ -197,13 +197,10 @@ def hub_of(request: Request) -> Hub:
 
 
 def install(app: Any) -> Hub:
-    """The app's hub, woken by the writes of every service the app holds."""
+    """The app's hub, woken by every write through the app's services."""
     hub = Hub(ThreadPoolExecutor(max_workers=2, thread_name_prefix="push"))
     app.state.push_hub = hub
-    for value in list(vars(app.state).get("_state", {}).values()):
-        hooks = getattr(value, "after_write", None)
-        if isinstance(hooks, list):
-            hooks.append(hub.wake)
+    app.state.services.store.on_write(hub.wake)
     return hub
 
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from mafiatab.services.screens import ScreenService
 from mafiatab.web import hall, overlay, push
 
 
 def install(app: FastAPI) -> None:
-    """The screens' service and routes, and the push hub woken by every service's writes
-    (so it comes after the other services are on `app.state`)."""
-    app.state.screens = ScreenService(app.state.service.engine)
+    """The screens' routes, and the push hub woken by every write through the app's
+    services (`app.state.services`, built before)."""
     app.include_router(overlay.router)
     app.include_router(overlay.api)
     app.include_router(hall.router)

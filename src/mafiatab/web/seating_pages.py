@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import Field
 
+from mafiatab.services.facade import Services
 from mafiatab.services.seating_web import (
     MAX_FIRST_ROUND,
     MAX_GAMES,
@@ -34,14 +35,14 @@ from mafiatab.services.seating_web import (
     parse_pins,
     parse_rounds,
 )
-from mafiatab.services.web_support import STAFF, WebService
+from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE
 from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
     Body,
     Principal,
     check_csrf,
-    principal,
     read_form,
     require_role,
     service,
@@ -49,8 +50,6 @@ from mafiatab.web.security import (
 
 router = APIRouter(dependencies=[Depends(check_csrf)])
 
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
 
 WORDS: Final[dict[str, tuple[str, str]]] = {
     "seating": ("Рассадка", "Seating"),
@@ -156,18 +155,18 @@ def _int(value: str | None, default: int | None, name: str) -> int | None:
     return int(value)
 
 
-def _default_stage(svc: WebService, tid: int) -> str:
-    _t, _p, stages = svc.context(tid)
+def _default_stage(svc: Services, tid: int) -> str:
+    _t, _p, stages = svc.tournaments.context(tid)
     if not stages:
         raise HTTPException(status_code=404)
     return next((s.id for s in stages if s.kind == "qualification"), stages[0].id)
 
 
-def _page_context(svc: WebService, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
-    t, players, stages = svc.context(tid)
+def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
+    t, players, stages = svc.tournaments.context(tid)
     job = d.job(tid)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
-            "judges": sorted({u for u, r in svc.staff(tid) if r == JUDGE}),
+            "judges": sorted({u for u, r in svc.access.staff(tid) if r == JUDGE}),
             "default_stage": _default_stage(svc, tid), "s": lambda k, **kw: sw(k, me.lang, **kw),
             # "keep club-mates apart" is offered only when clubs are given, on with two or more
             "clubs": len({p.club for p in players if p.club}),
@@ -201,8 +200,8 @@ def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: De
                   **_page_context(svc, d, me, tid))
 
 
-def _params_from_form(f: dict[str, str], svc: WebService, tid: int) -> SeatingParams:
-    _t, players, _s = svc.context(tid)
+def _params_from_form(f: dict[str, str], svc: Services, tid: int) -> SeatingParams:
+    _t, players, _s = svc.tournaments.context(tid)
     games = _int(f.get("games"), None, "games")
     if games is None:
         raise SeatingRefused("Укажите число игр у каждого игрока.", "Give the games per player.")
@@ -275,7 +274,7 @@ def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
                                  f"The seating has rounds 1…{len(rounds)}.", 404)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
-    t, _p, stages = svc.context(tid)
+    t, _p, stages = svc.tournaments.context(tid)
     stage = next((x.name for x in stages if x.id == job.params.stage), job.params.stage)
     return render(request, "seating_print.html", t=t, tid=tid, job=job, rounds=rounds,
                   wanted=wanted, stage=stage, s=lambda k, **kw: sw(k, me.lang, **kw))

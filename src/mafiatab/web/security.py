@@ -42,7 +42,8 @@ from pydantic import BaseModel, ConfigDict
 from starlette.datastructures import FormData
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mafiatab.services.web_support import STAFF, WebService
+from mafiatab.services.facade import Services
+from mafiatab.services.web_support import STAFF
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER: Final = "X-CSRF-Token"
@@ -276,8 +277,9 @@ class Principal:
         return self.has(tid, STAFF)
 
 
-def service(request: Request) -> WebService:
-    svc: WebService = request.app.state.service
+def service(request: Request) -> Services:
+    """The process's services (built once in `create_app`)."""
+    svc: Services = request.app.state.services
     return svc
 
 
@@ -299,13 +301,13 @@ def principal(request: Request) -> Principal:
         lang = "ru"
     token = request.session.get("sid")
     svc = service(request)
-    user = svc.session_user(token) if isinstance(token, str) else None
+    user = svc.accounts.session_user(token) if isinstance(token, str) else None
     if user is None and token is not None:
         request.session.pop("sid", None)  # ended elsewhere: this cookie is anonymous now
     p = Principal(user=user, lang=str(lang), csrf=csrf_token(request))
     if p.user is not None:
-        p.roles = svc.tournaments_of(p.user)
-        p.organizer = svc.is_organizer(p.user)
+        p.roles = svc.access.tournaments_of(p.user)
+        p.organizer = svc.access.is_organizer(p.user)
     request.state.principal = p
     return p
 
@@ -355,8 +357,8 @@ def sign_in(request: Request, user: str, *, code: str | None = None) -> None:
     old = request.session.get("sid")
     svc = service(request)
     if isinstance(old, str):
-        svc.end_session(old)
-    token = svc.open_session(user, code=code)
+        svc.accounts.end_session(old)
+    token = svc.accounts.open_session(user, code=code)
     lang = request.session.get("lang", "ru")
     request.session.clear()
     request.session.update({"sid": token, "lang": lang, "csrf": secrets.token_urlsafe(32)})
@@ -368,10 +370,10 @@ def sign_out(request: Request, *, everywhere: bool = False) -> None:
     token = request.session.get("sid")
     svc = service(request)
     if isinstance(token, str):
-        user = svc.session_user(token)
-        svc.end_session(token)
+        user = svc.accounts.session_user(token)
+        svc.accounts.end_session(token)
         if everywhere and user is not None:
-            svc.end_all_sessions(user)
+            svc.accounts.end_all_sessions(user)
     lang = request.session.get("lang", "ru")
     request.session.clear()
     request.session.update({"lang": lang, "csrf": secrets.token_urlsafe(32)})
@@ -395,7 +397,7 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
     if not await gate.enter(HASH_WAIT):
         raise Busy()
     try:
-        ok = await run_in_threadpool(service(request).check_password, key or "", password)
+        ok = await run_in_threadpool(service(request).accounts.check_password, key or "", password)
         if ok and key is not None:  # a hash of older argon2 parameters is made anew
             await run_in_threadpool(service(request).account_admin.rehash_if_needed, key,
                                     password)
@@ -418,7 +420,7 @@ async def change_password(request: Request, user: str, old: str, new: str) -> No
     if not await gate.enter(HASH_WAIT):
         raise Busy()
     try:
-        await run_in_threadpool(service(request).change_password, user, old, new)
+        await run_in_threadpool(service(request).accounts.change_password, user, old, new)
     except AccountError as e:
         if e.code == "wrong_password":
             g.failed(address(request), account=user)
@@ -435,7 +437,7 @@ async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     lookup = parsed[0] if parsed else None
     g = guard(request)
     g.attempt(address(request), code=lookup)
-    found = await run_in_threadpool(service(request).sign_in_with_code, code)
+    found = await run_in_threadpool(service(request).accounts.sign_in_with_code, code)
     if found is None:
         g.failed(address(request), code=lookup)
     return found

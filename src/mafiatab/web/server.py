@@ -66,7 +66,7 @@ def serve_command(
     --https with a certificate, or --trust-proxy behind a proxy that serves HTTPS.
     """
     from mafiatab.services.accounts import MIN_PASSWORD, AccountError
-    from mafiatab.services.web_support import WebService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine, upgrade
 
     engine = make_engine(db)
@@ -76,10 +76,9 @@ def serve_command(
                                 confirmation_prompt=True)
         if len(password) < MIN_PASSWORD:
             raise typer.BadParameter(f"at least {MIN_PASSWORD} characters")
-        svc = WebService(engine)
-        svc.ensure_schema()
+        svc = Services(engine)
         try:
-            organizer = svc.add_account(user, password, actor=user)
+            organizer = svc.accounts.add_account(user, password, actor=user)
         except AccountError as e:
             raise typer.BadParameter(e.message("en")) from None
         if organizer:

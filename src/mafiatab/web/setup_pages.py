@@ -5,7 +5,7 @@ judge's sign-in as a QR code and a short code on the blank protocol of his table
 player's page, and a global administrator's password reset.
 
 Thin: every decision is a service's (`services.roster`, `services.setup`,
-`services.account_admin`, `WebService`); each route checks who asks, calls one use case
+`services.account_admin`, `Services`); each route checks who asks, calls one use case
 and renders.
 """
 
@@ -26,9 +26,10 @@ from starlette.datastructures import UploadFile
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.rules import PROFILES
+from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
 from mafiatab.services.setup import next_step, rule_options_of
-from mafiatab.services.web_support import STAFF, GameStatus, WebService
+from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.web.app import render
 from mafiatab.web.pages import explain_context
@@ -48,7 +49,7 @@ from mafiatab.web.security import (
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[WebService, Depends(service)]
+Svc = Annotated[Services, Depends(service)]
 
 WORDS: Final[dict[str, tuple[str, str]]] = {
     "rules_box": ("Правила", "Rules"),
@@ -170,20 +171,20 @@ def _loopback(request: Request) -> str | None:
 # --- the set-up page ------------------------------------------------------------------------
 
 
-def setup_context(request: Request, me: Principal, svc: WebService, tid: int
+def setup_context(request: Request, me: Principal, svc: Services, tid: int
                   ) -> dict[str, Any]:
-    t, _players, stages = svc.context(tid)
+    t, _players, stages = svc.tournaments.context(tid)
     profile = PROFILES.get(t.rules)
     lines = svc.roster.lines(tid)
-    games = svc.overview(tid)
+    games = svc.games.overview(tid)
     rounds = sorted({(g.stage, g.round) for g in games},
                     key=lambda x: ([s.id for s in stages].index(x[0])
                                    if x[0] in [s.id for s in stages] else 99, x[1]))
     stage_names = {s.id: s.name for s in stages}
     return {
-        "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.staff(tid),
+        "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.access.staff(tid),
         "roles": ROLES, "organizer": me.has(tid, {ORGANIZER}), "games": games,
-        "codes": svc.codes(tid, actor=require_user(me)),
+        "codes": svc.access.codes(tid, actor=require_user(me)),
         "profiles": sorted(PROFILES.values(), key=lambda p: p.id),
         "federation": i18n.federation,
         "rule_options": rule_options_of(profile) if profile else [],
@@ -192,7 +193,7 @@ def setup_context(request: Request, me: Principal, svc: WebService, tid: int
     }
 
 
-def _setup(request: Request, tid: int, me: Principal, svc: WebService, *,
+def _setup(request: Request, tid: int, me: Principal, svc: Services, *,
            status: int = 200, **extra: Any) -> Response:
     context = setup_context(request, me, svc, tid)
     # what plain HTTP means is said once per session, on the organizer's page
@@ -220,7 +221,7 @@ async def rules_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     return _see(f"/t/{tid}/setup#rules")
 
 
-def _added_page(request: Request, tid: int, me: Principal, svc: WebService,
+def _added_page(request: Request, tid: int, me: Principal, svc: Services,
                 added: Added) -> Response:
     pasted = "\n".join(r.text for r in added.refused)
     return _setup(request, tid, me, svc, status=422 if added.refused else 200,
@@ -268,7 +269,7 @@ async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response
         x = [v.strip() for v in line.split(";")]
         if not x[0]:
             continue
-        svc.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 and x[1] else x[0],
+        svc.tournaments.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 and x[1] else x[0],
                                        kind=x[2] if len(x) > 2 and x[2] else "qualification"),
                       actor=user)
     return _see(f"/t/{tid}/setup#stages")
@@ -284,7 +285,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
             raise HTTPException(status_code=400, detail=f"seating line: {' '.join(x)[:80]}")
         svc.roster.refuse_withdrawn(tid, x[3:13])
     for x in lines:
-        svc.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
+        svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
                           judge=x[13] if len(x) > 13 else None)
     return _see(f"/t/{tid}/manage")
 
@@ -297,7 +298,7 @@ async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Re
     if not isinstance(upload, UploadFile):
         raise HTTPException(status_code=400)
     data = await upload.read()
-    await run_in_threadpool(lambda: svc.import_seating(tid, data, actor=user))
+    await run_in_threadpool(lambda: svc.games.import_seating(tid, data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 
@@ -309,22 +310,22 @@ async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     if not name:
         raise HTTPException(status_code=400)
     if f.get("action") == "code":
-        code = await run_in_threadpool(lambda: svc.create_code(tid, name, role, actor=user))
+        code = await run_in_threadpool(lambda: svc.access.create_code(tid, name, role, actor=user))
         url = sign_in_url(request, code)
         return _setup(request, tid, me, svc, code_made=(name, role, code), code_qr=qr_svg(url),
                       code_url=url)
     if f.get("action") == "revoke":
-        await run_in_threadpool(lambda: svc.revoke_role(tid, name, role, actor=user))
+        await run_in_threadpool(lambda: svc.access.revoke_role(tid, name, role, actor=user))
         return _see(f"/t/{tid}/setup#staff")
     password = f.get("password") or None
-    await run_in_threadpool(lambda: svc.grant(tid, name, role, actor=user, password=password))
+    await run_in_threadpool(lambda: svc.access.grant(tid, name, role, actor=user, password=password))
     return _see(f"/t/{tid}/setup#staff")
 
 
 @router.post("/t/{tid}/setup/codes/{cid}/revoke")
 def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
-    svc.revoke_code(tid, cid, actor=user)
+    svc.access.revoke_code(tid, cid, actor=user)
     return _see(f"/t/{tid}/setup#staff")
 
 
@@ -332,15 +333,15 @@ def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) ->
 async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    svc.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
+    svc.games.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
     return _see(f"/t/{tid}/setup#judges")
 
 
 # --- judges' codes and blank protocols ----------------------------------------------------------
 
 
-def _round_games(svc: WebService, tid: int, stage: str, rnd: int) -> list[GameStatus]:
-    return [g for g in svc.overview(tid) if g.stage == stage and g.round == rnd]
+def _round_games(svc: Services, tid: int, stage: str, rnd: int) -> list[GameStatus]:
+    return [g for g in svc.games.overview(tid) if g.stage == stage and g.round == rnd]
 
 
 def _stage_round(f: dict[str, str]) -> tuple[str, int]:
@@ -369,7 +370,7 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
             url = sign_in_url(request, row.code)
             shown.update(url=url, qr=qr_svg(url))
         rows.append(shown)
-    t, _p, stages = svc.context(tid)
+    t, _p, stages = svc.tournaments.context(tid)
     names = {s.id: s.name for s in stages}
     return render(request, "setup_codes.html", t=t, tid=tid, stage=stage, rnd=rnd,
                   stage_name=names.get(stage, stage), rows=rows,
@@ -392,14 +393,14 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
     for g in games:
         code = f.get(f"code_{g.table}", "").strip()[:32]
         if code and g.judge:
-            found = await run_in_threadpool(svc.sign_in_with_code, code)
+            found = await run_in_threadpool(svc.accounts.sign_in_with_code, code)
             if found == (g.judge, tid):
                 sign_in[g.table] = (code, sign_in_url(request, code))
 
     def build() -> bytes:
-        t = svc.tournament(tid)
+        t = svc.tournaments.tournament(tid)
         profile, _ = profile_for(t)
-        heads = [svc.head(tid, g.code).game_struct() for g in games]
+        heads = [svc.games.head(tid, g.code).game_struct() for g in games]
         # the table's judge is the assignment's (a judge changed after the seating was
         # entered); the protocol's spelling of the same name is kept
         judged = [msgspec.structs.replace(h, judge=g.judge)
@@ -431,19 +432,19 @@ def code_link(request: Request, code: str, me: Who) -> Response:
 def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
                 ) -> Response:
     require_role(me, tid, STAFF)
-    t, _p, stages = svc.context(tid)
-    games = svc.overview(tid)
+    t, _p, stages = svc.tournaments.context(tid)
+    games = svc.games.overview(tid)
     # the tables waiting for him first, then the rounds in order
     waiting = [g for g in games if g.state == "submitted"]
     rounds: dict[tuple[str, int], list[GameStatus]] = {}
     for g in games:
         rounds.setdefault((g.stage, g.round), []).append(g)
-    lot = [r for r in svc.standings(tid).rows if r.lot_needed]
+    lot = [r for r in svc.standings.compute(tid).rows if r.lot_needed]
     steps = svc.setup.steps(tid)
     plain = plain_http_on_lan(request) and not request.session.get("http_notice")
     if plain:
         request.session["http_notice"] = True
-    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.visibility(tid),
+    return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
                   lot=lot, message=message, waiting=waiting, steps=steps,
                   next_step=next_step(steps), plain_http=plain,
                   stage_names={st.id: st.name for st in stages},
@@ -462,7 +463,7 @@ def _back(tid: int, f: dict[str, str]) -> str:
 async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    svc.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
+    svc.access.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
                        extras_hidden=f.get("extras_hidden") == "on",
                        finished=f.get("finished") == "on")
     return _see(_back(tid, f))
@@ -475,7 +476,7 @@ async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     seed = f.get("seed", "").strip()
     if not seed:
         raise HTTPException(status_code=400)
-    svc.record_lot(tid, seed, actor=user)
+    svc.standings.record_lot(tid, seed, actor=user)
     return _see(f"/t/{tid}/manage")
 
 
@@ -488,7 +489,7 @@ def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
     """His games with each point's clause, and his place and total in the standings
     (the main points alone while extras are hidden, as the standings show them)."""
     context = explain_context(svc, me, tid, pid, stage or None)
-    rows = svc.cached_standings(tid, [stage] if stage else None).rows
+    rows = svc.standings.cached(tid, [stage] if stage else None).rows
     context["row"] = next((r for r in rows if r.player == pid), None)
     context["s"] = lambda k, **kw: sw(k, me.lang, **kw)
     return render(request, "player.html", **context)
@@ -514,7 +515,7 @@ async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
 
         raise SetupInvalid("rules_needed", choices=", ".join(
             i18n.federation(PROFILES[r].title, me.lang) for r in sorted(PROFILES)))
-    tid = svc.new_tournament(name, rules, actor=user, stages=[
+    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
     return _see(f"/t/{tid}/manage")
@@ -597,7 +598,7 @@ def api_rules(tid: int, body: RulesBody, me: Who, svc: Svc) -> Any:
     """Change the rules and their readings; 409 once a game is entered."""
     user = require_role(me, tid, STAFF)
     svc.setup.change_rules(tid, body.rules, body.options, actor=user)
-    t, _p, _s = svc.context(tid)
+    t, _p, _s = svc.tournaments.context(tid)
     return {"rules": t.rules, "options": t.rule_options}
 
 

@@ -1,0 +1,77 @@
+"""The services of one process, built once: every use case the web app, the CLI and the
+demo call, each service composed over the one `Store` (no service inherits another; they
+call each other only through their public methods), and the one standings cache.
+
+    services = Services(engine)
+    services.tournaments.create_tournament(...)
+    services.protocols.submit(...)
+    services.standings.cached(tid)
+
+Who holds what:
+
+* `accounts`: accounts, passwords, sign-ins with a code, sessions;
+* `access`: roles and grants, the staff, sign-in codes handed out, the organizer right,
+  what the public may see;
+* `tournaments`: creating and importing tournaments, options, players, stages, reading
+  one back;
+* `games`: a new game's first draft (seating), table judges, revisions, the overview;
+* `protocols`: the protocol's steps (save a draft, submit, send back, confirm);
+* `standings`: standings and their cache, the public stamp, explanations, lots;
+* `appeals`: protests and appeals, players' accounts, the schedule, games' times;
+* `screens`: the stream overlay and the hall screen;
+* `exports`: the charts;
+* `account_admin`: an administrator's password resets, rehashing old hashes;
+* `roster`: players pasted, edited, withdrawn;
+* `setup`: the rules until the first game, the organizer's first-run steps;
+* `judge_codes`: a round's judges' codes for the blank protocols;
+* `people`: persons across tournaments, clubs, the rating.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from sqlalchemy import Engine
+
+from mafiatab.services.access import Access
+from mafiatab.services.account_admin import AccountAdmin
+from mafiatab.services.accounts import Accounts, utcnow
+from mafiatab.services.appeals import Appeals
+from mafiatab.services.exports import Exports
+from mafiatab.services.games import Games
+from mafiatab.services.judge_codes import JudgeCodes
+from mafiatab.services.people import People
+from mafiatab.services.protocols import Protocols
+from mafiatab.services.roster import Roster
+from mafiatab.services.screens import ScreenService
+from mafiatab.services.setup import TournamentSetup
+from mafiatab.services.standings import StandingsBoard
+from mafiatab.services.store import Store
+from mafiatab.services.tournaments import Tournaments
+
+
+class Services:
+    """Every service of the process over one `Store` (see the module's text)."""
+
+    def __init__(self, engine: Engine, *, clock: Callable[[], dt.datetime] = utcnow) -> None:
+        self.engine = engine
+        self.store = Store(engine)
+        self.accounts = Accounts(self.store)
+        self.access = Access(self.store)
+        self.tournaments = Tournaments(self.store, self.access)
+        self.games = Games(self.store, self.tournaments)
+        self.protocols = Protocols(self.store)
+        self.standings = StandingsBoard(self.store, self.tournaments)
+        self.appeals = Appeals(self.store, self.access, clock=clock)
+        self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,
+                                     self.standings, clock=clock)
+        self.exports = Exports(self.store, self.tournaments, self.standings)
+        self.account_admin = AccountAdmin(self.store)
+        self.roster = Roster(self.store)
+        self.setup = TournamentSetup(self.store)
+        self.judge_codes = JudgeCodes(self.store, self.games, self.access)
+        self.people = People(self.store, self.tournaments)
+
+
+__all__ = ["Services"]

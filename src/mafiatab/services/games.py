@@ -1,0 +1,215 @@
+"""A tournament's games: a new game's first draft (a table seated before the game, or a
+protocol entered whole), which judge sits at which table, and reading the protocols'
+revisions and the round overview. The protocol's later steps (save, submit, return,
+confirm) are `services.protocols`.
+
+Seating: a table's ten players entered (or imported) before the game are stored as the
+game's first *draft* revision with the roles and the result still blank, so the judge's
+form opens on it and nothing else has to know about "seating".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.validation import validate_game
+from mafiatab.formats.tournament_json import read_tournament
+from mafiatab.services.access import STAFF, grant_in
+from mafiatab.services.accounts import account_key
+from mafiatab.services.errors import NotFound
+from mafiatab.services.store import (
+    StaleRevision,
+    Store,
+    game_row,
+    profile_of,
+    record_audit,
+    require_role,
+    revision_row,
+    table_id,
+    tournament_row,
+    user_row,
+)
+from mafiatab.services.tournaments import (
+    RevisionInfo,
+    Tournaments,
+    encode_game,
+    protocol_dict,
+    record_conflict,
+    revision_info,
+)
+from mafiatab.services.web_support import GameStatus, seating_game_id
+from mafiatab.storage import models as db
+from mafiatab.storage.models import DRAFT, JUDGE, Assignment
+
+
+class Games:
+    """A tournament's games and their judges, and reading their revisions (one
+    transaction each, over the `Store`)."""
+
+    def __init__(self, store: Store, tournaments: Tournaments) -> None:
+        self.store = store
+        self.tournaments = tournaments
+
+    # --- a new game ---
+    def add_game(self, tournament: int, game: model.Game, *, actor: str,
+                 reason: str | None = None) -> RevisionInfo:
+        """A new game of the tournament with `game` as its first draft (staff only): its
+        stage must exist; its round and table are made when missing. A game of that id
+        that exists already is a `ConflictError` (someone entered it first)."""
+        text = encode_game(game)
+        try:
+            with self.store.write() as s:
+                t = tournament_row(s, tournament)
+                require_role(s, t, actor, STAFF, "save")
+                stage_id = s.scalar(select(db.Stage.id).where(
+                    db.Stage.tournament_id == t.id, db.Stage.code == game.stage))
+                if stage_id is None:
+                    raise ProtocolRefused([Problem("unknown_stage", game.id, None, "stage",
+                                                   "format 1", {"value": game.stage})])
+                table = table_id(s, stage_id, game.round, game.table)
+                if s.scalar(select(db.Game.id).where(db.Game.tournament_id == t.id,
+                                                     db.Game.code == game.id)) is not None:
+                    raise StaleRevision()
+                position = s.scalar(select(func.coalesce(func.max(db.Game.position) + 1, 0))
+                                    .where(db.Game.tournament_id == t.id)) or 0
+                with s.begin_nested():
+                    row = db.Game(tournament_id=t.id, table_id=table, code=game.id,
+                                  position=position, head_revision=1, confirmed_revision=0)
+                    s.add(row)
+                    s.flush()
+                author = user_row(s, actor)
+                rev = db.ProtocolRevision(game_id=row.id, number=1, state=DRAFT,
+                                          protocol=text, author_id=author.id, reason=reason,
+                                          changes={})
+                s.add(rev)
+                s.flush()
+                record_audit(s, actor, t.id, "save", {"game": game.id, "revision": 1})
+                return revision_info(s, game.id, rev)
+        except StaleRevision as stale:
+            raise self._conflict(tournament, game, actor) from stale
+        except IntegrityError as e:  # two first saves of one new game
+            try:
+                conflict = self._conflict(tournament, game, actor)
+            except NotFound:
+                raise e from None
+            raise conflict from e
+
+    def _conflict(self, tournament: int, game: model.Game, actor: str) -> Exception:
+        return record_conflict(self.store, tournament, game.id, 0, actor,
+                               protocol_dict(encode_game(game)), "save")
+
+    def enter_seating(self, tournament: int, stage: str, rnd: int, table: int,
+                      players: Sequence[str], *, actor: str,
+                      judge: str | None = None) -> RevisionInfo:
+        """A table's seating (ten players by seat) as the game's first draft, with roles
+        and result left for the judge; optionally the table's judge."""
+        game = model.Game(id=seating_game_id(stage, rnd, table), stage=stage, round=rnd,
+                          table=table, seats=[model.Seat(seat=i + 1, player=p, role="")
+                                              for i, p in enumerate(players)],
+                          result="", judge=judge)
+        info = self.add_game(tournament, game, actor=actor, reason="seating")
+        if judge:
+            self.assign_judge(tournament, game.id, judge, actor=actor)
+        return info
+
+    def import_seating(self, tournament: int, data: bytes, *, actor: str) -> int:
+        """Seating from a format-1 file: each of its games' stage, round, table and
+        players by seat (roles, results and scores in it are ignored). Returns the count."""
+        t, problems = read_tournament(data)
+        if t is None:
+            raise ProtocolRefused(problems)
+        for g in t.games:
+            players = [s.player for s in sorted(g.seats, key=lambda x: x.seat)]
+            self.enter_seating(tournament, g.stage, g.round, g.table, players, actor=actor,
+                               judge=g.judge)
+        return len(t.games)
+
+    # --- judges ---
+    def assign_judge(self, tournament: int, game: str, judge: str, *, actor: str) -> None:
+        """Make `judge` the judge of the game's table (and a judge of the tournament)."""
+        judge = account_key(judge)
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
+            game_row(s, t.id, game)
+            grant_in(s, t.id, judge, JUDGE)
+            row = s.scalar(select(Assignment).where(Assignment.tournament_id == t.id,
+                                                    Assignment.game_code == game))
+            if row is None:
+                s.add(Assignment(tournament_id=t.id, game_code=game, user_name=judge))
+            else:
+                row.user_name = judge
+            record_audit(s, actor, t.id, "assign_judge", {"game": game, "judge": judge})
+
+    def judge_of(self, tournament: int, game: str) -> str | None:
+        with self.store.read() as s:
+            return s.scalar(select(Assignment.user_name).where(
+                Assignment.tournament_id == tournament, Assignment.game_code == game))
+
+    # --- reading ---
+    def revisions(self, tournament: int, game: str) -> list[RevisionInfo]:
+        """Every revision of a game's protocol, oldest first."""
+        with self.store.read() as s:
+            row = game_row(s, tournament, game)
+            revs = s.scalars(select(db.ProtocolRevision)
+                             .where(db.ProtocolRevision.game_id == row.id)
+                             .order_by(db.ProtocolRevision.number))
+            return [revision_info(s, game, r) for r in revs]
+
+    def head(self, tournament: int, game: str) -> RevisionInfo:
+        """The newest revision of a game's protocol (what a judge edits next)."""
+        with self.store.read() as s:
+            row = game_row(s, tournament, game)
+            return revision_info(s, game, revision_row(s, row.id, row.head_revision))
+
+    def confirmed(self, tournament: int, game: str) -> RevisionInfo | None:
+        """The newest confirmed revision of a game, or None."""
+        with self.store.read() as s:
+            row = game_row(s, tournament, game)
+            if not row.confirmed_revision:
+                return None
+            return revision_info(s, game, revision_row(s, row.id, row.confirmed_revision))
+
+    def overview(self, tournament: int) -> list[GameStatus]:
+        """Every game with its newest revision's state, in stage, round, table order."""
+        rev = db.ProtocolRevision
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            judges = {code: name for code, name in s.execute(
+                select(Assignment.game_code, Assignment.user_name)
+                .where(Assignment.tournament_id == tournament))}
+            rows = s.execute(
+                select(db.Game.code, db.Stage.code, db.Round.number, db.GameTable.number,
+                       rev.state, db.Game.head_revision, db.Game.confirmed_revision,
+                       db.User.name)
+                .join(db.GameTable, db.GameTable.id == db.Game.table_id)
+                .join(db.Round, db.Round.id == db.GameTable.round_id)
+                .join(db.Stage, db.Stage.id == db.Round.stage_id)
+                .join(rev, (rev.game_id == db.Game.id) & (rev.number == db.Game.head_revision))
+                .join(db.User, db.User.id == rev.author_id)
+                .where(db.Game.tournament_id == tournament)
+                .order_by(db.Stage.position, db.Round.number, db.GameTable.number))
+            return [GameStatus(code, stage, rnd, table, state, head, conf, author,
+                               judges.get(code))
+                    for code, stage, rnd, table, state, head, conf, author in rows]
+
+    def status(self, tournament: int, game: str) -> GameStatus:
+        for st in self.overview(tournament):
+            if st.code == game:
+                return st
+        raise NotFound("no_game", game=game)
+
+    def check(self, tournament: int, game: model.Game) -> list[Problem]:
+        """Every rule problem of a protocol being typed (what submitting would refuse)."""
+        t, players, stages = self.tournaments.context(tournament)
+        profile, problems = profile_of(t)
+        return problems + validate_game(game, profile, {p.id for p in players},
+                                        {st.id for st in stages})
+
+
+__all__ = ["Games"]

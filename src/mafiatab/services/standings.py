@@ -1,0 +1,141 @@
+"""A stored tournament's standings: computed from the confirmed revisions by the core's one
+standings function, kept (the process's one cache) until the tournament's public stamp
+changes, each player's points explained clause by clause, and the recorded lots.
+
+Hundreds of phones poll the standings. The stamp (`stamp`: the newest public audit entry
+and the number of games) is read from the database at most once per `STAMP_MAX_AGE`
+(`fresh_stamp`), and forgotten after every write through this process's `Store`, so a
+confirmation shows on the next poll while writes by other processes (the CLI, a second
+server) show within that second.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+
+from sqlalchemy import func, select
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.lots import draw_lots, record_draws
+from mafiatab.domain.problems import ProtocolRefused
+from mafiatab.domain.standings import GameExplanation, Standings, compute_standings, explain_player
+from mafiatab.services.access import STAFF
+from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.store import Store, record_audit, require_role, tournament_row
+from mafiatab.services.tournament_file import profile_for
+from mafiatab.services.tournaments import Tournaments
+from mafiatab.services.web_support import PRIVATE_ACTIONS, STAMP_MAX_AGE
+from mafiatab.storage import models as db
+
+#: a tournament's public stamp: (its newest public audit entry, its number of games)
+Stamp = tuple[int, int]
+
+
+class StandingsBoard:
+    """Standings, their cache and stamps, explanations and lots (over the `Store`)."""
+
+    def __init__(self, store: Store, tournaments: Tournaments) -> None:
+        self.store = store
+        self.tournaments = tournaments
+        self._cache: dict[tuple[int, tuple[str, ...] | None], tuple[Stamp, Standings]] = {}
+        self._lock = threading.Lock()
+        self._stamps: dict[int, tuple[float, Stamp]] = {}
+        store.on_write(self.forget_stamps)
+
+    def compute(self, tournament: int, stages: Iterable[str] | None = None) -> Standings:
+        """Standings from the confirmed revisions, by the core's one function."""
+        t = self.tournaments.tournament(tournament)
+        profile, problems = profile_for(t)
+        if problems:
+            raise ProtocolRefused(problems)
+        with gc_paused():
+            return compute_standings(t, profile, stages)
+
+    def cached(self, tournament: int, stages: Iterable[str] | None = None) -> Standings:
+        """`compute()`, kept until the tournament's `stamp` changes: every confirmation,
+        lot or setting writes an audit entry, so a newer entry means recompute."""
+        key = (tournament, tuple(stages) if stages is not None else None)
+        stamp = self.stamp(tournament)
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        result = self.compute(tournament, key[1])
+        with self._lock:
+            self._cache[key] = (stamp, result)
+        return result
+
+    def explain(self, tournament: int, player: str,
+                stages: Iterable[str] | None = None) -> list[GameExplanation]:
+        """Every confirmed game of a player with each part of his points and its clause."""
+        t = self.tournaments.tournament(tournament)
+        profile, _ = profile_for(t)
+        return explain_player(t, profile, player, stages)
+
+    # --- stamps ---
+    def forget_stamps(self) -> None:
+        """After every write through this process the next read of the stamps goes to the
+        database, so a confirmation shows on the next poll, not a second later."""
+        with self._lock:
+            self._stamps.clear()
+
+    def stamp(self, tournament: int) -> Stamp:
+        """Changes whenever what the public sees of the tournament may change: its newest
+        audit entry other than private work (drafts, submissions, accounts), and its
+        number of games (a seated table counts in "games confirmed: n of m")."""
+        with self.store.read() as s:
+            last = s.scalar(select(func.max(db.AuditEntry.id))
+                            .where(db.AuditEntry.tournament_id == tournament,
+                                   db.AuditEntry.action.not_in(PRIVATE_ACTIONS))) or 0
+            games = s.scalar(select(func.count()).select_from(db.Game)
+                             .where(db.Game.tournament_id == tournament)) or 0
+            return last, games
+
+    def recent_stamp(self, tournament: int) -> Stamp | None:
+        """The stamp read from the database less than `STAMP_MAX_AGE` seconds ago, without
+        touching the database (None: read it with `fresh_stamp`)."""
+        with self._lock:
+            hit = self._stamps.get(tournament)
+        if hit is not None and time.monotonic() - hit[0] < STAMP_MAX_AGE:
+            return hit[1]
+        return None
+
+    def last_stamp(self, tournament: int) -> Stamp | None:
+        """The stamp last read from the database, however old (None: never read)."""
+        with self._lock:
+            hit = self._stamps.get(tournament)
+        return None if hit is None else hit[1]
+
+    def fresh_stamp(self, tournament: int) -> Stamp:
+        """`recent_stamp`, or the database's stamp, remembered for `STAMP_MAX_AGE`."""
+        stamp = self.recent_stamp(tournament)
+        if stamp is None:
+            stamp = self.stamp(tournament)
+            with self._lock:
+                self._stamps[tournament] = (time.monotonic(), stamp)
+        return stamp
+
+    # --- lots ---
+    def record_lot(self, tournament: int, seed: str, *, actor: str) -> list[model.LotDraw]:
+        """A recorded draw among the players who need one (FIIM 8.8.5, FSM 8.7.6)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
+        core = self.tournaments.tournament(tournament)
+        draws = draw_lots(self.compute(tournament).rows, seed)
+        if not draws:
+            return []
+        record_draws(core, draws)
+        with self.store.write() as s:
+            row = tournament_row(s, tournament)
+            row.lots = list(core.lots)
+            row.lot_draws = [{"seed": d.seed, "group": list(d.group), "order": list(d.order)}
+                             for d in core.lot_draws]
+            record_audit(s, actor, row.id, "lots", {"seed": seed,
+                                                    "draws": [list(d.order) for d in draws]})
+        return draws
+
+
+__all__ = ["Stamp", "StandingsBoard"]

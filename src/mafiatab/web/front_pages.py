@@ -1,0 +1,135 @@
+"""The front door's pages: the list of tournaments, the language, signing in (password or
+code) and out, one's own password, and new or imported tournaments (the organizer right).
+Each route checks who asks, calls the services, renders or redirects."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
+
+from mafiatab.domain import protocol as model
+from mafiatab.rules import PROFILES
+from mafiatab.storage.models import PLAYER
+from mafiatab.web.app import render
+from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
+from mafiatab.web.security import (
+    LANGS,
+    change_password,
+    check_csrf,
+    code_sign_in,
+    password_sign_in,
+    read_form,
+    require_user,
+    sign_in,
+    sign_out,
+)
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+
+# --- public ---------------------------------------------------------------------------
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, me: Who, svc: Svc) -> Response:
+    return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
+                  rules=sorted(PROFILES))
+
+
+@router.get("/lang/{lang}")
+def set_lang(request: Request, lang: str, next: str | None = None) -> Response:
+    if lang in LANGS:
+        request.session["lang"] = lang
+    return see_other(safe_next(next))
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, me: Who, next: str | None = None) -> Response:
+    return render(request, "login.html", next=safe_next(next), error=None)
+
+
+@router.post("/login")
+async def login(request: Request, me: Who, svc: Svc) -> Response:
+    f = await form_fields(request)
+    nxt = safe_next(f.get("next"))
+    name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
+    if name is not None:
+        await run_in_threadpool(sign_in, request, name)
+        return see_other(nxt)
+    return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
+
+
+@router.post("/login/code")
+async def login_code(request: Request, me: Who, svc: Svc) -> Response:
+    f = await form_fields(request)
+    code = f.get("code", "")
+    found = await code_sign_in(request, code)
+    if found is None:
+        return render(request, "login.html", status_code=401, next="/", error="bad_code")
+    user, tid = found
+    await run_in_threadpool(lambda: sign_in(request, user, code=code))
+    # a player's code (issue 7) opens his protests and appeals, a judge's his tables
+    return see_other(f"/t/{tid}/appeals" if svc.access.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
+
+
+@router.post("/logout")
+def logout(request: Request, me: Who) -> Response:
+    sign_out(request)
+    return see_other("/")
+
+
+@router.post("/logout/everywhere")
+def logout_everywhere(request: Request, me: Who) -> Response:
+    """"Sign out everywhere": every session of the account ends, this one too."""
+    require_user(me)
+    sign_out(request, everywhere=True)
+    return see_other("/")
+
+
+@router.post("/account/password")
+async def password_page(request: Request, me: Who, svc: Svc) -> Response:
+    """The owner changes his password; every session of the account ends, this browser
+    gets a new one."""
+    user = require_user(me)
+    f = await form_fields(request)
+    await change_password(request, user, f.get("old", ""), f.get("new", ""))
+    await run_in_threadpool(sign_in, request, user)
+    return see_other("/")
+
+
+# --- new tournaments ------------------------------------------------------------------------
+
+
+@router.post("/new")
+async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    if not me.organizer:
+        raise HTTPException(status_code=403)
+    f = await form_fields(request)
+    name = f.get("name", "").strip()
+    rules = f.get("rules", "fsm")
+    if not name:
+        raise HTTPException(status_code=400)
+    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
+        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
+                    kind="qualification")])
+    return see_other(f"/t/{tid}/setup")
+
+
+@router.post("/import")
+async def import_post(request: Request, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    if not me.organizer:
+        raise HTTPException(status_code=403)
+    form = await read_form(request)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise HTTPException(status_code=400)
+    data = await upload.read()
+    tid = await run_in_threadpool(lambda: svc.tournaments.import_as_organizer(data, actor=user))
+    return see_other(f"/t/{tid}/manage")
+
+
+__all__ = ["router"]

@@ -1,0 +1,152 @@
+"""The package's structure rules, read from its source (ast), so that a break fails CI:
+
+* no private name crosses a module: nothing imports `_name` from another mafiatab module,
+  nor reaches `module._name` through an imported mafiatab module (a package's own private
+  module, such as `seating._kernel`, is its package's business);
+* services are composed, never inherited: no class in the package inherits a service
+  class (a class of `mafiatab.services` that is built over a `Store`), and no service
+  class inherits another class of the package.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import mafiatab
+
+PACKAGE = Path(mafiatab.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+    path: Path
+    tree: ast.Module
+
+
+def _modules() -> list[Module]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out.append(Module(".".join(parts), path, ast.parse(path.read_text(encoding="utf-8"))))
+    return out
+
+
+MODULES = _modules()
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _package_of(module: str) -> str:
+    return module.rsplit(".", 1)[0]
+
+
+def _allowed_private_module(importer: str, target: str) -> bool:
+    """`seating.optimize` may import `seating._kernel`: one package's private module."""
+    head, _, last = target.rpartition(".")
+    return _private(last) and _package_of(importer) == head
+
+
+def private_crossings(modules: list[Module]) -> list[str]:
+    names = {m.name for m in modules}
+    found: list[str] = []
+    for m in modules:
+        aliases: dict[str, str] = {}  # local name -> mafiatab module it stands for
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                    and node.module.split(".")[0] == "mafiatab":
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if full in names:  # a module imported from its package
+                        aliases[alias.asname or alias.name] = full
+                        if _private(alias.name) and not _allowed_private_module(m.name, full):
+                            found.append(f"{m.name}:{node.lineno} imports module {full}")
+                    elif _private(alias.name):
+                        found.append(f"{m.name}:{node.lineno} imports {alias.name} "
+                                     f"from {node.module}")
+                if any(_private(p) for p in node.module.split(".")) \
+                        and not _allowed_private_module(m.name, node.module):
+                    found.append(f"{m.name}:{node.lineno} imports from {node.module}")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == "mafiatab" and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.Attribute) and _private(node.attr) \
+                    and isinstance(node.value, ast.Name) and node.value.id in aliases \
+                    and aliases[node.value.id] != m.name:
+                found.append(f"{m.name}:{node.lineno} uses "
+                             f"{aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def _is_service(node: ast.ClassDef) -> bool:
+    """A use-case class: one built over a `Store` (its `__init__` takes one)."""
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+            for arg in item.args.args[1:] + item.args.kwonlyargs:
+                if arg.arg == "store" or (arg.annotation is not None
+                                          and ast.unparse(arg.annotation) == "Store"):
+                    return True
+    return False
+
+
+def inherited_services(modules: list[Module]) -> list[str]:
+    """Every class that inherits a service class, and every service class that inherits
+    a class of the package (services are composed: they hold each other)."""
+    classes: dict[str, tuple[str, ast.ClassDef]] = {}
+    for m in modules:
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, (m.name, node))
+    services = {name for name, (mod, node) in classes.items()
+                if mod.startswith("mafiatab.services") and _is_service(node)}
+    found = []
+    for name, (mod, node) in sorted(classes.items()):
+        bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+        for base in sorted(bases):
+            if base in services:
+                found.append(f"{mod}.{name} inherits the service {base}")
+            elif name in services and base in classes and base != "object":
+                found.append(f"{mod}.{name} (a service) inherits {base}")
+    return found
+
+
+def test_services_are_composed_not_inherited() -> None:
+    assert inherited_services(MODULES) == []
+
+
+def test_the_services_are_seen() -> None:
+    """The check knows the services it guards (a service renamed away from the rule's
+    notice would make it pass vacuously)."""
+    names = {node.name for m in MODULES if m.name.startswith("mafiatab.services")
+             for node in ast.walk(m.tree) if isinstance(node, ast.ClassDef) and _is_service(node)}
+    assert {"Accounts", "Access", "Tournaments", "Games", "Protocols", "StandingsBoard",
+            "Appeals", "ScreenService", "Exports"} <= names
+    fake = Module("mafiatab.services.fake", PACKAGE / "services" / "fake.py", ast.parse(
+        "class Store: ...\n"
+        "class Base:\n    def __init__(self, store: Store) -> None: ...\n"
+        "class Child(Base): ...\n"))
+    assert inherited_services([fake]) == ["mafiatab.services.fake.Child inherits the service Base"]
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    assert private_crossings(MODULES) == []
+
+
+def test_the_checker_sees_a_crossing() -> None:
+    """The rule's own check: a made-up module importing a private name is caught."""
+    fake = Module("mafiatab.web.fake", PACKAGE / "web" / "fake.py", ast.parse(
+        "from mafiatab.cli import _secret\nfrom mafiatab import cli as base\nbase._load()\n"))
+    real = [m for m in MODULES if m.name == "mafiatab.cli"]
+    assert private_crossings([*real, fake]) == [
+        "mafiatab.web.fake:1 imports _secret from mafiatab.cli",
+        "mafiatab.web.fake:3 uses mafiatab.cli._load"]
