@@ -31,9 +31,8 @@ from fastapi.testclient import TestClient
 from mafiatab.domain.protocol import Player, Stage, Tournament
 from mafiatab.rules import get_profile
 from mafiatab.sample import sample_game
-from mafiatab.services.people import People
+from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import LoadedTournament
-from mafiatab.services.tournaments import TournamentService
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
 
@@ -91,7 +90,7 @@ def fill(url: str, n: int, seed: int) -> float:
     """`n` tournaments into the database; the seconds it took."""
     engine = make_engine(url)
     upgrade(engine)
-    svc = TournamentService(engine)
+    svc = Services(engine).tournaments
     rng = random.Random(seed)
     people = pool(PER_POOL * n)
     profile = get_profile("fsm")
@@ -122,8 +121,7 @@ def pct(values: list[float], q: float) -> float:
 
 def measure(url: str, requests: int, seed: int) -> dict[str, Any]:
     engine = make_engine(url)
-    tournaments = TournamentService(engine)
-    people = People(tournaments.store, tournaments)
+    people = Services(engine).people
     t0 = time.perf_counter()
     table = people.compute_rating()
     rating_s = time.perf_counter() - t0

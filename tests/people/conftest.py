@@ -11,8 +11,9 @@ from sqlalchemy import Engine
 
 from mafiatab.domain.protocol import Game, Player, Seat, Stage, Tournament
 from mafiatab.formats.tournament_json import dumps_tournament
+from mafiatab.services.facade import Services
 from mafiatab.services.people import People
-from mafiatab.services.tournaments import TournamentService
+from mafiatab.services.tournaments import Tournaments
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from tests.storage.conftest import db_url, pg_url, sqlite_url  # noqa: F401 - fixtures
@@ -44,9 +45,9 @@ def accounts(people: People) -> None:
         s.add(db.User(name=PLAIN, organizer=False))
 
 
-def people_on(engine: Engine) -> tuple[People, TournamentService]:
-    tournaments = TournamentService(engine)
-    people = People(tournaments.store, tournaments)
+def people_on(engine: Engine) -> tuple[People, Tournaments]:
+    services = Services(engine)
+    tournaments, people = services.tournaments, services.people
     accounts(people)
     return people, tournaments
 
@@ -76,5 +77,5 @@ def tournament(name: str, nicknames: list[str], games: list[Game], club: str = "
                       games=games)
 
 
-def load(tournaments: TournamentService, t: Tournament) -> int:
+def load(tournaments: Tournaments, t: Tournament) -> int:
     return tournaments.import_file(dumps_tournament(t))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD
 from tests.people.test_identities import two_tournaments
@@ -23,10 +23,10 @@ def _signed_in(app: object, user: str) -> tuple[TestClient, str]:
 
 def test_merge_and_split_through_the_api(sqlite_engine: Engine) -> None:
     people, _, t1, t2, first, second = two_tournaments(sqlite_engine)
-    web = WebService(sqlite_engine)
-    web.add_account("boss", DEMO_PASSWORD, actor="setup")
-    web.add_account("visitor", DEMO_PASSWORD, actor="setup")
-    web.give_organizer("boss", actor="federation")  # "federation" holds the right
+    web = Services(sqlite_engine)
+    web.accounts.add_account("boss", DEMO_PASSWORD, actor="setup")
+    web.accounts.add_account("visitor", DEMO_PASSWORD, actor="setup")
+    web.access.give_organizer("boss", actor="federation")  # "federation" holds the right
     app = create_app(sqlite_engine, secret="t")
 
     anon = TestClient(app)

@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from mafiatab.formats.tournament_json import dumps_tournament
 from mafiatab.sample import sample_tournament
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
@@ -58,8 +58,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     path = tmp_path_factory.mktemp("people") / "people.sqlite"
     engine = make_engine(str(path))
     upgrade(engine)
-    web = WebService(engine)
-    web.add_account("federation", DEMO_PASSWORD, actor="setup")  # the first: organizer
+    web = Services(engine)
+    web.accounts.add_account("federation", DEMO_PASSWORD, actor="setup")  # the first: organizer
     tids = []
     for i, name in enumerate(["Кубок осени", "Кубок зимы", "Кубок весны"]):
         t = sample_tournament("fsm", 20, 6, seed=40 + i, final_round=True, name=name)
@@ -67,7 +67,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
             g.date = f"2026-0{i + 1}-15"
         if i == 2:
             t.players[0].nickname = "Альфа-М"
-        tids.append(web.import_file(dumps_tournament(t), actor="federation"))
+        tids.append(web.tournaments.import_file(dumps_tournament(t), actor="federation"))
     with engine.connect() as conn:
         ids = dict(conn.execute(select(db.Player.nickname, db.Player.id)).all())
     engine.dispose()

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, update
 
 from mafiatab.domain.protocol import TEAM_OF, Game
+from mafiatab.services.facade import Services
 from mafiatab.services.people import People, PeopleDenied, PeopleError, PeopleNotFound
-from mafiatab.services.web_support import WebService
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
@@ -117,8 +117,8 @@ def test_a_table_that_has_not_played(sqlite_engine: Engine) -> None:
 
 def test_the_rating_page(sqlite_engine: Engine) -> None:
     people, tids = build(sqlite_engine)
-    web = WebService(sqlite_engine)
-    web.add_account("boss", DEMO_PASSWORD, actor="setup")
+    web = Services(sqlite_engine)
+    web.accounts.add_account("boss", DEMO_PASSWORD, actor="setup")
     with people.store.write() as s:
         s.execute(update(db.User).where(db.User.name == "boss").values(organizer=True))
     client = TestClient(create_app(sqlite_engine, secret="t"))

@@ -21,8 +21,8 @@ from openpyxl import Workbook
 from sqlalchemy import select
 
 from mafiatab.services.accounts import needs_rehash, parse_code
+from mafiatab.services.facade import Services
 from mafiatab.services.roster import parse_file, parse_text
-from mafiatab.services.web_support import WebService
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
@@ -37,7 +37,7 @@ CLUBS = ["Север", "Юг", "Восток", "Запад"]
 class Hall:
     url: str
     app: object
-    svc: WebService
+    svc: Services
 
 
 @pytest.fixture()
@@ -45,10 +45,10 @@ def hall(tmp_path: Path) -> Iterator[Hall]:
     url = f"sqlite:///{tmp_path}/setup.sqlite"
     engine = make_engine(url)
     upgrade(engine)
-    WebService(engine).add_account(ORG, ORG_PASS, actor=ORG)
+    Services(engine).accounts.add_account(ORG, ORG_PASS, actor=ORG)
     engine.dispose()
     app = create_app(url, secret="setup-test", limits=RELAXED)
-    yield Hall(url, app, app.state.service)
+    yield Hall(url, app, app.state.services)
 
 
 def _client(hall: Hall, user: str = ORG, password: str = ORG_PASS,
@@ -136,7 +136,7 @@ def test_new_tournament_needs_the_rules_chosen(hall: Hall) -> None:
                      r'disabled>', page)
     r = c.post("/new", data={"name": "Без правил", "csrf": _csrf(c)})
     assert r.status_code == 400 and "выберите правила" in r.text
-    assert hall.svc.list_tournaments() == []
+    assert hall.svc.tournaments.list_tournaments() == []
 
 
 def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> None:
@@ -195,7 +195,7 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
     ids = [roster[n][0] for n in NAMES[:10]]
     r = _post(c, f"/t/{tid}/setup/seating", {"seating": f"qual 1 1 {' '.join(ids)}"})
     assert r.status_code == 400 and "снят" in r.text  # type: ignore[attr-defined]
-    audit = [a for _at, _u, a, _d in hall.svc.audit_log(tid)]
+    audit = [a for _at, _u, a, _d in hall.svc.tournaments.audit_log(tid)]
     assert {"register_players", "edit_player", "withdraw_player"} <= set(audit)
 
 
@@ -206,7 +206,7 @@ def _seat_round(c: TestClient, hall: Hall, tid: int, judges: list[str]) -> list[
     r = _post(c, f"/t/{tid}/setup/seating", {"seating": "\n".join(lines)},
               follow_redirects=False)
     assert r.status_code == 303, r.text  # type: ignore[attr-defined]
-    return [g.code for g in hall.svc.overview(tid)]
+    return [g.code for g in hall.svc.games.overview(tid)]
 
 
 def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Hall) -> None:
@@ -217,7 +217,7 @@ def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Ha
     r = _post(c, f"/t/{tid}/setup/rules", {"rules": "fiim2018", "opt_fiim_7_6": "on"},
               follow_redirects=False)
     assert r.status_code == 303  # type: ignore[attr-defined]
-    t, _p, _s = hall.svc.context(tid)
+    t, _p, _s = hall.svc.tournaments.context(tid)
     assert (t.rules, t.rule_options) == ("fiim2018", {"fiim_7_6": "on"})
     # an FIIM tournament's page offers its own options with its own clauses only
     page = c.get(f"/t/{tid}/setup").text
@@ -227,13 +227,13 @@ def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Ha
     # the seating's drafts are no games entered: the rules still change
     r = _post(c, f"/t/{tid}/setup/rules", {"rules": "fsm"}, follow_redirects=False)
     assert r.status_code == 303  # type: ignore[attr-defined]
-    head = hall.svc.head(tid, codes[0])
+    head = hall.svc.games.head(tid, codes[0])
     hall.svc.protocols.save_draft(tid, codes[0], head.game_struct(), actor=ORG,
                                   base_revision=head.number)
     r = _post(c, f"/t/{tid}/setup/rules", {"rules": "fiim2018"})
     assert r.status_code == 409  # type: ignore[attr-defined]
     assert f"игра {codes[0]} уже внесена" in r.text  # type: ignore[attr-defined]
-    assert hall.svc.context(tid)[0].rules == "fsm"
+    assert hall.svc.tournaments.context(tid)[0].rules == "fsm"
     page = c.get(f"/t/{tid}/setup").text
     assert 'id="rules-locked"' in page and 'id="rules-select"' not in page
 
@@ -255,10 +255,10 @@ def test_the_first_run_path_and_the_judges_codes_on_the_blank_protocols(
     assert _steps(c, tid)["seating"] == "next"
     codes = _seat_round(c, hall, tid, ["СудьяОдин", "judgepw"])
     assert _steps(c, tid)["judges"] == "done" and _steps(c, tid)["blanks"] == "next"
-    hall.svc.grant(tid, "judgepw2", "judge", actor=ORG, password="judge-password-1")
+    hall.svc.access.grant(tid, "judgepw2", "judge", actor=ORG, password="judge-password-1")
 
     # the codes: one per code judge, shown once with its QR; a password judge needs none
-    hall.svc.assign_judge(tid, codes[1], "judgepw2", actor=ORG)
+    hall.svc.games.assign_judge(tid, codes[1], "judgepw2", actor=ORG)
     r = _post(c, f"/t/{tid}/setup/round-codes", {"round": "qual|1"})
     assert r.status_code == 200  # type: ignore[attr-defined]
     page: str = r.text  # type: ignore[attr-defined]
@@ -301,7 +301,7 @@ def test_the_first_run_path_and_the_judges_codes_on_the_blank_protocols(
                    follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/judge"
     assert codes[0] in judge.get(f"/t/{tid}/judge").text
-    head = hall.svc.head(tid, codes[0])
+    head = hall.svc.games.head(tid, codes[0])
     hall.svc.protocols.save_draft(tid, codes[0], head.game_struct(), actor="судьяодин",
                                   base_revision=head.number)
     assert set(_steps(c, tid).values()) == {"done"}
@@ -372,8 +372,8 @@ def test_cookie_secure_only_over_https_and_the_plain_http_notice_once(hall: Hall
 def test_an_administrator_resets_another_accounts_password(hall: Hall) -> None:
     c = _client(hall)
     tid = _new(c)
-    hall.svc.grant(tid, "hj", "head_judge", actor=ORG, password="head-judge-pass1")
-    hall.svc.grant(tid, "judge", "judge", actor=ORG, password="judge-pass-0001")
+    hall.svc.access.grant(tid, "hj", "head_judge", actor=ORG, password="head-judge-pass1")
+    hall.svc.access.grant(tid, "judge", "judge", actor=ORG, password="judge-pass-0001")
     judge = _client(hall, "judge", "judge-pass-0001")
     hj = _client(hall, "hj", "head-judge-pass1")
     # a tournament's head judge is no administrator
@@ -388,8 +388,8 @@ def test_an_administrator_resets_another_accounts_password(hall: Hall) -> None:
     assert "n=1" in r.headers["location"]  # type: ignore[attr-defined]
     # the judge's old session ended; the new password works, the old does not
     assert judge.get("/api/session").json()["user"] is None
-    assert hall.svc.check_password("judge", "new-judge-pass-1")
-    assert not hall.svc.check_password("judge", "judge-pass-0001")
+    assert hall.svc.accounts.check_password("judge", "new-judge-pass-1")
+    assert not hall.svc.accounts.check_password("judge", "judge-pass-0001")
     assert _post(c, "/admin/accounts/reset", {"user": "org", "password": "x" * 12}
                  ).status_code == 422  # type: ignore[attr-defined]
     with hall.svc.store.read() as s:
@@ -409,7 +409,7 @@ def test_an_old_hash_is_made_anew_at_sign_in(hall: Hall) -> None:
         new = s.scalar(select(db.User.password_hash).where(db.User.name == "veteran"))
     assert new is not None and new != old and not needs_rehash(new)
     assert "m=19456" in new
-    assert hall.svc.check_password("veteran", "old-params-pass")
+    assert hall.svc.accounts.check_password("veteran", "old-params-pass")
     # a wrong password changes nothing
     c = TestClient(hall.app)  # type: ignore[arg-type]
     c.post("/api/login", json={"user": "veteran", "password": "wrong-password"},
@@ -445,7 +445,7 @@ def _serve(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
     if not (tmp_path / "served.sqlite").exists():
         engine = make_engine(db_url)
         upgrade(engine)
-        WebService(engine).add_account(ORG, ORG_PASS, actor=ORG)
+        Services(engine).accounts.add_account(ORG, ORG_PASS, actor=ORG)
         engine.dispose()
     exe = Path(sys.executable).with_name("mafiatab")
     proc = subprocess.Popen([str(exe), "serve", "--db", db_url, "--port", str(port),

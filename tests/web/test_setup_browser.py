@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
 from tests.web.conftest import RELAXED
@@ -32,11 +32,11 @@ CLUBS = ["Север", "Юг", "Восток", "Запад"]
 
 
 @pytest.fixture()
-def served(tmp_path: Path) -> Iterator[tuple[str, WebService]]:
+def served(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     url = f"sqlite:///{tmp_path}/browser-setup.sqlite"
     engine = make_engine(url)
     upgrade(engine)
-    WebService(engine).add_account(ORG, ORG_PASS, actor=ORG)
+    Services(engine).accounts.add_account(ORG, ORG_PASS, actor=ORG)
     engine.dispose()
     app = create_app(url, secret="setup-browser", limits=RELAXED)
     port = _free_port()
@@ -47,7 +47,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, WebService]]:
     while not server.started:
         assert time.monotonic() < deadline, "the app did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app.state.service
+    yield f"http://127.0.0.1:{port}", app.state.services
     server.should_exit = True
     thread.join(10)
 
@@ -58,7 +58,7 @@ def _shot(page: Any, name: str) -> None:
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
-def test_setup_from_scratch(served: tuple[str, WebService], browser: Any,  # noqa: F811
+def test_setup_from_scratch(served: tuple[str, Services], browser: Any,  # noqa: F811
                             width: int, height: int, tmp_path: Path) -> None:
     base, svc = served
     size = f"{width}"
@@ -111,7 +111,7 @@ def test_setup_from_scratch(served: tuple[str, WebService], browser: Any,  # noq
     page.select_option("#rules-select", "fiim2018")
     page.click("#rules-btn")
     page.wait_for_url("**#rules")
-    assert svc.context(tid)[0].rules == "fiim2018"
+    assert svc.tournaments.context(tid)[0].rules == "fiim2018"
     _shot(page, f"setup-page-{size}")
 
     # stages, seating (typed, with judges), then the path
@@ -165,8 +165,8 @@ def test_setup_from_scratch(served: tuple[str, WebService], browser: Any,  # noq
     judge.context.close()
 
     # the rules are closed once a game is entered
-    code = svc.overview(tid)[0].code
-    head = svc.head(tid, code)
+    code = svc.games.overview(tid)[0].code
+    head = svc.games.head(tid, code)
     svc.protocols.save_draft(tid, code, head.game_struct(), actor="судья1",
                              base_revision=head.number)
     page.goto(f"{base}/t/{tid}/setup")
@@ -176,11 +176,11 @@ def test_setup_from_scratch(served: tuple[str, WebService], browser: Any,  # noq
     ctx.close()
 
 
-def test_admin_resets_a_password_in_the_browser(served: tuple[str, WebService],
+def test_admin_resets_a_password_in_the_browser(served: tuple[str, Services],
                                                 browser: Any) -> None:  # noqa: F811
     base, svc = served
-    tid = svc.new_tournament("Сброс", "fsm", actor=ORG)
-    svc.grant(tid, "judge7", "judge", actor=ORG, password="judge-seven-pass")
+    tid = svc.tournaments.new_tournament("Сброс", "fsm", actor=ORG)
+    svc.access.grant(tid, "judge7", "judge", actor=ORG, password="judge-seven-pass")
     for width, height in ((360, 740), (1280, 800)):
         ctx = browser.new_context(viewport={"width": width, "height": height})
         page = ctx.new_page()
@@ -194,7 +194,7 @@ def test_admin_resets_a_password_in_the_browser(served: tuple[str, WebService],
         page.click("#reset-btn")
         page.locator("#reset-done").wait_for()
         _shot(page, f"setup-admin-reset-{width}")
-        assert svc.check_password("judge7", f"new-pass-{width}-xyz")
+        assert svc.accounts.check_password("judge7", f"new-pass-{width}-xyz")
         ctx.close()
 
 

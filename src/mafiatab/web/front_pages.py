@@ -9,7 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
 
-from mafiatab.domain import protocol as model
+from mafiatab import i18n
 from mafiatab.rules import PROFILES
 from mafiatab.storage.models import PLAYER
 from mafiatab.web.app import render
@@ -35,7 +35,8 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, me: Who, svc: Svc) -> Response:
     return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
-                  rules=sorted(PROFILES))
+                  rules=sorted(PROFILES.values(), key=lambda p: p.id),
+                  federation=i18n.federation)
 
 
 @router.get("/lang/{lang}")
@@ -100,22 +101,6 @@ async def password_page(request: Request, me: Who, svc: Svc) -> Response:
 
 
 # --- new tournaments ------------------------------------------------------------------------
-
-
-@router.post("/new")
-async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
-    f = await form_fields(request)
-    name = f.get("name", "").strip()
-    rules = f.get("rules", "fsm")
-    if not name:
-        raise HTTPException(status_code=400)
-    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
-        model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
-                    kind="qualification")])
-    return see_other(f"/t/{tid}/setup")
 
 
 @router.post("/import")
