@@ -20,7 +20,7 @@ from rich.table import Table
 from mafiatab import i18n
 from mafiatab.domain.lots import draw_lots, record_draws
 from mafiatab.domain.points import Hundredths, format_points
-from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, Reason, Refused
 from mafiatab.domain.standings import Standings, explain_player
 from mafiatab.formats.standings_json import dumps_standings
 from mafiatab.rules import PROFILES
@@ -67,7 +67,7 @@ def _fail_usage(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _print_problems(problems: list[Problem], lang: str) -> None:
+def _print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
     errors = [p for p in problems if not p.warning]
     warnings = [p for p in problems if p.warning]
     if errors:
@@ -454,6 +454,17 @@ from mafiatab.ratings_cli import ratings_command  # noqa: E402  (the open rating
 app.command("ratings")(ratings_command)
 
 
+def _argv_lang() -> str:
+    """The language the command line asked for (`--lang en`), for what `main` prints."""
+    args = sys.argv[1:]
+    for i, a in enumerate(args):
+        if a == "--lang" and i + 1 < len(args):
+            return "en" if args[i + 1] == "en" else "ru"
+        if a.startswith("--lang="):
+            return "en" if a.split("=", 1)[1] == "en" else "ru"
+    return "ru"
+
+
 def main() -> None:
     try:
         app()
@@ -462,6 +473,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("Interrupted / прервано")
         sys.exit(130)
+    except Refused as e:  # every refusal a command did not answer itself: exit 1, listed
+        _print_problems(e.problems, _argv_lang())
+        sys.exit(1)
     except Exception as e:  # the promise: never a traceback
         err.print(i18n.t("internal_error", "ru", detail=f"{type(e).__name__}: {e}"),
                   markup=False)

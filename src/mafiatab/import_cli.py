@@ -147,7 +147,7 @@ def import_records(
         try:
             cw, known = read_crosswalk_document(_json(crosswalk, lang))
         except CrosswalkError as e:
-            _fail(t("bad_crosswalk", lang, file=str(crosswalk), detail=str(e)))
+            _fail(t("bad_crosswalk", lang, file=str(crosswalk), detail=e.message(lang)))
         cw_doc = (cw, known)
     title = name or files[0].stem
     if source is Source.polemica:
@@ -158,7 +158,7 @@ def import_records(
             try:
                 records.extend(records_of(_json(f, lang)))
             except PolemicaError as e:
-                _fail(t("not_records", lang, file=str(f), detail=str(e)))
+                _fail(t("not_records", lang, file=str(f), detail=e.message(lang)))
         tournament, report = convert(
             records, rules=rules, name=title, files=[f.name for f in files],
             crosswalk=cw_doc[0] if cw_doc else None, known=cw_doc[1] if cw_doc else ())

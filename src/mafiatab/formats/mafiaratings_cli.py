@@ -71,7 +71,7 @@ def import_game_command(
     try:
         conversion = convert_game(record, profile, game_id)
     except RecordError as e:
-        err.print(_t("not_a_game", lang, file=str(file), detail=str(e)), markup=False)
+        err.print(_t("not_a_game", lang, file=str(file), detail=e.message(lang)), markup=False)
         raise typer.Exit(1) from None
     doc = tournament_of(conversion, profile) if as_tournament else conversion.game
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -25,15 +25,8 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
-from mafiatab.domain.problems import ProtocolRefused, translate_clause
-from mafiatab.services.accounts import HASH_SLOTS, AccountError, Busy
-from mafiatab.services.tournaments import (
-    ConflictError,
-    NotFound,
-    PermissionDenied,
-    ServiceError,
-    StateError,
-)
+from mafiatab.domain.problems import Refused, translate_clause
+from mafiatab.services.accounts import HASH_SLOTS
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import check_schema, make_engine
 from mafiatab.web import forms, texts
@@ -70,20 +63,6 @@ def render(request: Request, name: str, status_code: int = 200,
 
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
-
-
-def _status_of(e: ServiceError) -> int:
-    if isinstance(e, Busy):
-        return 503
-    if isinstance(e, PermissionDenied):
-        return 403
-    if isinstance(e, AccountError):
-        return 422
-    if isinstance(e, NotFound):
-        return 404
-    if isinstance(e, ConflictError | StateError):
-        return 409
-    return 400
 
 
 def create_app(db: str | Engine | None = None, *, secret: str | None = None,
@@ -155,25 +134,16 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
             return RedirectResponse(f"/login?next={quote(str(request.url.path))}", status_code=303)
         return HTMLResponse("login required", status_code=401)
 
-    @app.exception_handler(ServiceError)
-    async def service_error(request: Request, e: ServiceError) -> Response:
-        status = _status_of(e)
+    @app.exception_handler(Refused)
+    async def refused(request: Request, e: Refused) -> Response:
+        """Every refusal of the services and the files below them, one way: the API's JSON
+        (`error`, `message`, `problems` with their codes and params) or the error page."""
         p = principal(request)
-        headers = {"Retry-After": "5"} if status == 503 else None
+        headers = {"Retry-After": "5"} if e.status == 503 else None
         if _is_api(request):
-            return JSONResponse({"error": e.code, "message": e.message(p.lang)},
-                                status_code=status, headers=headers)
-        return render(request, "error.html", status_code=status, message=e.message(p.lang),
+            return JSONResponse(e.as_dict(p.lang), status_code=e.status, headers=headers)
+        return render(request, "error.html", status_code=e.status, message=e.message(p.lang),
                       headers=headers)
-
-    @app.exception_handler(ProtocolRefused)
-    async def refused(request: Request, e: ProtocolRefused) -> Response:
-        p = principal(request)
-        items = [x.as_dict(p.lang) for x in e.problems]
-        if _is_api(request):
-            return JSONResponse({"error": "refused", "problems": items}, status_code=422)
-        return render(request, "error.html", status_code=422,
-                      message="; ".join(x.message(p.lang) for x in e.problems))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException) -> Response:
