@@ -50,6 +50,8 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "account": ("mafiatab.texts.service", "ACCOUNT"),
     "roles": ("mafiatab.texts.service", "ROLES"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
+    "audit": ("mafiatab.texts.audit", "AUDIT"),
+    "audit_field": ("mafiatab.texts.audit", "FIELDS"),
     "problem": ("mafiatab.domain.problems", "MESSAGES"),
     "appeal": ("mafiatab.domain.appeals", "MESSAGES"),
     "appeal_what": ("mafiatab.domain.appeals", "WHAT"),
@@ -71,7 +73,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "rules_criterion": ("mafiatab.formats.rules_doc", "CRITERIA"),
     "rules_k": ("mafiatab.formats.rules_doc", "K_FORMULA"),
     "rules_unset": ("mafiatab.formats.rules_doc", "UNSET"),
-    "seating_method": ("mafiatab.seating.cli", "METHODS"),
+    "seating_method": ("mafiatab.cli.seating", "METHODS"),
 }
 
 

@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from mafiatab import cli as base
-from mafiatab.cli import FileArg, Lang, LangOpt, StageOpt
+from mafiatab.cli import files as base
+from mafiatab.cli.files import FileArg, Lang, LangOpt, StageOpt
 
 print_app = typer.Typer(help="Printouts as PDF / печатные формы (PDF)", no_args_is_help=True)
 
@@ -49,15 +49,15 @@ def print_protocol(
     from mafiatab.formats.pdf import blank_sheets, protocols_pdf, sheet_of_game
 
     L = lang.value
-    loaded = base._load(file, L)
+    loaded = base.load_file(file, L)
     t = loaded.tournament
     if stage is not None:
-        base._check_stages(loaded, [stage], L)
+        base.check_stages(loaded, [stage], L)
     if blank is not None:
         if game:
-            base._fail_usage("--blank / --game: " + ("одно из двух" if L == "ru" else "one of them"))
+            base.fail_usage("--blank / --game: " + ("одно из двух" if L == "ru" else "one of them"))
         if stage is None or round_ is None:
-            base._fail_usage("--blank N --stage ID --round R")
+            base.fail_usage("--blank N --stage ID --round R")
         # a round already in the file: its tables carry their players and judges
         sheets = blank_sheets(t, loaded.profile, stage, round_, blank, L, seated=t.games)
     else:
@@ -66,10 +66,10 @@ def print_protocol(
                  and (round_ is None or g.round == round_)]
         missing = [gid for gid in game or [] if gid not in {g.id for g in t.games}]
         if missing:
-            base._fail_usage(f"Игры {missing[0]!r} нет в турнире." if L == "ru"
+            base.fail_usage(f"Игры {missing[0]!r} нет в турнире." if L == "ru"
                               else f"Game {missing[0]!r} is not in the tournament.")
         if not games:
-            base._fail_usage("нет игр для печати" if L == "ru" else "no games to print")
+            base.fail_usage("нет игр для печати" if L == "ru" else "no games to print")
         sheets = [sheet_of_game(t, loaded.profile, g, L) for g in games]
     _write(output, protocols_pdf(sheets, L), L)
 
@@ -81,8 +81,8 @@ def print_standings(file: FileArg, output: OutOpt, stage: StageOpt = None,
     from mafiatab.formats.pdf import standings_pdf
 
     L = lang.value
-    loaded = base._load(file, L)
-    base._check_stages(loaded, stage, L)
+    loaded = base.load_file(file, L)
+    base.check_stages(loaded, stage, L)
     s = base.standings_of(loaded, stage or None)
     names = {st.id: st.name for st in loaded.tournament.stages}
     _write(output, standings_pdf(s, loaded.profile.title, L, names), L)
@@ -107,9 +107,9 @@ def export_standings(
 
     L = lang.value
     if xlsx is None and csv is None and games_csv is None:
-        base._fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE")
-    loaded = base._load(file, L)
-    base._check_stages(loaded, stage, L)
+        base.fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE")
+    loaded = base.load_file(file, L)
+    base.check_stages(loaded, stage, L)
     scope = stage or None
     s = base.standings_of(loaded, scope)
     t, p = loaded.tournament, loaded.profile
@@ -133,8 +133,8 @@ def charts(
     from mafiatab.formats.charts import all_charts
 
     L = lang.value
-    loaded = base._load(file, L)
-    base._check_stages(loaded, stage, L)
+    loaded = base.load_file(file, L)
+    base.check_stages(loaded, stage, L)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -151,7 +151,7 @@ def _when(value: str, lang: str) -> datetime:
     try:
         return datetime.fromisoformat(value)
     except ValueError:
-        base._fail_usage(f"{value!r}: " + ("время в формате ISO, например 2026-03-07T12:30"
+        base.fail_usage(f"{value!r}: " + ("время в формате ISO, например 2026-03-07T12:30"
                                           if lang == "ru" else
                                           "an ISO time, e.g. 2026-03-07T12:30"))
 
@@ -181,27 +181,27 @@ def appeal_check(
     from mafiatab.domain import appeals as ap
 
     L = lang.value
-    loaded = base._load(file, L)
+    loaded = base.load_file(file, L)
     g = next((x for x in loaded.tournament.games if x.id == game), None)
     if g is None:
-        base._fail_usage(base.i18n.t("unknown_game_arg", L, value=game))
+        base.fail_usage(base.i18n.t("unknown_game_arg", L, value=game))
     pid = base._find_player(loaded, player)
     if pid is None:
-        base._fail_usage(base.i18n.t("unknown_player_arg", L, value=player))
+        base.fail_usage(base.i18n.t("unknown_player_arg", L, value=player))
     sched = ap.Schedule()
     if schedule is not None:
         try:
             sched = msgspec.json.decode(schedule.read_bytes(), type=ap.Schedule)
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as e:
-            base._fail_usage(f"--schedule: {e}")
+            base.fail_usage(f"--schedule: {e}")
     if subject not in {s.value for s in ap.Subject} - {"result"}:
-        base._fail_usage("--subject: positive_extra | penalty | other")
+        base.fail_usage("--subject: positive_extra | penalty | other")
 
     def dec(v: str | None) -> Decimal | None:
         try:
             return None if v is None else Decimal(v.replace(",", "."))
         except InvalidOperation:
-            base._fail_usage(f"{v!r}: 0.4")
+            base.fail_usage(f"{v!r}: 0.4")
 
     filing = ap.Filing(kind=ap.Kind.PROTEST if protest else ap.Kind.APPEAL, player=pid, game=g.id,
                        subject=ap.Subject.RESULT if protest else ap.Subject(subject),

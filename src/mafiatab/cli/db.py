@@ -1,7 +1,7 @@
 """Commands on the database: `db upgrade`, `import`, `export`, `tournaments`, `backup`,
 `restore`, and the database side of `standings --db ... --tournament ...`.
 
-Registered by `mafiatab.cli` with one line each. SQLAlchemy, Alembic and the service are
+Registered by `mafiatab.cli` (the package) with one line each. SQLAlchemy, Alembic and the service are
 imported inside the commands, so that the file commands (`standings FILE`, `check`)
 start as fast as before.
 
@@ -72,9 +72,9 @@ def _errors(lang: str) -> Iterator[None]:
     except Refused as refused:
         if len(refused.errors) == 1:
             _fail(refused.message(lang))
-        from mafiatab.cli import _print_problems
+        from mafiatab.cli.files import print_problems
 
-        _print_problems(refused.problems, lang)
+        print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
     except SQLAlchemyError as e:
         detail = str(getattr(e, "orig", None) or e).strip().splitlines()
@@ -299,7 +299,7 @@ def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
         return service.standings(tid, stages or None)
 
 
-# --- for the commands other modules register under `db` (mafiatab.import_cli) -------------
+# --- for the commands other modules register under `db` (mafiatab.cli.records) -------------
 
 #: every refusal of the layers below as one readable message and exit 1
 database_errors = _errors

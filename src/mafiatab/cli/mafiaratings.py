@@ -1,6 +1,6 @@
 """`mafiatab import-game --from mafiaratings FILE [--out F]`: a recorded game as a format-1 log.
 
-Registered by `mafiatab.cli` with one line. The game (or, with `--tournament`, a whole
+Registered by `mafiatab.cli` (the package) with one line. The game (or, with `--tournament`, a whole
 tournament file holding it, ready for `mafiatab check`) goes to `--out` or standard
 output; the report (what was carried over, what the log could not take, the rule that
 refused an event) goes to standard error. Exit codes: 0 converted and replayed, 1 a

@@ -6,7 +6,7 @@
 - `mafiatab db export-archive ID --out F.zip` / `mafiatab db import-archive F.zip`: a
   tournament of the database as one archive, and back.
 
-Registered by `mafiatab.cli` with one line each. Exit codes as everywhere: 1 refused or
+Registered by `mafiatab.cli` (the package) with one line each. Exit codes as everywhere: 1 refused or
 failed, 2 a wrong command line.
 """
 
@@ -215,9 +215,9 @@ def export_archive(
 ) -> None:
     """A tournament as one archive: format 1, seating, appeals, audit / архив турнира."""
     lang = _lang(lang)
+    from mafiatab.cli.db import database_errors, open_service
     from mafiatab.formats.archive import MEMBERS
     from mafiatab.services.archive import export_archive as export
-    from mafiatab.storage.cli import database_errors, open_service
 
     with database_errors(lang):
         service = open_service(db)
@@ -251,9 +251,9 @@ def import_archive(
 ) -> None:
     """Import a tournament archive as a new tournament, all or nothing / импорт архива."""
     lang = _lang(lang)
+    from mafiatab.cli.db import database_errors, open_service
     from mafiatab.formats.archive import ArchiveError
     from mafiatab.services.archive import import_archive as restore
-    from mafiatab.storage.cli import database_errors, open_service
     from mafiatab.storage.engine import upgrade
 
     data = _read(file, lang)

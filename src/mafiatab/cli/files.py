@@ -20,7 +20,7 @@ from rich.table import Table
 from mafiatab import i18n
 from mafiatab.domain.lots import draw_lots, record_draws
 from mafiatab.domain.points import Hundredths, format_points
-from mafiatab.domain.problems import Problem, ProtocolRefused, Reason, Refused
+from mafiatab.domain.problems import Problem, ProtocolRefused, Reason
 from mafiatab.domain.standings import Standings, explain_player
 from mafiatab.formats.standings_json import dumps_standings
 from mafiatab.rules import PROFILES
@@ -62,12 +62,12 @@ StageOpt = Annotated[
 ]
 
 
-def _fail_usage(message: str) -> NoReturn:
+def fail_usage(message: str) -> NoReturn:
     err.print(f"[red]{message}[/red]")
     raise typer.Exit(2)
 
 
-def _print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
+def print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
     errors = [p for p in problems if not p.warning]
     warnings = [p for p in problems if p.warning]
     if errors:
@@ -81,7 +81,7 @@ def _print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
             err.print("  • " + p.message(lang), markup=False)
 
 
-def _load(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament:
+def load_file(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament:
     try:
         data = path.read_bytes()
     except OSError as e:
@@ -91,18 +91,18 @@ def _load(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament
     try:
         loaded = load_tournament(data)
     except ProtocolRefused as refused:
-        _print_problems(refused.problems, lang)
+        print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
     if show_warnings and loaded.warnings:
-        _print_problems(loaded.warnings, lang)
+        print_problems(loaded.warnings, lang)
     return loaded
 
 
-def _check_stages(loaded: LoadedTournament, stages: list[str] | None, lang: str) -> None:
+def check_stages(loaded: LoadedTournament, stages: list[str] | None, lang: str) -> None:
     known = [s.id for s in loaded.tournament.stages]
     for sid in stages or []:
         if sid not in known:
-            _fail_usage(i18n.t("unknown_stage_arg", lang, value=sid, choices=", ".join(known)))
+            fail_usage(i18n.t("unknown_stage_arg", lang, value=sid, choices=", ".join(known)))
 
 
 def _fixed(value: Hundredths, lang: str) -> str:
@@ -151,13 +151,13 @@ def standings(
 ) -> None:
     """Standings of a tournament file or of a tournament in the database / турнирная таблица."""
     if file is None or db is not None or tournament is not None:
-        from mafiatab.storage.cli import standings_from_db
+        from mafiatab.cli.db import standings_from_db
 
         result = standings_from_db(file, db, tournament, stage, lang.value)
         stage_text = ", ".join(result.stages)
     else:
-        loaded = _load(file, lang.value, show_warnings=not as_json)
-        _check_stages(loaded, stage, lang.value)
+        loaded = load_file(file, lang.value, show_warnings=not as_json)
+        check_stages(loaded, stage, lang.value)
         result = standings_of(loaded, stage or None)
         stage_text = _stage_names(loaded, result.stages)
     if as_json:
@@ -205,7 +205,7 @@ def check(
                 {"sound": False, "problems": [p.as_dict(lang.value) for p in refused.problems]},
                 ensure_ascii=False, indent=1) + "\n")
         else:
-            _print_problems(refused.problems, lang.value)
+            print_problems(refused.problems, lang.value)
         raise typer.Exit(1) from None
     t = loaded.tournament
     if as_json:
@@ -218,7 +218,7 @@ def check(
                      players=i18n.count(len(t.players), "player", L),
                      rules=i18n.federation(loaded.profile.title, L)))
     if loaded.warnings:
-        _print_problems(loaded.warnings, lang.value)
+        print_problems(loaded.warnings, lang.value)
 
 
 @app.command()
@@ -230,15 +230,15 @@ def explain(
     lang: LangOpt = Lang.ru,
 ) -> None:
     """Every point of a player, game by game, with its clause / откуда каждый балл."""
-    loaded = _load(file, lang.value)
-    _check_stages(loaded, stage, lang.value)
+    loaded = load_file(file, lang.value)
+    check_stages(loaded, stage, lang.value)
     t = loaded.tournament
     pid = _find_player(loaded, player)
     if pid is None:
-        _fail_usage(i18n.t("unknown_player_arg", lang.value, value=player))
+        fail_usage(i18n.t("unknown_player_arg", lang.value, value=player))
     games = explain_player(t, loaded.profile, pid, stage or None, game)
     if game is not None and not games:
-        _fail_usage(i18n.t("unknown_game_arg", lang.value, value=game))
+        fail_usage(i18n.t("unknown_game_arg", lang.value, value=game))
     if not games:
         out.print(i18n.t("no_games", lang.value))
         return
@@ -293,8 +293,8 @@ def lots(
     """A recorded random draw among the players who need a lot, in the standings of the
     given stages as `standings --stage` shows them / жребий."""
     L = lang.value
-    loaded = _load(file, L)
-    _check_stages(loaded, stage, L)
+    loaded = load_file(file, L)
+    check_stages(loaded, stage, L)
     result = standings_of(loaded, stage or None)
     draws = draw_lots(result.rows, seed)
     if not draws:
@@ -345,7 +345,7 @@ def demo(
 
     L = lang.value
     if rules not in PROFILES:
-        _fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
+        fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
     t = sample_tournament(rules, players, rounds, seed=2026, final_round=True,
                           name="Демо-турнир" if lang is Lang.ru else "Demo tournament")
     built = build_demo(Path("mafiatab-demo.sqlite"), t)
@@ -397,7 +397,7 @@ def rules_command(
 ) -> None:
     """Every number and option of a rule profile, with its clause / параметры правил."""
     if profile not in PROFILES:
-        _fail_usage(i18n.t("unknown_rules", lang.value, value=profile,
+        fail_usage(i18n.t("unknown_rules", lang.value, value=profile,
                            choices=", ".join(PROFILES)))
     p = PROFILES[profile]
     if markdown:
@@ -417,70 +417,3 @@ def rules_command(
         table.add_row(name, value, clause)
     out.print(table)
     out.print(i18n.t("rules_points_note", L))
-
-
-# --- sub-commands registered by other modules (keep one line each) ---
-from mafiatab.storage import cli as storage_cli  # noqa: E402  (imports no database code)
-
-app.add_typer(storage_cli.db_app, name="db")
-app.command("import")(storage_cli.import_command)
-app.command("export")(storage_cli.export_command)
-app.command("tournaments")(storage_cli.tournaments_command)
-app.command("backup")(storage_cli.backup_command)
-app.command("restore")(storage_cli.restore_command)
-# seating: registered below when the module exists
-from mafiatab.seating.cli import seating_command  # noqa: E402
-
-app.command("seating")(seating_command)
-from mafiatab import formats_cli  # noqa: E402  (printouts, spreadsheets, charts, appeals)
-
-app.add_typer(formats_cli.print_app, name="print")
-app.command("export-standings")(formats_cli.export_standings)
-app.command("charts")(formats_cli.charts)
-app.command("appeal-check")(formats_cli.appeal_check)
-from mafiatab import import_cli  # noqa: E402  (other systems' records, the archive)
-
-app.command("import-records")(import_cli.import_records)
-storage_cli.db_app.command("export-archive")(import_cli.export_archive)
-storage_cli.db_app.command("import-archive")(import_cli.import_archive)
-from mafiatab.formats.mafiaratings_cli import import_game_command  # noqa: E402
-
-app.command("import-game")(import_game_command)
-from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
-
-app.command("serve")(serve_command)
-from mafiatab.ratings_cli import ratings_command  # noqa: E402  (the open rating, issue 14)
-
-app.command("ratings")(ratings_command)
-
-
-def _argv_lang() -> str:
-    """The language the command line asked for (`--lang en`), for what `main` prints."""
-    args = sys.argv[1:]
-    for i, a in enumerate(args):
-        if a == "--lang" and i + 1 < len(args):
-            return "en" if args[i + 1] == "en" else "ru"
-        if a.startswith("--lang="):
-            return "en" if a.split("=", 1)[1] == "en" else "ru"
-    return "ru"
-
-
-def main() -> None:
-    try:
-        app()
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        err.print("Interrupted / прервано")
-        sys.exit(130)
-    except Refused as e:  # every refusal a command did not answer itself: exit 1, listed
-        _print_problems(e.problems, _argv_lang())
-        sys.exit(1)
-    except Exception as e:  # the promise: never a traceback
-        err.print(i18n.t("internal_error", "ru", detail=f"{type(e).__name__}: {e}"),
-                  markup=False)
-        sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()
