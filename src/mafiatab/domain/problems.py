@@ -76,7 +76,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{count} players have the role {role}, {expected} expected",
     ),
     "bad_result": (
-        "результат {value!r}: допустимо red, black или draw",
+        "результат {value!r}: допустимо «победа красных», «победа чёрных» или «ничья»",
         "result {value!r}: red, black or draw",
     ),
     # --- best move ---
@@ -428,14 +428,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """A parameter that is a code with its words (a protocol state, an action): the
-    message shows the words, the JSON API the code."""
+#: the words of a protocol's fields, for the place of a problem (the file's paths are codes)
+FIELD_WORDS: dict[str, tuple[str, str]] = {
+    "seats": ("рассадка", "seating"),
+    "role": ("роль", "role"),
+    "player": ("игрок", "player"),
+    "result": ("результат", "result"),
+    "stage": ("стадия", "stage"),
+    "round": ("тур", "round"),
+    "table": ("стол", "table"),
+    "first_killed": ("первый убиенный", "first killed"),
+    "best_move": ("лучший ход", "best move"),
+    "scores": ("баллы", "points"),
+    "extra": ("доп. балл", "extra point"),
+    "pu_extra": ("доп. балл ПУ", "first killed's extra"),
+    "will": ("завещание", "will"),
+    "protocol": ("протокол", "protocol"),
+    "pu_protocol": ("протокол ПУ", "first killed's protocol"),
+    "penalties": ("штрафы", "penalties"),
+    "fouls": ("фолы", "fouls"),
+    "days": ("выставления и голосования", "nominations and votes"),
+    "day1_vote_left": ("ушли в 1-й день", "left by day one's vote"),
+    "broken_table": ("сломанный стол", "broken table"),
+    "log": ("лог игры", "game log"),
+    "players": ("игроки", "players"),
+    "stages": ("стадии", "stages"),
+    "games": ("игры", "games"),
+}
 
-    code: str
+
+class Word(str):
+    """A parameter that is a code with its words (a protocol state, a role): the message
+    shows the words, the JSON API the code. It is the code itself as a string, so that
+    what compares or stores parameters sees the code."""
+
     ru: str
     en: str
+
+    def __new__(cls, code: str, ru: str, en: str) -> Word:
+        word = super().__new__(cls, code)
+        word.ru, word.en = ru, en
+        return word
+
+    @property
+    def code(self) -> str:
+        return str(self)
 
     def text(self, lang: str) -> str:
         return self.ru if lang == "ru" else self.en
@@ -456,7 +493,7 @@ def coded(value: Any) -> Any:
     if isinstance(value, Points):
         return str(to_decimal(value.hundredths))
     if isinstance(value, Word):
-        return value.code
+        return str(value)
     if isinstance(value, list | tuple):
         return [coded(v) for v in value]
     if isinstance(value, str | int | float | bool) or value is None:
@@ -492,7 +529,8 @@ class Problem:
     def message(self, lang: str = "en") -> str:
         text = self.text(lang)
         where = self.where(lang)
-        rule = f" ({translate_clause(self.clause, lang)})" if self.clause else ""
+        ref = translate_clause(self.clause, lang) if self.clause else ""
+        rule = f" ({ref})" if ref else ""
         return f"{where}: {text}{rule}" if where else f"{text}{rule}"
 
     def where(self, lang: str = "en") -> str:
@@ -501,8 +539,13 @@ class Problem:
             parts.append(f"{'игра' if lang == 'ru' else 'game'} {self.game}")
         if self.seat is not None:
             parts.append(f"{'место' if lang == 'ru' else 'seat'} {self.seat}")
-        if self.field:
-            parts.append(self.field)
+        if self.field and lang != "ru":
+            parts.append(self.field)  # the file's path, as the English reader writes files
+        elif self.field:
+            # the field's word (its path is a code: the API gives it as `field`)
+            word = FIELD_WORDS.get(self.field.split(".", 1)[0].split("[", 1)[0])
+            if word is not None:
+                parts.append(word[0])
         return ", ".join(parts)
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
@@ -547,8 +590,11 @@ _COURSE = ", course of the game: "
 
 
 def translate_clause(clause: str, lang: str) -> str:
-    """Only the reference (`FSM 8.4.3`), federation names in the reader's language."""
+    """Only the reference (`FSM 8.4.3`), federation names in the reader's language; none
+    for the program's own documents (`scoring.md 1`), which cite no rule a person reads."""
     ref = clause.split(" (", 1)[0]
+    if ref.startswith("scoring.md"):
+        return ""
     if lang == "ru":
         if _COURSE in ref:
             federation, what = ref.split(_COURSE, 1)

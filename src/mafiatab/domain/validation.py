@@ -94,11 +94,12 @@ class _GameChecker:
                 counts[s.role] += 1
             else:
                 self.add("bad_choice", s.seat, "role", SECTION_1, value=s.role,
-                         choices=", ".join(ROLES))
+                         choices=[Word(r, ROLE_RU[r], r) for r in ROLES])
             roles.setdefault(s.seat, s.role)
         for role, expected in ROLE_COUNTS.items():
             if counts[role] != expected:
-                self.add("role_count", None, "seats", SECTION_1, role=role,
+                self.add("role_count", None, "seats", SECTION_1,
+                         role=Word(role, ROLE_RU[role], role),
                          count=counts[role], expected=expected)
         if g.result not in RESULTS:
             self.add("bad_result", None, "result", SECTION_1, value=g.result)

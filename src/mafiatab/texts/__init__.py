@@ -53,6 +53,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),
     "problem": ("mafiatab.domain.problems", "MESSAGES"),
+    "problem_field": ("mafiatab.domain.problems", "FIELD_WORDS"),
     "appeal": ("mafiatab.domain.appeals", "MESSAGES"),
     "appeal_what": ("mafiatab.domain.appeals", "WHAT"),
     "appeal_who": ("mafiatab.domain.appeals", "WHO"),

@@ -154,6 +154,8 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "role_head_judge": ("главный судья", "head judge"),
     "role_judge": ("судья", "judge"),
     "role_viewer": ("зритель", "viewer"),
+    "role_player": ("игрок", "player"),
+    "role_appeals_commission": ("апелляционная комиссия", "appeals commission"),
     "state_draft": ("черновик", "draft"),
     "state_submitted": ("подан", "submitted"),
     "state_confirmed": ("подтверждён", "confirmed"),
@@ -184,6 +186,9 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "explanations": ("Пояснения судьи", "The judge's explanations"),
     "by": ("кто", "by"),
     "penalties_word": ("Штрафы", "Penalties"),
+    "hall_title": ("Экран зала", "Hall screen"),
+    "roles_chart": ("Доля побед по ролям", "Win rate by role"),
+    "seats_chart": ("Доля побед по местам", "Win rate by seat"),
 }
 
 #: the one-letter role marks of the paper protocol (К/Ш/Ч/Д)

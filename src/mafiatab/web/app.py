@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from mafiatab.domain.problems import Refused, translate_clause
 from mafiatab.services.accounts import HASH_SLOTS
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import check_schema, make_engine
+from mafiatab.texts.audit import audit_sentence
 from mafiatab.web import forms, texts
 from mafiatab.web.security import (
     SESSION_COOKIE,
@@ -46,9 +48,11 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 TEMPLATES.env.globals.update(
     word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
-    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, points=format_points, clause=translate_clause,
+    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, TAG=i18n.TAG, VERSION=i18n.VERSION,
+    points=format_points, clause=translate_clause,
     describe_part=i18n.describe_part, short=forms.short_message,
 )
+TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read out
 
 
 def render(request: Request, name: str, status_code: int = 200,
@@ -57,8 +61,24 @@ def render(request: Request, name: str, status_code: int = 200,
     p = principal(request)
     context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
                    w=lambda key, **kw: texts.word(key, p.lang, **kw))
+    if isinstance(context.get("tid"), int) and "stage_name" not in context:
+        context["stage_name"] = _stage_names(request, context["tid"])
     return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code,
                                       headers=headers)
+
+
+def _stage_names(request: Request, tid: int) -> Callable[[str], str]:
+    """`stage_name(code)` for a page: the stage as the tournament names it (its id is a
+    code), read once per page and only when the page asks."""
+    names: dict[str, str] = {}
+
+    def name(code: str) -> str:
+        if not names:
+            svc: WebService = request.app.state.service
+            names.update({st.id: st.name for st in svc.context(tid)[2]})
+        return names.get(code, code)
+
+    return name
 
 
 def _is_api(request: Request) -> bool:
