@@ -7,192 +7,22 @@ headers, role names, and the sentence that explains each part of a player's poin
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
-from babel import Locale
-
 from mafiatab.domain.points import format_points
-
-TEXT: dict[str, tuple[str, str]] = {
-    "place": ("Место", "Place"),
-    "player": ("Игрок", "Player"),
-    "games": ("Игры", "Games"),
-    "wins": ("Победы", "Wins"),
-    "wins_don_sheriff": ("Д/Ш", "Don/Sh"),
-    "first_killed": ("ПУ", "FK"),
-    "main": ("Осн.", "Main"),
-    "extra": ("Доп.", "Extra"),
-    "total": ("Итого", "Total"),
-    "best_move": ("ЛХ", "BM"),
-    "compensation": ("Ci", "Ci"),
-    "penalties": ("Штрафы", "Penalties"),
-    "lot": ("Жребий", "Lot"),
-    "lot_needed": ("нужен", "needed"),
-    "standings_title": ("{name} — турнирная таблица ({rules})", "{name} — standings ({rules})"),
-    "stages": ("Стадии: {stages}", "Stages: {stages}"),
-    "k_applied": (
-        "Коэффициент K = {k} (ФИИМ 8.7): игр — {games}, «тяжёлая» сторона — {side}, её побед — {n}",
-        "Coefficient K = {k} (FIIM 8.7): {games} games, heavy side {side}, {n} wins",
-    ),
-    "lots_pending": (
-        "Места {places}: игроков не разделяет ни один показатель — нужен жребий "
-        "(mafiatab lots ФАЙЛ --seed ЗЕРНО{stages})",
-        "Places {places}: players no criterion separates — a lot is needed "
-        "(mafiatab lots FILE --seed SEED{stages})",
-    ),
-    "file_sound": ("Файл в порядке: {games}, {players}, правила {rules}.",
-                   "The file is sound: {games}, {players}, rules {rules}."),
-    "file_refused": ("Файл отклонён: {count}.", "The file is refused: {count}."),
-    "warnings": ("Предупреждения:", "Warnings:"),
-    "unknown_player_arg": ("Игрок {value!r} не найден в турнире.",
-                           "Player {value!r} is not in the tournament."),
-    "unknown_stage_arg": ("Стадии {value!r} нет в турнире; есть: {choices}.",
-                          "Stage {value!r} is not in the tournament; there are: {choices}."),
-    "unknown_game_arg": ("Игры {value!r} у этого игрока нет.",
-                         "This player has no game {value!r}."),
-    "no_games": ("У игрока нет игр в выбранных стадиях.", "The player has no games in scope."),
-    "explain_game": (
-        "Игра {game} ({stage}, тур {round}, стол {table}): место {seat}, {role}, итог: {result}",
-        "Game {game} ({stage}, round {round}, table {table}): seat {seat}, {role}, result: {result}",
-    ),
-    "explain_total": ("Всего за игру: {points}", "Game total: {points}"),
-    "explain_sum": (
-        "Итого {player}: осн. {main} + доп. {extra} = {total} (строка таблицы: место {place})",
-        "Total for {player}: main {main} + extra {extra} = {total} (standings row: place {place})",
-    ),
-    "no_lot_needed": ("Жребий не нужен: все места разделены показателями.",
-                      "No lot is needed: every place is decided."),
-    "lot_drawn": ("Жребий на места {places} (зерно «{seed}»): {order}",
-                  "Lot for places {places} (seed '{seed}'): {order}"),
-    "lot_written": ("Жребий записан в файл {file}.", "Written to {file}: the lot is stored."),
-    "lot_not_written": ("Пока не записан: добавьте --write, чтобы сохранить жребий в файле.",
-                        "Not written yet: add --write to store the lot in the file."),
-    "by_lot": ("по жребию", "by lot"),
-    "file_written": ("Записан файл {file}", "Written: {file}"),
-    "internal_error": ("Внутренняя ошибка: {detail}", "Internal error: {detail}"),
-    "cannot_read": ("Не удалось прочитать {file}: {detail}", "Cannot read {file}: {detail}"),
-    "demo_intro": (
-        "Демо-турнир: {players}, {games}, правила {rules}. Файл: {file}",
-        "Demo tournament: {players}, {games}, rules {rules}. File: {file}",
-    ),
-    "demo_db": ("База данных веб-приложения: {db} (турнир №{id}).",
-                "The web app's database: {db} (tournament no. {id})."),
-    "demo_open_round": ("Тур {round} рассажен и ждёт судей: {tables} ({list}).",
-                        "Round {round} is seated and waits for its judges: {tables} ({list})."),
-    "demo_db_standings": ("Таблица ниже — из этой же базы, как на сайте.",
-                          "The standings below come from the same database as the site."),
-    "demo_accounts": ("Учётные записи (пароль у всех {password}):",
-                      "Accounts (password {password} for all):"),
-    "demo_code": ("Личный код входа судьи {user}: {code}",
-                  "Personal sign-in code of the judge {user}: {code}"),
-    "demo_open": ("Откройте {url} (остановить: Ctrl+C)", "Open {url} (stop: Ctrl+C)"),
-    "unknown_rules": ("Правила {value!r} неизвестны; есть: {choices}.",
-                      "Unknown rules {value!r}; there are: {choices}."),
-    "rules_setting": ("Параметр", "Setting"),
-    "rules_value": ("Значение", "Value"),
-    "rules_clause": ("Пункт правил", "Clause"),
-    "rules_title": ("Правила {rules}: каждое число с его пунктом",
-                    "Rules {rules}: every number with its clause"),
-    "rules_points_note": ("Баллы записаны как в таблице (0,25 — четверть балла); «толкование» — "
-                          "выбор программы там, где текст правил молчит.",
-                          "Points are written as in the standings (0.25 is a quarter point); "
-                          "'reading' marks a choice the program makes where the rule text is "
-                          "silent."),
-}
-
-#: the glossary's words for a role (../shared/spec/glossary.md)
-ROLE: dict[str, tuple[str, str]] = {
-    "red": ("мирный («красный»)", "civilian (red)"),
-    "sheriff": ("шериф", "sheriff"),
-    "black": ("мафия («чёрный»)", "mafia (black)"),
-    "don": ("дон", "don"),
-}
-RESULT: dict[str, tuple[str, str]] = {
-    "red": ("победа красных", "red win"),
-    "black": ("победа чёрных", "black win"),
-    "draw": ("ничья", "draw"),
-}
-TEAM: dict[str, tuple[str, str]] = {"red": ("красные", "red"), "black": ("чёрные", "black")}
-#: "wins of the reds": the genitive in Russian
-TEAM_OF: dict[str, tuple[str, str]] = {"red": ("красных", "red"), "black": ("чёрных", "black")}
-
-PART: dict[str, tuple[str, str]] = {
-    "win": ("победа команды", "team win"),
-    "compensation": ("компенсация Ci", "compensation Ci"),
-    "best_move": ("лучший ход", "best move"),
-    "extra": ("доп. балл судьи", "judge's extra"),
-    "pu_extra": ("доп. балл ПУ", "first killed's extra"),
-    "will": ("завещание / мнение", "will / opinion"),
-    "protocol": ("протокол", "protocol"),
-    "will_protocol": ("протокол и завещание совпадают: большая оценка",
-                      "protocol and will say the same: the larger"),
-    "pu_protocol": ("протокол ПУ", "first killed's protocol"),
-    "penalty": ("штраф", "penalty"),
-}
-#: the first killed's protocol (FSM 8.3.9): tags of an entry, and the versions
-TAG: dict[str, tuple[str, str]] = {
-    "reliable": ("достоверный цвет", "reliable"),
-    "near_reliable": ("околодостоверный цвет", "near-reliable"),
-    "from_version": ("следует из версии", "follows from the version"),
-    "checked": ("проверен шерифом", "checked by the sheriff himself"),
-    "aside": ("«в стороне» от версий", "aside from the versions"),
-}
-VERSION: dict[str, tuple[str, str]] = {
-    "sheriff_don": ("Шериф / Дон", "sheriff / don"),
-    "sheriff_don_vs_red": ("Шериф, Дон / красный", "sheriff, don / red"),
-    "red_vs_red": ("красный / красный", "red / red"),
-    "black_vs_black": ("чёрный / чёрный", "black / black"),
-    "second_claim_after_leaving": ("второе вскрытие после ухода ПУ",
-                                   "second claim after he left"),
-    "single_claim": ("одно вскрытие", "a single claim"),
-    "sheriff_hides": ("Шериф скрывает информацию", "the sheriff hides information"),
-    "unreliable_sheriff_info": ("недостоверная информация Шерифа",
-                                "unreliable sheriff's information"),
-}
-PENALTY: dict[str, tuple[str, str]] = {
-    "disqualification": ("дисквалификация", "disqualification"),
-    "team_loss": ("присуждение поражения команде (ППК)", "team loss awarded"),
-    "game_action": ("негативное игровое действие", "negative game action"),
-    "revealed_sheriff_no_will": ("вскрыл шерифа, не оставив завещания и протокола",
-                                 "revealed the sheriff, left no will or protocol"),
-}
-
-
-#: a counted word: Russian (one, few, many) and English (one, other)
-NOUNS: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
-    "game": (("игра", "игры", "игр"), ("game", "games")),
-    "player": (("игрок", "игрока", "игроков"), ("player", "players")),
-    "table": (("стол", "стола", "столов"), ("table", "tables")),
-    "round": (("тур", "тура", "туров"), ("round", "rounds")),
-    "pair": (("пара", "пары", "пар"), ("pair", "pairs")),
-    "problem": (("проблема", "проблемы", "проблем"), ("problem", "problems")),
-    "stage": (("стадия", "стадии", "стадий"), ("stage", "stages")),
-    "seat": (("место", "места", "мест"), ("seat", "seats")),
-    "minute": (("минута", "минуты", "минут"), ("minute", "minutes")),
-}
-
-
-@lru_cache(maxsize=4)
-def _locale(lang: str) -> Locale:
-    return Locale.parse("ru" if lang == "ru" else "en")
-
-
-def noun(n: int, key: str, lang: str) -> str:
-    """The word in the form its number asks for (2 стола, 5 столов; 1 game, 2 games).
-
-    The plural categories come from the CLDR rules through Babel rather than a home-made
-    `n % 10` ladder: the same rules every well-localised program uses."""
-    ru, en = NOUNS[key]
-    form = _locale(lang).plural_form(abs(n))
-    if lang == "ru":
-        return ru[0] if form == "one" else ru[1] if form == "few" else ru[2]
-    return en[0] if form == "one" else en[1]
-
-
-def count(n: int, key: str, lang: str) -> str:
-    """`2 стола`, `5 игр`, `1 player`."""
-    return f"{n} {noun(n, key, lang)}"
+from mafiatab.texts import count, noun, number, pick  # noqa: F401  (the catalogue's, read here too)
+from mafiatab.texts.core import (  # noqa: F401  (the tables, read through this module too)
+    NOUNS,
+    PART,
+    PENALTY,
+    RESULT,
+    ROLE,
+    TAG,
+    TEAM,
+    TEAM_OF,
+    TEXT,
+    VERSION,
+)
 
 
 def federation(text: str, lang: str) -> str:
@@ -207,11 +37,6 @@ def t(key: str, lang: str, **params: Any) -> str:
     return (ru if lang == "ru" else en).format(**params)
 
 
-def pick(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
-    pair = table.get(key)
-    if pair is None:
-        return key
-    return pair[0] if lang == "ru" else pair[1]
 
 
 def _fraction(value: Fraction) -> str:
@@ -281,3 +106,7 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
                 bits.append("ничья — положительный итог снят" if ru
                             else "draw: positive total dropped")
     return name + (": " + "; ".join(bits) if bits else "")
+
+
+__all__ = ["NOUNS", "PART", "PENALTY", "RESULT", "ROLE", "TAG", "TEAM", "TEAM_OF", "TEXT",
+           "VERSION", "count", "describe_part", "federation", "noun", "number", "pick", "t"]

@@ -213,7 +213,7 @@ def test_fiim_8_5_4_black_or_don_and_the_black_team_lost() -> None:
     messages = {p.message("ru") for p in problems} | {p.message("en") for p in problems}
     assert ("game g1, seat 1, penalties.rule: case 8.5.4 applies only to the roles black, don "
             "(FIIM 8.5.4)") in messages
-    assert ("игра g1, место 1, penalties.rule: случай 8.5.4 — только если чёрная команда "
+    assert ("игра g1, место 1, штрафы: случай 8.5.4 — только если чёрная команда "
             "проиграла (ФИИМ 8.5.4)") in messages
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mafiatab.domain.problems import ProtocolRefused
+from mafiatab.domain.problems import FIELD_WORDS, ProtocolRefused
 from mafiatab.services.tournament_file import load_tournament
 from tests.helpers import ROLES, codes, dumps, game, refused, tournament
 
@@ -134,7 +134,7 @@ def test_every_problem_listed_with_place_and_clause() -> None:
     assert "game a2, seat 5, extra: a draw gives no positive extra points (+0.2) (FSM 8.4.8)" \
         in messages
     ru = [p.message("ru") for p in problems]
-    assert ("игра a1, место 2, extra: значение +1,2 требует согласования с главным судьёй "
+    assert ("игра a1, место 2, доп. балл: значение +1,2 требует согласования с главным судьёй "
             "(ФСМ 8.4.3)") in ru
 
 
@@ -388,10 +388,15 @@ def test_section_8_refusal_with_its_clause_in_russian_and_english(
     ru_clause = clause.replace("FIIM", "ФИИМ").replace("FSM", "ФСМ")
     where = f"seat {seat}, " if seat is not None else ""
     assert p.message("en").startswith(f"game g1, {where}{field}: ")
-    assert p.message("en").endswith(f" ({clause})")
-    where_ru = f"место {seat}, " if seat is not None else ""
-    assert p.message("ru").startswith(f"игра g1, {where_ru}{field}: ")
-    assert p.message("ru").endswith(f" ({ru_clause})")
+    # a rule's clause is cited; the program's own documents (scoring.md) are not
+    cited = not clause.startswith("scoring.md")
+    assert p.message("en").endswith(f" ({clause})") == cited
+    # the Russian place names the field in words (its path is the file's code)
+    word = FIELD_WORDS.get(field.split(".", 1)[0].split("[", 1)[0])
+    place = ["игра g1"] + ([f"место {seat}"] if seat is not None else []) + (
+        [word[0]] if word else [])
+    assert p.message("ru").startswith(", ".join(place) + ": "), p.message("ru")
+    assert p.message("ru").endswith(f" ({ru_clause})") == cited
     # the Russian text is Russian: no English word of the English message left in it
     assert p.message("ru") != p.message("en")
 

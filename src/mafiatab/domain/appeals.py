@@ -35,7 +35,8 @@ from typing import Any
 import msgspec
 
 from mafiatab.domain.points import Points, format_points, hundredths_of
-from mafiatab.domain.problems import translate_clause
+from mafiatab.domain.problems import Refused as _Refused
+from mafiatab.domain.problems import coded, translate_clause
 from mafiatab.domain.protocol import RESULTS, Game, SeatScores
 from mafiatab.rules.profile import RuleProfile
 
@@ -366,16 +367,17 @@ class Refusal:
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {"code": self.code, "clause": self.clause, "warning": self.warning,
+                "params": {k: coded(v) for k, v in self.params.items()},
                 "message": self.message(lang)}
 
 
-class Refused(ValueError):
-    """A filing, message or decision is refused; `refusals` lists every reason."""
+class Refused(_Refused):
+    """A filing, message or decision is refused; `refusals` lists every reason (they are
+    its `problems` too, as in every refusal of the program)."""
 
     def __init__(self, refusals: list[Refusal]) -> None:
         self.refusals = refusals
-        errors = [r for r in refusals if not r.warning]
-        super().__init__("; ".join(r.message() for r in errors) or "refused")
+        super().__init__(refusals)
 
 
 # --- deadlines -------------------------------------------------------------------------

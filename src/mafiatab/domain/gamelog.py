@@ -30,7 +30,7 @@ from mafiatab.domain.gamelog_events import (
     parse_events,
 )
 from mafiatab.domain.gamelog_state import Facts, NextStep, Step
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import ROLE_COUNTS, Game, Penalty, SeatScores
 from mafiatab.rules.profile import RuleProfile
 
@@ -141,7 +141,7 @@ def protocol_from_log(game: Game, profile: RuleProfile) -> tuple[Game, list[Prob
     if not done.ended:
         step = done.next_step()
         return game, [Problem("log_unfinished", game.id, None, "log", LOG_FORMAT,
-                              {"next": step.text("en"), "next_ru": step.text("ru")})]
+                              {"next": Word(step.step.value, step.text("ru"), step.text("en"))})]
     facts = derive_facts(done.state)
     problems = _contradictions(game, facts)
     if problems:

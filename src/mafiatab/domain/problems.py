@@ -7,11 +7,12 @@ a judge fixes a protocol in one pass, not one error at a time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
-from mafiatab.domain.points import Points, format_points
+from mafiatab.domain.points import Points, format_points, to_decimal
 
 LANGS = ("ru", "en")
 
@@ -75,7 +76,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{count} players have the role {role}, {expected} expected",
     ),
     "bad_result": (
-        "результат {value!r}: допустимо red, black или draw",
+        "результат {value!r}: допустимо «победа красных», «победа чёрных» или «ничья»",
         "result {value!r}: red, black or draw",
     ),
     # --- best move ---
@@ -209,11 +210,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "a game_action penalty names its case ({choices}); {value!r} given",
     ),
     "game_action_case_role": (
-        "случай {rule} — только для ролей: {roles_ru}",
+        "случай {rule} — только для ролей: {roles}",
         "case {rule} applies only to the roles {roles}",
     ),
     "game_action_case_result": (
-        "случай {rule} — только если {team_ru} команда проиграла",
+        "случай {rule} — только если {team} команда проиграла",
         "case {rule} applies only when the {team} team lost",
     ),
     "removal_twice": (
@@ -256,7 +257,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the log needs the game's 10 seats with their roles",
     ),
     "log_unfinished": (
-        "лог обрывается до конца игры; дальше: {next_ru}",
+        "лог обрывается до конца игры; дальше: {next}",
         "the log ends before the game does; next: {next}",
     ),
     "log_contradicts": (
@@ -411,6 +412,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "голосов {count}, а за столом не больше {max}",
         "{count} votes, but at most {max} players are at the table",
     ),
+    # --- a refusal whose layer gives its words with it (a bound the service checks) ---
+    "stated": ("{text}", "{text}"),
+    "cannot_read": ("не удалось прочитать {file}: {detail}", "cannot read {file}: {detail}"),
+    # --- teams (domain.teams) ---
+    "team_in_two": ("игрок {value} входит в две команды", "player {value} is in two teams"),
+    "team_unknown_player": ("в команде неизвестный игрок {value}",
+                            "a team names an unknown player {value}"),
+    "team_id_twice": ("команда {value} указана дважды", "team {value} is given twice"),
+    "team_empty": ("в команде {value} нет игроков", "team {value} has no members"),
     "day1_left_mismatch": (
         "в первый день голосованием ушли {left} (по записи дня), а в поле {count}",
         "{left} left by day one's vote (the day's record), the field says {count}",
@@ -418,9 +428,86 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+#: the words of a protocol's fields, for the place of a problem (the file's paths are codes)
+FIELD_WORDS: dict[str, tuple[str, str]] = {
+    "seats": ("рассадка", "seating"),
+    "role": ("роль", "role"),
+    "player": ("игрок", "player"),
+    "result": ("результат", "result"),
+    "stage": ("стадия", "stage"),
+    "round": ("тур", "round"),
+    "table": ("стол", "table"),
+    "first_killed": ("первый убиенный", "first killed"),
+    "best_move": ("лучший ход", "best move"),
+    "scores": ("баллы", "points"),
+    "extra": ("доп. балл", "extra point"),
+    "pu_extra": ("доп. балл ПУ", "first killed's extra"),
+    "will": ("завещание", "will"),
+    "protocol": ("протокол", "protocol"),
+    "pu_protocol": ("протокол ПУ", "first killed's protocol"),
+    "penalties": ("штрафы", "penalties"),
+    "fouls": ("фолы", "fouls"),
+    "days": ("выставления и голосования", "nominations and votes"),
+    "day1_vote_left": ("ушли в 1-й день", "left by day one's vote"),
+    "broken_table": ("сломанный стол", "broken table"),
+    "log": ("лог игры", "game log"),
+    "players": ("игроки", "players"),
+    "stages": ("стадии", "stages"),
+    "games": ("игры", "games"),
+}
+
+
+class Word(str):
+    """A parameter that is a code with its words (a protocol state, a role): the message
+    shows the words, the JSON API the code. It is the code itself as a string, so that
+    what compares or stores parameters sees the code."""
+
+    ru: str
+    en: str
+
+    def __new__(cls, code: str, ru: str, en: str) -> Word:
+        word = super().__new__(cls, code)
+        word.ru, word.en = ru, en
+        return word
+
+    @property
+    def code(self) -> str:
+        return str(self)
+
+    def text(self, lang: str) -> str:
+        return self.ru if lang == "ru" else self.en
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, Points):
+        return format_points(value, lang)
+    if isinstance(value, Word):
+        return value.text(lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_shown(v, lang)) for v in value)
+    return value
+
+
+def coded(value: Any) -> Any:
+    """A parameter as the JSON API gives it: codes and exact decimals, no words."""
+    if isinstance(value, Points):
+        return str(to_decimal(value.hundredths))
+    if isinstance(value, Word):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return [coded(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One problem: its place (game, seat, field), its rule, what is wrong."""
+    """One problem: its place (game, seat, field), its rule, what is wrong.
+
+    `code` is the text key: in `MESSAGES` here, or in `texts` when the layer that found
+    the problem keeps its words in its own section of the catalogue (`mafiatab.texts`);
+    the core never imports that catalogue, so the section travels with the problem."""
 
     code: str
     game: str | None = None
@@ -430,16 +517,20 @@ class Problem:
     params: dict[str, Any] = dc_field(default_factory=dict)
     #: a warning is shown but does not refuse the file
     warning: bool = False
+    texts: Mapping[str, tuple[str, str]] | None = dc_field(default=None, compare=False,
+                                                          repr=False)
+
+    def text(self, lang: str = "en") -> str:
+        """What is wrong, without the place and the clause."""
+        ru, en = (self.texts if self.texts is not None else MESSAGES)[self.code]
+        params = {k: _shown(v, lang) for k, v in self.params.items()}
+        return (ru if lang == "ru" else en).format(**params)
 
     def message(self, lang: str = "en") -> str:
-        ru, en = MESSAGES[self.code]
-        params = {
-            k: (format_points(v, lang) if isinstance(v, Points) else v)
-            for k, v in self.params.items()
-        }
-        text = (ru if lang == "ru" else en).format(**params)
+        text = self.text(lang)
         where = self.where(lang)
-        rule = f" ({translate_clause(self.clause, lang)})" if self.clause else ""
+        ref = translate_clause(self.clause, lang) if self.clause else ""
+        rule = f" ({ref})" if ref else ""
         return f"{where}: {text}{rule}" if where else f"{text}{rule}"
 
     def where(self, lang: str = "en") -> str:
@@ -448,8 +539,13 @@ class Problem:
             parts.append(f"{'игра' if lang == 'ru' else 'game'} {self.game}")
         if self.seat is not None:
             parts.append(f"{'место' if lang == 'ru' else 'seat'} {self.seat}")
-        if self.field:
-            parts.append(self.field)
+        if self.field and lang != "ru":
+            parts.append(self.field)  # the file's path, as the English reader writes files
+        elif self.field:
+            # the field's word (its path is a code: the API gives it as `field`)
+            word = FIELD_WORDS.get(self.field.split(".", 1)[0].split("[", 1)[0])
+            if word is not None:
+                parts.append(word[0])
         return ", ".join(parts)
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
@@ -459,9 +555,15 @@ class Problem:
             "field": self.field,
             "clause": self.clause,
             "code": self.code,
+            "params": {k: coded(v) for k, v in self.params.items()},
             "warning": self.warning,
             "message": self.message(lang),
         }
+
+
+def stated(ru: str, en: str, **where: Any) -> Problem:
+    """A problem whose words its layer gives with it (a bound checked where it is set)."""
+    return Problem("stated", params={"text": Word(en, ru, en)}, **where)
 
 
 #: the rules of the course of a game that the seeds do not number (the game log cites them
@@ -488,8 +590,11 @@ _COURSE = ", course of the game: "
 
 
 def translate_clause(clause: str, lang: str) -> str:
-    """Only the reference (`FSM 8.4.3`), federation names in the reader's language."""
+    """Only the reference (`FSM 8.4.3`), federation names in the reader's language; none
+    for the program's own documents (`scoring.md 1`), which cite no rule a person reads."""
     ref = clause.split(" (", 1)[0]
+    if ref.startswith("scoring.md"):
+        return ""
     if lang == "ru":
         if _COURSE in ref:
             federation, what = ref.split(_COURSE, 1)
@@ -498,12 +603,61 @@ def translate_clause(clause: str, lang: str) -> str:
     return ref
 
 
-class ProtocolRefused(ValueError):
+class Reason(Protocol):
+    """What a refusal carries: a `Problem`, or an item of the same shape (an appeal's
+    `Refusal`). The web app and the CLI show `message(lang)`, the API `as_dict(lang)`."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def clause(self) -> str | None: ...
+    @property
+    def warning(self) -> bool: ...
+    def message(self, lang: str = "en") -> str: ...
+    def as_dict(self, lang: str = "en") -> dict[str, Any]: ...
+
+
+class Refused(ValueError):
+    """Every refusal of the program: a file, a protocol, a service's use case, a seating
+    request. It carries every reason at once (`problems`), so that a person fixes the
+    input in one pass; the web app has one handler for the whole family (an HTML page or
+    the API's JSON: codes, params, message), the CLI one (exit 1, the problems listed).
+
+    `status` says what kind of refusal it is, in HTTP's numbers: 422 the input breaks a
+    rule, 404 nothing of that name, 403 not allowed, 409 not in this state, 503 busy."""
+
+    status: int = 422
+    #: the API's `error` field
+    error: ClassVar[str] = "refused"
+
+    def __init__(self, problems: Sequence[Reason]) -> None:
+        self.problems: list[Any] = list(problems)
+        super().__init__(self.summary())
+
+    @property
+    def errors(self) -> list[Any]:
+        """The reasons that refuse (warnings are shown beside them)."""
+        return [p for p in self.problems if not p.warning]
+
+    def summary(self, lang: str = "en") -> str:
+        errors = self.errors
+        first = errors[0].message(lang) if errors else "refused"
+        if len(errors) > 1:
+            first += (f" (и ещё {len(errors) - 1})" if lang == "ru"
+                      else f" (and {len(errors) - 1} more)")
+        return first
+
+    def message(self, lang: str = "en") -> str:
+        """Every reason, in the reader's language."""
+        return "; ".join(p.message(lang) for p in self.errors) or self.summary(lang)
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        return {"error": self.error, "message": self.message(lang),
+                "problems": [p.as_dict(lang) for p in self.problems]}
+
+
+class ProtocolRefused(Refused):
     """A file or protocol is refused as a whole; `problems` lists every reason."""
 
     def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        errors = [p for p in problems if not p.warning]
-        first = errors[0].message() if errors else "refused"
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        super().__init__(first + more)
+        super().__init__(problems)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mafiatab.domain.points import Hundredths
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.domain.standings import Row
 from mafiatab.rules.profile import RuleProfile
 
@@ -53,7 +54,7 @@ class TeamRow:
         return self.main + self.extra
 
 
-class TeamsRefused(ValueError):
+class TeamsRefused(Refused):
     """The teams cannot be ranked: a player in two teams, an unknown player, a team id
     twice, or a team without members."""
 
@@ -63,8 +64,11 @@ class TeamsRefused(ValueError):
         self.unknown = sorted(unknown)
         self.duplicate_ids = sorted(duplicate_ids)
         self.empty = sorted(empty)
-        super().__init__(f"in two teams {self.in_two}, unknown {self.unknown}, "
-                         f"team ids twice {self.duplicate_ids}, empty {self.empty}")
+        super().__init__(
+            [Problem("team_in_two", params={"value": v}) for v in self.in_two]
+            + [Problem("team_unknown_player", params={"value": v}) for v in self.unknown]
+            + [Problem("team_id_twice", params={"value": v}) for v in self.duplicate_ids]
+            + [Problem("team_empty", params={"value": v}) for v in self.empty])
 
 
 def check_teams(teams: Sequence[Team], players: Sequence[str]) -> None:

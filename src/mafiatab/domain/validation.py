@@ -14,7 +14,7 @@ from typing import Any
 
 from mafiatab.domain.paper import check_paper
 from mafiatab.domain.points import Points, hundredths_of
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
     DRAW,
     ENTRY_TAGS,
@@ -94,11 +94,12 @@ class _GameChecker:
                 counts[s.role] += 1
             else:
                 self.add("bad_choice", s.seat, "role", SECTION_1, value=s.role,
-                         choices=", ".join(ROLES))
+                         choices=[Word(r, ROLE_RU[r], r) for r in ROLES])
             roles.setdefault(s.seat, s.role)
         for role, expected in ROLE_COUNTS.items():
             if counts[role] != expected:
-                self.add("role_count", None, "seats", SECTION_1, role=role,
+                self.add("role_count", None, "seats", SECTION_1,
+                         role=Word(role, ROLE_RU[role], role),
                          count=counts[role], expected=expected)
         if g.result not in RESULTS:
             self.add("bad_result", None, "result", SECTION_1, value=g.result)
@@ -355,13 +356,12 @@ class _GameChecker:
         case_roles, must_have_lost = case.roles, case.team_lost
         if role is not None and role not in case_roles:
             self.add("game_action_case_role", seat, "penalties.rule", clause, rule=rule,
-                     roles=", ".join(case_roles),
-                     roles_ru=", ".join(ROLE_RU[r] for r in case_roles))
+                     roles=[Word(r, ROLE_RU[r], r) for r in case_roles])
         if must_have_lost is not None and g.result in RESULTS and (
             g.result in (must_have_lost, DRAW)
         ):
             self.add("game_action_case_result", seat, "penalties.rule", clause, rule=rule,
-                     team=must_have_lost, team_ru=TEAM_RU[must_have_lost])
+                     team=Word(must_have_lost, TEAM_RU[must_have_lost], must_have_lost))
 
     def plain_extra(self, seat: int, sc: SeatScores, roles: dict[int, str]) -> int | None:
         """The most common seat in a protocol, in one glance: a judge's extra alone, on the

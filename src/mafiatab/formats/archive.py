@@ -29,6 +29,8 @@ from typing import Any, Final
 
 import msgspec
 
+from mafiatab.domain.problems import Refused, stated
+
 FORMAT: Final = "mafiatab.archive/1"
 MANIFEST: Final = "manifest.json"
 MEMBERS: Final = ("tournament.json", "seating.json", "protocols.json", "appeals.json",
@@ -43,15 +45,12 @@ ZIP_DATE: Final = (1980, 1, 1, 0, 0, 0)
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
 
 
-class ArchiveError(ValueError):
+class ArchiveError(Refused):
     """An archive that is not one, or whose content does not match its manifest."""
 
     def __init__(self, ru: str, en: str) -> None:
-        super().__init__(en)
+        super().__init__([stated(ru, en)])
         self.ru, self.en = ru, en
-
-    def message(self, lang: str) -> str:
-        return self.ru if lang == "ru" else self.en
 
 
 def dumps_member(value: Any) -> bytes:

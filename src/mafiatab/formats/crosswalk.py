@@ -23,13 +23,18 @@ from typing import Any, Final
 
 import msgspec
 
+from mafiatab.domain.problems import Refused, stated
 from mafiatab.domain.protocol import Player, Tournament
 
 FIELD: Final = "crosswalk"
 
 
-class CrosswalkError(ValueError):
+class CrosswalkError(Refused):
     """A crosswalk that is not an object of systems, each an object of text -> text."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__([stated(ru, en)])
+        self.ru, self.en = ru, en
 
 
 @dataclass(slots=True)
@@ -67,14 +72,17 @@ def _natural(key: str) -> tuple[int, int | str]:
 def parse_crosswalk(raw: object) -> Crosswalk:
     """A crosswalk from its JSON value; `CrosswalkError` says what is wrong."""
     if not isinstance(raw, Mapping):
-        raise CrosswalkError("crosswalk: an object of systems was expected")
+        raise CrosswalkError("crosswalk: ожидался объект систем",
+                             "crosswalk: an object of systems was expected")
     out = Crosswalk()
     for system, ids in raw.items():
         if not isinstance(system, str) or not isinstance(ids, Mapping):
-            raise CrosswalkError(f"crosswalk.{system}: an object of id -> player id was expected")
+            raise CrosswalkError(f"crosswalk.{system}: ожидался объект «id -> id игрока»",
+                                 f"crosswalk.{system}: an object of id -> player id was expected")
         for ext, pid in ids.items():
             if not isinstance(pid, str) or not pid:
-                raise CrosswalkError(f"crosswalk.{system}.{ext}: a player id (text) was expected")
+                raise CrosswalkError(f"crosswalk.{system}.{ext}: ожидался id игрока (текст)",
+                                     f"crosswalk.{system}.{ext}: a player id (text) was expected")
             out.add(system, str(ext), pid)
     return out
 

@@ -28,7 +28,7 @@ from typing import Any
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import parse_event
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Refused, Word, stated
 from mafiatab.domain.protocol import BLACK_ROLES
 from mafiatab.rules.profile import RuleProfile
 
@@ -69,8 +69,12 @@ class Conversion:
         return not self.problems
 
 
-class RecordError(ValueError):
+class RecordError(Refused):
     """The record is not a mafiaratings game (no 10 players, an unknown role)."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__([stated(ru, en)])
+        self.ru, self.en = ru, en
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +145,14 @@ class _Converter:
                  game_id: str) -> None:
         players = record.get("players")
         if not isinstance(players, list) or len(players) != 10:
-            raise RecordError("a mafiaratings game has 10 players")
+            raise RecordError("в игре mafiaratings 10 игроков", "a mafiaratings game has 10 players")
         self.p = [dict(pl) if isinstance(pl, Mapping) else {} for pl in players]
         self.roles: dict[int, str] = {}
         for seat, pl in zip(_SEATS, self.p, strict=True):
             role = pl.get("role", "civ")
             if role not in ROLES:
-                raise RecordError(f"seat {seat}: unknown role {role!r}")
+                raise RecordError(f"место {seat}: неизвестная роль {role!r}",
+                                  f"seat {seat}: unknown role {role!r}")
             self.roles[seat] = ROLES[role]
         self.profile = profile
         self.game_id = game_id
@@ -476,7 +481,7 @@ class _Converter:
     def unfinished(self) -> Problem:
         step = self.state.next_step()
         return Problem("log_unfinished", self.game_id, None, "log", SOURCE,
-                       {"next": step.text("en"), "next_ru": step.text("ru")})
+                       {"next": Word(step.step.value, step.text("ru"), step.text("en"))})
 
     def extras(self) -> None:
         for s in _SEATS:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
+from mafiatab.domain.problems import Refused, stated
 from mafiatab.domain.protocol import Player, Tournament
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport
@@ -73,15 +74,12 @@ WORDS: Final = {
 }
 
 
-class PointsCsvError(Exception):
+class PointsCsvError(Refused):
     """A table that cannot be read, or whose values break today's scales."""
 
     def __init__(self, ru: str, en: str, report: ImportReport | None = None) -> None:
-        super().__init__(en)
+        super().__init__([stated(ru, en)])
         self.ru, self.en, self.report = ru, en, report
-
-    def message(self, lang: str) -> str:
-        return self.ru if lang == "ru" else self.en
 
 
 def _hundredths(value: int) -> Decimal:

@@ -56,7 +56,7 @@ from mafiatab.domain.gamelog_events import (
     to_dict,
 )
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Refused, stated
 from mafiatab.domain.protocol import (
     BLACK,
     BLACK_ROLES,
@@ -100,8 +100,12 @@ SETTINGS: Final = {
 }
 
 
-class PolemicaError(ValueError):
+class PolemicaError(Refused):
     """A file that holds no Polemica game records at all."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__([stated(ru, en)])
+        self.ru, self.en = ru, en
 
 
 def records_of(data: object) -> list[dict[str, Any]]:
@@ -111,7 +115,8 @@ def records_of(data: object) -> list[dict[str, Any]]:
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not all(isinstance(g, dict) for g in data):
-        raise PolemicaError("a Polemica game (an object), a list of them, or {\"games\": [...]}"
+        raise PolemicaError("ожидалась игра Polemica (объект), их список или {\"games\": [...]}",
+                            "a Polemica game (an object), a list of them, or {\"games\": [...]}"
                             " was expected")
     return list(data)
 

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, field
 
 from mafiatab import i18n
+from mafiatab.domain.problems import Refused, stated
 
 
 def _n(n: int, word: str, lang: str = "ru") -> str:
@@ -19,11 +20,11 @@ def _n(n: int, word: str, lang: str = "ru") -> str:
 TABLE_SIZE = 10
 
 
-class InfeasibleRequest(ValueError):
+class InfeasibleRequest(Refused):
     """A request that no seating can satisfy; the message says why (shown to the organizer)."""
 
     def __init__(self, reason_ru: str, reason_en: str) -> None:
-        super().__init__(reason_en)
+        super().__init__([stated(reason_ru, reason_en)])
         self.reason_ru = reason_ru
         self.reason_en = reason_en
 

@@ -34,8 +34,9 @@ import hmac
 import secrets
 import threading
 import unicodedata
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -46,6 +47,7 @@ from mafiatab.services.errors import PermissionDenied, ServiceError
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
 from mafiatab.storage.models import SignInCode, WebSession, WebSettings
+from mafiatab.texts.service import ACCOUNT
 
 MIN_PASSWORD: Final = 10
 MAX_PASSWORD: Final = 256
@@ -69,82 +71,23 @@ SECRET_LEN: Final = 4
 #: the secret's length in codes made before they were short enough to type (still valid)
 OLD_SECRET_LEN: Final = 8
 
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "password_short": (
-        "пароль — не короче {n} символов",
-        "a password has at least {n} characters",
-    ),
-    "password_long": (
-        "пароль — не длиннее {n} символов",
-        "a password has at most {n} characters",
-    ),
-    "bad_name": (
-        "имя учётной записи: от 1 до {n} символов, без управляющих",
-        "an account name has 1 to {n} characters, none of them control characters",
-    ),
-    "account_exists": (
-        "учётная запись {user} уже есть: её пароль меняет только владелец",
-        "account {user} exists: only its owner changes its password",
-    ),
-    "code_for_account": (
-        "учётная запись {user} уже есть: код входа создаёт новую учётную запись "
-        "для этого турнира, выберите другое имя",
-        "account {user} exists: a sign-in code makes a new account for this tournament; "
-        "choose another name",
-    ),
-    "code_role": (
-        "код входа дают только для ролей: {roles}",
-        "sign-in codes are for these roles only: {roles}",
-    ),
-    "code_account_elsewhere": (
-        "{user} — учётная запись по коду другого турнира; роль в этом турнире ей не дать",
-        "{user} is a code account of another tournament; it cannot have a role here",
-    ),
-    "code_account_role": (
-        "{user} входит по коду; роль «{role}» требует учётной записи с паролем",
-        "{user} signs in with a code; the role {role} needs an account with a password",
-    ),
-    "not_organizer": (
-        "{user}: создавать турниры может только организатор (право даёт другой организатор)",
-        "{user}: only an organizer creates tournaments (another organizer gives the right)",
-    ),
-    "no_account": ("нет учётной записи {user}", "no account {user}"),
-    "four_eyes": (
-        "{case}: дело подал(а) {user}; решить его должен другой судья (настройка турнира: "
-        "подтверждает не тот, кто подал)",
-        "{case}: {user} filed this case; another judge must decide it (tournament setting: "
-        "the confirmer differs from the filer)",
-    ),
-    "wrong_password": ("неверный пароль", "wrong password"),
-    "no_code": ("нет такого кода", "no such code"),
-    "busy": (
-        "сервер занят проверкой паролей, попробуйте через несколько секунд",
-        "the server is busy checking passwords; try again in a few seconds",
-    ),
-    "bad_expiry": (
-        "срок действия кода: от 1 минуты до 30 дней",
-        "a code lives from 1 minute to 30 days",
-    ),
-}
-
-
 class AccountError(ServiceError):
     """A refusal about accounts, codes or sessions, in Russian or English."""
 
-    def message(self, lang: str = "en") -> str:
-        i = 0 if lang == "ru" else 1
-        params = dict(self.params)
-        if "roles" in params:
-            params["roles"] = ", ".join(params["roles"])
-        return _MESSAGES[self.code][i].format(**params)
+    status: int = 422
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = ACCOUNT
 
 
 class Denied(AccountError, PermissionDenied):
     """An account-level refusal that is a matter of rights (403)."""
 
+    status = 403
+
 
 class Busy(AccountError):
     """No hashing slot was free in time (the caller answers 503 with Retry-After)."""
+
+    status = 503
 
     def __init__(self) -> None:
         super().__init__("busy")

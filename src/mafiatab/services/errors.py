@@ -1,104 +1,72 @@
-"""The errors of the services' use cases: a code, its parameters, a message in Russian or
-English. Kept apart from the services so that the unit of work (`services.store`) and every
-service raise the same classes without importing each other."""
+"""The refusals of the services' use cases: a code, its parameters, a message in Russian
+or English; each a `Refused` (domain.problems), the one family the web app and the CLI
+answer with one handler each. Kept apart from the services so that the unit of work
+(`services.store`) and every service raise the same classes without importing each other."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from mafiatab.storage.models import CONFIRMED, DRAFT, RETURNED, SUBMITTED
-
-_MESSAGES: dict[str, tuple[str, str]] = {
-    "no_tournament": ("турнир {ref!r} не найден", "tournament {ref!r} not found"),
-    "ambiguous_tournament": (
-        "турниров с названием {ref!r} несколько (id: {ids}); укажите id",
-        "several tournaments are named {ref!r} (ids: {ids}); give the id",
-    ),
-    "no_game": ("игра {game}: не найдена в турнире", "game {game}: not in the tournament"),
-    "conflict": (
-        "игра {game}: пока вы правили ревизию {base}, {author} сохранил(а) ревизию {head} "
-        "({at}); ваш протокол не записан, но сохранён в журнале (запись {audit}) — "
-        "откройте ревизию {head} и внесите правки снова",
-        "game {game}: while you edited revision {base}, {author} saved revision {head} "
-        "({at}); yours was not written but is kept in the audit log (entry {audit}): "
-        "open revision {head} and apply your changes again",
-    ),
-    "bad_state": (
-        "игра {game}: нельзя {action} протокол в состоянии «{state}»",
-        "game {game}: cannot {action} a protocol that is {state}",
-    ),
-    "same_confirmer": (
-        "игра {game}: протокол подал(а) {author}; подтвердить его должен другой судья "
-        "(настройка турнира)",
-        "game {game}: {author} submitted this protocol; another judge must confirm it "
-        "(tournament setting)",
-    ),
-    "not_allowed": (
-        "{user}: нет прав на «{action}» в турнире {tournament} (нужна роль: {roles})",
-        "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
-    ),
-    "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
-    "reason_needed": (
-        "игра {game}: укажите причину возврата",
-        "game {game}: a reason is needed to return a protocol",
-    ),
-    "game_id_mismatch": (
-        "протокол игры {value!r} нельзя сохранить как игру {game}",
-        "the protocol of game {value!r} cannot be saved as game {game}",
-    ),
-    "unknown_rules": (
-        "неизвестные правила {value!r}: fiim2018 или fsm",
-        "unknown rules {value!r}: fiim2018 or fsm",
-    ),
-    "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
-}
-
-_ACTIONS: dict[str, tuple[str, str]] = {
-    "save": ("сохранить", "save"),
-    "submit": ("подать", "submit"),
-    "confirm": ("подтвердить", "confirm"),
-    "return": ("вернуть", "return"),
-    "manage": ("управлять турниром", "manage the tournament"),
-}
-_STATES: dict[str, tuple[str, str]] = {
-    DRAFT: ("черновик", "a draft"),
-    SUBMITTED: ("подан", "submitted"),
-    CONFIRMED: ("подтверждён", "confirmed"),
-    RETURNED: ("возвращён", "returned"),
-}
+from mafiatab.domain.problems import Problem, Refused, Word
+from mafiatab.texts.service import ACTIONS, ROLES, SERVICE, STATES
 
 
-class ServiceError(Exception):
-    """A use case refused, with a message in Russian or English (`message(lang)`)."""
+class ServiceError(Refused):
+    """A use case refused: one problem, its code a key of the services' section of the
+    catalogue (`texts.service`), its parameters; `message(lang)` in Russian or English."""
+
+    status = 400
+    #: the catalogue's section of this family's codes
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = SERVICE
 
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        super().__init__(self.message("en"))
+        super().__init__([Problem(code, params=_words(params), texts=self.texts)])
 
-    def message(self, lang: str = "en") -> str:
-        i = 0 if lang == "ru" else 1
-        params = dict(self.params)
-        if "action" in params:
-            params["action"] = _ACTIONS.get(params["action"], (params["action"],) * 2)[i]
-        if "state" in params:
-            params["state"] = _STATES.get(params["state"], (params["state"],) * 2)[i]
-        if "roles" in params:
-            params["roles"] = ", ".join(params["roles"])
-        return _MESSAGES[self.code][i].format(**params)
+    @property
+    def error(self) -> str:  # type: ignore[override]
+        """The API's `error` field: the code itself."""
+        return self.code
+
+
+def _word(table: Mapping[str, tuple[str, str]], code: Any) -> Any:
+    pair = table.get(code) if isinstance(code, str) else None
+    return code if pair is None else Word(code, *pair)
+
+
+def _words(params: dict[str, Any]) -> dict[str, Any]:
+    """Codes among the parameters (an action, a state, roles) as words with their code."""
+    shown = dict(params)
+    if "action" in shown:
+        shown["action"] = _word(ACTIONS, shown["action"])
+    if "state" in shown:
+        shown["state"] = _word(STATES, shown["state"])
+    if "role" in shown:
+        shown["role"] = _word(ROLES, shown["role"])
+    if "roles" in shown:
+        shown["roles"] = [_word(ROLES, r) for r in shown["roles"]]
+    return shown
 
 
 class NotFound(ServiceError):
     """No such tournament or game."""
 
+    status = 404
+
 
 class StateError(ServiceError):
     """The protocol is not in a state that allows the step asked for."""
 
+    status = 409
+
 
 class PermissionDenied(ServiceError):
     """The user's role in the tournament does not allow the step."""
+
+    status = 403
 
 
 class ConflictError(ServiceError):
@@ -107,6 +75,8 @@ class ConflictError(ServiceError):
     `head` is the newest revision now (who saved it and when), `yours` the protocol that
     was refused, also kept in the audit log under `audit_id`.
     """
+
+    status = 409
 
     def __init__(self, *, game: str, base: int, head: int, author: str, at: dt.datetime,
                  yours: dict[str, Any] | None, audit_id: int | None) -> None:
@@ -122,4 +92,4 @@ class ConflictError(ServiceError):
 
 
 
-__all__ = ["ConflictError", "NotFound", "PermissionDenied", "ServiceError", "StateError"]
+__all__ = ["ConflictError", "NotFound", "PermissionDenied", "Refused", "ServiceError", "StateError"]

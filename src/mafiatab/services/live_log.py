@@ -39,7 +39,7 @@ from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, field_of
 from mafiatab.domain.gamelog_state import Step
 from mafiatab.domain.paper import paper_from_log
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services import protocols
 from mafiatab.services.games import Games
@@ -70,20 +70,13 @@ class OutOfOrder(StateError):
         self.got = got
         super().__init__("out_of_order", game=game, expected=expected, got=got)
 
-    def message(self, lang: str = "en") -> str:
-        if lang == "ru":
-            return (f"игра {self.params['game']}: ожидалась операция №{self.expected}, "
-                    f"пришла №{self.got}")
-        return f"game {self.params['game']}: operation {self.expected} expected, got {self.got}"
 
-
-class LiveRefused(Exception):
+class LiveRefused(Refused):
     """An operation of the batch breaks a rule; nothing of the batch was stored."""
 
     def __init__(self, op: Op, problems: list[Problem]) -> None:
         self.op = op
-        self.problems = problems
-        super().__init__(problems[0].message() if problems else "refused")
+        super().__init__(problems)
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, Refused
 from mafiatab.domain.ratings import (
     Prediction,
     RatedGame,
@@ -63,14 +63,14 @@ def games_of_files(paths: Sequence[Path], settings: RatingSettings = RatingSetti
     return ordered(games)
 
 
-class FileRefused(Exception):
+class FileRefused(Refused):
     """One of the files cannot be read or is refused; nothing is rated."""
 
     def __init__(self, path: Path, problems: list[Problem], detail: str | None = None) -> None:
         self.path = path
-        self.problems = problems
         self.detail = detail  # why the file could not be read
-        super().__init__(f"{path}: {detail or len(problems)}")
+        super().__init__(problems or [Problem("cannot_read", params={"file": str(path),
+                                                                      "detail": detail or ""})])
 
 
 def _files(paths: Sequence[Path], settings: RatingSettings

@@ -71,14 +71,7 @@ class ScreenRefused(ServiceError):
     def __init__(self, what: str, limit: int) -> None:
         self.what = what
         self.limit = limit
-        super().__init__("screen_value", what=what, limit=limit)
-
-    def message(self, lang: str = "en") -> str:
-        if self.what == "roles_delay":
-            return (f"задержка ролей: от 0 до {self.limit} секунд" if lang == "ru"
-                    else f"roles delay: 0 to {self.limit} seconds")
-        return (f"объявления: не длиннее {self.limit} знаков" if lang == "ru"
-                else f"announcements: at most {self.limit} characters")
+        super().__init__(what, limit=limit)
 
 
 def key_digest(key: str) -> str:

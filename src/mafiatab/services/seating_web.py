@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Refused, stated
 from mafiatab.services.facade import Services
 from mafiatab.storage.models import DRAFT
 
@@ -56,12 +57,13 @@ WAITING, RUNNING, DONE, REFUSED, FAILED = "waiting", "running", "done", "refused
 _GATE = threading.Lock()  # one search at a time per process (see the module's text)
 
 
-class SeatingRefused(Exception):
+class SeatingRefused(Refused):
     """A seating request or publication that cannot be done, with the reason in both
     languages; `status` is the HTTP status the web layer answers with."""
 
     def __init__(self, reason_ru: str, reason_en: str, status: int = 422) -> None:
-        super().__init__(reason_en)
+        super().__init__([stated(reason_ru, reason_en)])
+        self.status = status
         self.reason_ru = reason_ru
         self.reason_en = reason_en
         self.status = status

@@ -25,16 +25,18 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.storage.engine import BUSY_TIMEOUT_MS
+from mafiatab.texts.storage import STORAGE
 
 
-class BackupError(Exception):
+class BackupError(Refused):
     """A backup or restore refused; `code` and `params` for the message."""
 
     def __init__(self, code: str, **params: str) -> None:
         self.code = code
         self.params = params
-        super().__init__(f"{code}: {params}")
+        super().__init__([Problem(code, params=dict(params), texts=STORAGE)])
 
 
 def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:

@@ -29,6 +29,9 @@ import msgspec
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import URL, make_url
 
+from mafiatab.domain.problems import Problem, Refused
+from mafiatab.texts.storage import STORAGE
+
 DEFAULT_SQLITE_FILE: Final = "mafiatab.sqlite"
 ENV_URL: Final = "MAFIATAB_DATABASE_URL"
 #: the execution option that marks a connection as one that writes
@@ -39,13 +42,13 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _ENCODER = msgspec.json.Encoder(decimal_format="number")
 
 
-class DatabaseError(Exception):
+class DatabaseError(Refused):
     """A database cannot be used as asked (bad URL, unreachable, wrong schema version)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        super().__init__(f"{code}: {params}")
+        super().__init__([Problem(code, params=dict(params), texts=STORAGE)])
 
 
 def resolve_url(db: str | None) -> URL:

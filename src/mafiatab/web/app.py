@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,17 +27,11 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
-from mafiatab.domain.problems import ProtocolRefused, translate_clause
-from mafiatab.services.accounts import HASH_SLOTS, AccountError, Busy
+from mafiatab.domain.problems import Refused, translate_clause
+from mafiatab.services.accounts import HASH_SLOTS
 from mafiatab.services.facade import Services
-from mafiatab.services.tournaments import (
-    ConflictError,
-    NotFound,
-    PermissionDenied,
-    ServiceError,
-    StateError,
-)
 from mafiatab.storage.engine import check_schema, make_engine
+from mafiatab.texts.audit import audit_sentence
 from mafiatab.web import forms, texts
 from mafiatab.web.security import (
     SESSION_COOKIE,
@@ -54,9 +49,11 @@ HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
 TEMPLATES.env.globals.update(
     word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
-    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, points=format_points, clause=translate_clause,
+    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, TAG=i18n.TAG, VERSION=i18n.VERSION,
+    points=format_points, clause=translate_clause,
     describe_part=i18n.describe_part, short=forms.short_message,
 )
+TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read out
 
 
 def render(request: Request, name: str, status_code: int = 200,
@@ -65,26 +62,28 @@ def render(request: Request, name: str, status_code: int = 200,
     p = principal(request)
     context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
                    w=lambda key, **kw: texts.word(key, p.lang, **kw))
+    if isinstance(context.get("tid"), int) and "stage_name" not in context:
+        context["stage_name"] = _stage_names(request, context["tid"])
     return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code,
                                       headers=headers)
 
 
+def _stage_names(request: Request, tid: int) -> Callable[[str], str]:
+    """`stage_name(code)` for a page: the stage as the tournament names it (its id is a
+    code), read once per page and only when the page asks."""
+    names: dict[str, str] = {}
+
+    def name(code: str) -> str:
+        if not names:
+            svc: Services = request.app.state.services
+            names.update({st.id: st.name for st in svc.tournaments.context(tid)[2]})
+        return names.get(code, code)
+
+    return name
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
-
-
-def _status_of(e: ServiceError) -> int:
-    if isinstance(e, Busy):
-        return 503
-    if isinstance(e, PermissionDenied):
-        return 403
-    if isinstance(e, AccountError):
-        return 422
-    if isinstance(e, NotFound):
-        return 404
-    if isinstance(e, ConflictError | StateError):
-        return 409
-    return 400
 
 
 def create_app(db: str | Engine | None = None, *, secret: str | None = None,
@@ -156,25 +155,16 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
             return RedirectResponse(f"/login?next={quote(str(request.url.path))}", status_code=303)
         return HTMLResponse("login required", status_code=401)
 
-    @app.exception_handler(ServiceError)
-    async def service_error(request: Request, e: ServiceError) -> Response:
-        status = _status_of(e)
+    @app.exception_handler(Refused)
+    async def refused(request: Request, e: Refused) -> Response:
+        """Every refusal of the services and the files below them, one way: the API's JSON
+        (`error`, `message`, `problems` with their codes and params) or the error page."""
         p = principal(request)
-        headers = {"Retry-After": "5"} if status == 503 else None
+        headers = {"Retry-After": "5"} if e.status == 503 else None
         if _is_api(request):
-            return JSONResponse({"error": e.code, "message": e.message(p.lang)},
-                                status_code=status, headers=headers)
-        return render(request, "error.html", status_code=status, message=e.message(p.lang),
+            return JSONResponse(e.as_dict(p.lang), status_code=e.status, headers=headers)
+        return render(request, "error.html", status_code=e.status, message=e.message(p.lang),
                       headers=headers)
-
-    @app.exception_handler(ProtocolRefused)
-    async def refused(request: Request, e: ProtocolRefused) -> Response:
-        p = principal(request)
-        items = [x.as_dict(p.lang) for x in e.problems]
-        if _is_api(request):
-            return JSONResponse({"error": "refused", "problems": items}, status_code=422)
-        return render(request, "error.html", status_code=422,
-                      message="; ".join(x.message(p.lang) for x in e.problems))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException) -> Response:

@@ -14,8 +14,10 @@ from typing import Annotated
 
 import typer
 
-from mafiatab import cli as base
-from mafiatab.cli import FileArg, Lang, LangOpt, StageOpt
+from mafiatab import i18n
+from mafiatab.cli import files as base
+from mafiatab.cli.files import FileArg, Lang, LangOpt, StageOpt
+from mafiatab.services.tournament_file import standings_of
 
 print_app = typer.Typer(help="Printouts as PDF / печатные формы (PDF)", no_args_is_help=True)
 
@@ -27,10 +29,10 @@ def _write(path: Path, data: bytes, lang: str) -> None:
     try:
         path.write_bytes(data)
     except OSError as e:
-        base.err.print(base.i18n.t("cannot_read", lang, file=str(path), detail=str(e)),
+        base.err.print(i18n.t("cannot_read", lang, file=str(path), detail=str(e)),
                        markup=False)
         raise typer.Exit(1) from None
-    base.out.print(base.i18n.t("file_written", lang, file=str(path)), markup=False)
+    base.out.print(i18n.t("file_written", lang, file=str(path)), markup=False)
 
 
 @print_app.command("protocol")
@@ -83,7 +85,7 @@ def print_standings(file: FileArg, output: OutOpt, stage: StageOpt = None,
     L = lang.value
     loaded = base.load_file(file, L)
     base.check_stages(loaded, stage, L)
-    s = base.standings_of(loaded, stage or None)
+    s = standings_of(loaded, stage or None)
     names = {st.id: st.name for st in loaded.tournament.stages}
     _write(output, standings_pdf(s, loaded.profile.title, L, names), L)
 
@@ -111,7 +113,7 @@ def export_standings(
     loaded = base.load_file(file, L)
     base.check_stages(loaded, stage, L)
     scope = stage or None
-    s = base.standings_of(loaded, scope)
+    s = standings_of(loaded, scope)
     t, p = loaded.tournament, loaded.profile
     if xlsx is not None:
         _write(xlsx, workbook_bytes(s, t, p, L, scope), L)
@@ -138,7 +140,7 @@ def charts(
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        base.err.print(base.i18n.t("cannot_read", L, file=str(out_dir), detail=str(e)),
+        base.err.print(i18n.t("cannot_read", L, file=str(out_dir), detail=str(e)),
                        markup=False)
         raise typer.Exit(1) from None
     made = all_charts(loaded.tournament, loaded.profile, L, "svg" if svg else "png",
@@ -184,10 +186,10 @@ def appeal_check(
     loaded = base.load_file(file, L)
     g = next((x for x in loaded.tournament.games if x.id == game), None)
     if g is None:
-        base.fail_usage(base.i18n.t("unknown_game_arg", L, value=game))
+        base.fail_usage(i18n.t("unknown_game_arg", L, value=game))
     pid = base.find_player(loaded, player)
     if pid is None:
-        base.fail_usage(base.i18n.t("unknown_player_arg", L, value=player))
+        base.fail_usage(i18n.t("unknown_player_arg", L, value=player))
     sched = ap.Schedule()
     if schedule is not None:
         try:

@@ -1,6 +1,6 @@
 """`mafiatab ratings FILE... [--db URL] [--json] [--predictions]`: the open rating.
 
-Registered by `mafiatab.cli` with one line. The use case is `services.ratings`; this
+Registered by `mafiatab.cli` (the package) with one line. The use case is `services.ratings`; this
 module only reads the command line and prints. Exit codes as everywhere: 1 a refused or
 unreadable file or a database that cannot be used, 2 a wrong command line.
 """
@@ -132,7 +132,7 @@ def ratings_command(
         stage_kinds=frozenset(stage_kind) if stage_kind else frozenset(STAGE_KINDS),
         unrated=frozenset(unrated or []), elite=frozenset(elite or []))
     if db is not None:
-        from mafiatab.storage.cli import t as db_text
+        from mafiatab.cli.db import t as db_text
         from mafiatab.storage.engine import DatabaseError
 
         try:

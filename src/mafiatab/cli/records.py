@@ -6,7 +6,7 @@
 - `mafiatab db export-archive ID --out F.zip` / `mafiatab db import-archive F.zip`: a
   tournament of the database as one archive, and back.
 
-Registered by `mafiatab.cli` with one line each. Exit codes as everywhere: 1 refused or
+Registered by `mafiatab.cli` (the package) with one line each. Exit codes as everywhere: 1 refused or
 failed, 2 a wrong command line.
 """
 
@@ -147,7 +147,7 @@ def import_records(
         try:
             cw, known = read_crosswalk_document(_json(crosswalk, lang))
         except CrosswalkError as e:
-            _fail(t("bad_crosswalk", lang, file=str(crosswalk), detail=str(e)))
+            _fail(t("bad_crosswalk", lang, file=str(crosswalk), detail=e.message(lang)))
         cw_doc = (cw, known)
     title = name or files[0].stem
     if source is Source.polemica:
@@ -158,7 +158,7 @@ def import_records(
             try:
                 records.extend(records_of(_json(f, lang)))
             except PolemicaError as e:
-                _fail(t("not_records", lang, file=str(f), detail=str(e)))
+                _fail(t("not_records", lang, file=str(f), detail=e.message(lang)))
         tournament, report = convert(
             records, rules=rules, name=title, files=[f.name for f in files],
             crosswalk=cw_doc[0] if cw_doc else None, known=cw_doc[1] if cw_doc else ())
@@ -215,9 +215,9 @@ def export_archive(
 ) -> None:
     """A tournament as one archive: format 1, seating, appeals, audit / архив турнира."""
     lang = _lang(lang)
+    from mafiatab.cli.db import database_errors, open_service
     from mafiatab.formats.archive import MEMBERS
     from mafiatab.services.archive import export_archive as export
-    from mafiatab.storage.cli import database_errors, open_service
 
     with database_errors(lang):
         service = open_service(db)
@@ -251,9 +251,9 @@ def import_archive(
 ) -> None:
     """Import a tournament archive as a new tournament, all or nothing / импорт архива."""
     lang = _lang(lang)
+    from mafiatab.cli.db import database_errors, open_service
     from mafiatab.formats.archive import ArchiveError
     from mafiatab.services.archive import import_archive as restore
-    from mafiatab.storage.cli import database_errors, open_service
     from mafiatab.storage.engine import upgrade
 
     data = _read(file, lang)

@@ -1,6 +1,6 @@
 """`mafiatab import-game --from mafiaratings FILE [--out F]`: a recorded game as a format-1 log.
 
-Registered by `mafiatab.cli` with one line. The game (or, with `--tournament`, a whole
+Registered by `mafiatab.cli` (the package) with one line. The game (or, with `--tournament`, a whole
 tournament file holding it, ready for `mafiatab check`) goes to `--out` or standard
 output; the report (what was carried over, what the log could not take, the rule that
 refused an event) goes to standard error. Exit codes: 0 converted and replayed, 1 a
@@ -71,7 +71,7 @@ def import_game_command(
     try:
         conversion = convert_game(record, profile, game_id)
     except RecordError as e:
-        err.print(_t("not_a_game", lang, file=str(file), detail=str(e)), markup=False)
+        err.print(_t("not_a_game", lang, file=str(file), detail=e.message(lang)), markup=False)
         raise typer.Exit(1) from None
     doc = tournament_of(conversion, profile) if as_tournament else conversion.game
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -20,7 +20,7 @@ from rich.table import Table
 from mafiatab import i18n
 from mafiatab.domain.lots import draw_lots, record_draws
 from mafiatab.domain.points import Hundredths, format_points
-from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, Reason
 from mafiatab.domain.standings import Standings, explain_player
 from mafiatab.formats.standings_json import dumps_standings
 from mafiatab.rules import PROFILES
@@ -67,7 +67,7 @@ def fail_usage(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def print_problems(problems: list[Problem], lang: str) -> None:
+def print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
     errors = [p for p in problems if not p.warning]
     warnings = [p for p in problems if p.warning]
     if errors:
@@ -151,7 +151,7 @@ def standings(
 ) -> None:
     """Standings of a tournament file or of a tournament in the database / турнирная таблица."""
     if file is None or db is not None or tournament is not None:
-        from mafiatab.storage.cli import standings_from_db
+        from mafiatab.cli.db import standings_from_db
 
         result = standings_from_db(file, db, tournament, stage, lang.value)
         stage_text = ", ".join(result.stages)
@@ -417,56 +417,3 @@ def rules_command(
         table.add_row(name, value, clause)
     out.print(table)
     out.print(i18n.t("rules_points_note", L))
-
-
-# --- sub-commands registered by other modules (keep one line each) ---
-from mafiatab.storage import cli as storage_cli  # noqa: E402  (imports no database code)
-
-app.add_typer(storage_cli.db_app, name="db")
-app.command("import")(storage_cli.import_command)
-app.command("export")(storage_cli.export_command)
-app.command("tournaments")(storage_cli.tournaments_command)
-app.command("backup")(storage_cli.backup_command)
-app.command("restore")(storage_cli.restore_command)
-# seating: registered below when the module exists
-from mafiatab.seating.cli import seating_command  # noqa: E402
-
-app.command("seating")(seating_command)
-from mafiatab import formats_cli  # noqa: E402  (printouts, spreadsheets, charts, appeals)
-
-app.add_typer(formats_cli.print_app, name="print")
-app.command("export-standings")(formats_cli.export_standings)
-app.command("charts")(formats_cli.charts)
-app.command("appeal-check")(formats_cli.appeal_check)
-from mafiatab import import_cli  # noqa: E402  (other systems' records, the archive)
-
-app.command("import-records")(import_cli.import_records)
-storage_cli.db_app.command("export-archive")(import_cli.export_archive)
-storage_cli.db_app.command("import-archive")(import_cli.import_archive)
-from mafiatab.formats.mafiaratings_cli import import_game_command  # noqa: E402
-
-app.command("import-game")(import_game_command)
-from mafiatab.web.server import serve_command  # noqa: E402  (imports no web code until run)
-
-app.command("serve")(serve_command)
-from mafiatab.ratings_cli import ratings_command  # noqa: E402  (the open rating, issue 14)
-
-app.command("ratings")(ratings_command)
-
-
-def main() -> None:
-    try:
-        app()
-    except SystemExit:
-        raise
-    except KeyboardInterrupt:
-        err.print("Interrupted / прервано")
-        sys.exit(130)
-    except Exception as e:  # the promise: never a traceback
-        err.print(i18n.t("internal_error", "ru", detail=f"{type(e).__name__}: {e}"),
-                  markup=False)
-        sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """Commands on the database: `db upgrade`, `import`, `export`, `tournaments`, `backup`,
 `restore`, and the database side of `standings --db ... --tournament ...`.
 
-Registered by `mafiatab.cli` with one line each. SQLAlchemy, Alembic and the service are
+Registered by `mafiatab.cli` (the package) with one line each. SQLAlchemy, Alembic and the service are
 imported inside the commands, so that the file commands (`standings FILE`, `check`)
 start as fast as before.
 
@@ -20,6 +20,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from mafiatab.texts.storage import STORAGE
+
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
@@ -33,61 +35,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 #: games from which an import shows its progress
 PROGRESS_FROM = 1000
 
-TEXT: dict[str, tuple[str, str]] = {
-    "bad_url": ("Неверный адрес базы данных {url!r}: {detail}",
-                "Bad database URL {url!r}: {detail}"),
-    "unreachable": ("База данных {url} недоступна: {detail}",
-                    "Cannot reach the database {url}: {detail}"),
-    "empty": ("База данных {url} пуста: выполните «mafiatab db upgrade»",
-              "The database {url} is empty: run 'mafiatab db upgrade'"),
-    "old_schema": (
-        "Схема базы {url} устарела ({current}, нужна {head}): выполните «mafiatab db upgrade»",
-        "The database {url} has schema {current}, {head} is needed: run 'mafiatab db upgrade'",
-    ),
-    "db_error": ("Ошибка базы данных: {detail}", "Database error: {detail}"),
-    "upgraded": ("База данных {url}: схема {head}.", "Database {url}: schema {head}."),
-    "imported": ("Импортирован турнир №{id} «{name}»: {games}, {players}.",
-                 "Imported tournament no. {id} '{name}': {games}, {players}."),
-    "importing": ("Импорт", "Importing"),
-    "progress_line": ("импорт игр: {done}/{total}", "import: {done}/{total} games"),
-    "exported": ("Записано в {file}.", "Written to {file}."),
-    "no_tournaments": ("В базе нет турниров.", "No tournaments in the database."),
-    "tournaments_title": ("Турниры в {url}", "Tournaments in {url}"),
-    "col_id": ("№", "No."),
-    "col_name": ("Название", "Name"),
-    "col_rules": ("Правила", "Rules"),
-    "col_players": ("Игроки", "Players"),
-    "col_games": ("Игры", "Games"),
-    "col_confirmed": ("Подтверждено", "Confirmed"),
-    "col_created": ("Создан", "Created"),
-    "sqlite_only": (
-        "{command} работает только с SQLite; для PostgreSQL используйте pg_dump / pg_restore",
-        "{command} works with SQLite only; for PostgreSQL use pg_dump / pg_restore",
-    ),
-    "backup_done": ("Копия базы {db} записана в {file}.", "Backup of {db} written to {file}."),
-    "restore_done": ("База {db} восстановлена из {file}.", "Database {db} restored from {file}."),
-    "no_database": ("Базы данных {file} нет.", "There is no database {file}."),
-    "no_backup": ("Файла {file} нет.", "There is no file {file}."),
-    "not_sqlite": ("{file} — не база SQLite: {detail}", "{file} is not a SQLite database: {detail}"),
-    "corrupt": ("{file} повреждён: {detail}", "{file} is damaged: {detail}"),
-    "not_mafiatab": ("{file} — не база mafiatab.", "{file} is not a mafiatab database."),
-    "other_version": (
-        "{file}: схема базы версии {version}, а программа работает со схемой {head}; "
-        "более старую копию восстановит restore --upgrade",
-        "{file}: its schema is version {version}, the program runs {head}; an older backup "
-        "is restored with restore --upgrade",
-    ),
-    "failed": ("Не удалось: {file}: {detail}", "Failed: {file}: {detail}"),
-    "cannot_write": ("Не удалось записать {file}: {detail}", "Cannot write {file}: {detail}"),
-    "standings_args": (
-        "Укажите либо файл турнира, либо --tournament ID (и --db URL), но не оба.",
-        "Give either a tournament file or --tournament ID (with --db URL), not both.",
-    ),
-}
-
-
 def t(key: str, lang: str, **params: Any) -> str:
-    ru, en = TEXT[key]
+    ru, en = STORAGE[key]
     return (ru if lang == "ru" else en).format(**params)
 
 
@@ -117,22 +66,17 @@ def _errors(lang: str) -> Iterator[None]:
     """Every refusal of the layers below as one readable message and exit 1."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from mafiatab.domain.problems import ProtocolRefused
-    from mafiatab.services.tournaments import ServiceError
-    from mafiatab.storage.backup import BackupError
-    from mafiatab.storage.engine import DatabaseError
+    from mafiatab.domain.problems import Refused
 
     try:
         yield
-    except ProtocolRefused as refused:
-        from mafiatab.cli import print_problems
+    except Refused as refused:
+        if len(refused.errors) == 1:
+            _fail(refused.message(lang))
+        from mafiatab.cli.files import print_problems
 
         print_problems(refused.problems, lang)
         raise typer.Exit(1) from None
-    except (DatabaseError, BackupError) as e:
-        _fail(t(e.code, lang, **e.params))
-    except ServiceError as e:
-        _fail(e.message(lang))
     except SQLAlchemyError as e:
         detail = str(getattr(e, "orig", None) or e).strip().splitlines()
         _fail(t("db_error", lang, detail=detail[0] if detail else type(e).__name__))
@@ -356,7 +300,7 @@ def standings_from_db(file: Path | None, db: str | None, tournament: str | None,
         return service.standings.compute(tid, stages or None)
 
 
-# --- for the commands other modules register under `db` (mafiatab.import_cli) -------------
+# --- for the commands other modules register under `db` (mafiatab.cli.records) -------------
 
 #: every refusal of the layers below as one readable message and exit 1
 database_errors = _errors

@@ -1,0 +1,102 @@
+"""The one catalogue (`mafiatab.texts`): every key in both languages with the same
+placeholders, and every key the code and the templates ask for is there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mafiatab import texts
+from mafiatab.domain.problems import Problem, Word, stated
+
+SRC = Path(texts.__file__).resolve().parent.parent
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+SECTIONS = texts.sections()
+
+
+@pytest.mark.parametrize("name", sorted(SECTIONS))
+def test_every_key_has_both_languages_with_the_same_placeholders(name: str) -> None:
+    section = SECTIONS[name]
+    assert section, name
+    for key, pair in section.items():
+        assert isinstance(pair, tuple) and len(pair) == 2, (name, key)
+        ru, en = pair
+        assert ru.strip() and en.strip(), (name, key)
+        assert texts.placeholders(ru) == texts.placeholders(en), (name, key, ru, en)
+        assert not CYRILLIC.search(en), (name, key, en)
+
+
+#: (files, the call whose first argument is a key, the sections it reads)
+USES: list[tuple[str, str, tuple[str, ...]]] = [
+    ("web/templates/*.html", r"\bw\(", ("web", "core")),
+    ("web/templates/*.html", r"\baw\(", ("web_appeals",)),
+    ("web/templates/*.html", r"(?<![\w.])s\(", ("web_seating",)),
+    ("web/*.py", r"\bword\(", ("web", "core")),
+    ("**/*.py", r"\bi18n\.t\(", ("core",)),
+    ("formats/*.py", r"(?<![\w.])w\(", ("print",)),
+    ("storage/cli.py", r"(?<![\w.])t\(", ("storage",)),
+    ("**/*.py", r"\b(?:ServiceError|NotFound|StateError|PermissionDenied|ScreenRefused)\(",
+     ("service",)),
+    ("**/*.py", r"\b(?:AccountError|Denied)\(", ("account",)),
+    ("**/*.py", r"\b(?:BackupError|DatabaseError)\(", ("storage",)),
+    ("**/*.py", r"\bProblem\(", ("problem",)),
+]
+KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
+
+
+def _uses() -> list[tuple[str, str, tuple[str, ...]]]:
+    found = []
+    for pattern, call, names in USES:
+        rx = re.compile(call + KEY)
+        for path in sorted(SRC.glob(pattern)):
+            if "texts" in path.parts and path.suffix == ".py":
+                continue
+            for key in rx.findall(path.read_text(encoding="utf-8")):
+                found.append((str(path.relative_to(SRC)), key, names))
+    return found
+
+
+def test_every_key_the_code_and_the_templates_use_exists() -> None:
+    uses = _uses()
+    assert len(uses) > 300  # the scan sees the pages and the services, not nothing
+    def known(key: str, names: tuple[str, ...]) -> bool:
+        if key.endswith("_"):  # a prefix the template completes with a code ('state_' ~ s)
+            return any(k.startswith(key) for n in names for k in SECTIONS[n])
+        return any(key in SECTIONS[n] for n in names)
+
+    missing = sorted({(f, k) for f, k, names in uses if not known(k, names)})
+    assert missing == []
+
+
+def test_a_refusal_reads_in_both_languages_and_gives_codes_to_the_api() -> None:
+    p = Problem("extra_loser_max", game="g7", seat=3, clause="FSM 8.3.2",
+                params={"value": "+0,5"})
+    assert p.message("ru").startswith("игра g7, место 3: ")
+    assert "ФСМ 8.3.2" in p.message("ru") and "FSM 8.3.2" in p.message("en")
+    said = stated("задержка: до 60 секунд", "delay: up to 60 seconds")
+    assert said.message("ru") == "задержка: до 60 секунд"
+    assert said.as_dict("en")["message"] == "delay: up to 60 seconds"
+    state = Problem("bad_state", params={"state": Word("confirmed", "подтверждён", "confirmed")},
+                    texts={"bad_state": ("в состоянии «{state}»", "in state {state}")})
+    assert state.message("ru") == "в состоянии «подтверждён»"
+    assert state.as_dict("ru")["params"] == {"state": "confirmed"}
+
+
+@pytest.mark.parametrize(("n", "ru", "en"), [
+    (1, "1 стол", "1 table"), (2, "2 стола", "2 tables"), (5, "5 столов", "5 tables"),
+    (11, "11 столов", "11 tables"), (21, "21 стол", "21 tables"), (104, "104 стола", "104 tables"),
+])
+def test_plurals_agree_with_their_number(n: int, ru: str, en: str) -> None:
+    assert texts.count(n, "table", "ru") == ru
+    assert texts.count(n, "table", "en") == en
+
+
+def test_russian_numbers_have_a_decimal_comma_and_a_real_minus() -> None:
+    from decimal import Decimal
+
+    assert texts.number(Decimal("-0.4"), "ru") == "−0,4"
+    assert texts.number(Decimal("-0.4"), "en") == "-0.4"
+    assert texts.number(12345, "ru") == "12\xa0345"
+    assert texts.number(12345, "en") == "12,345"
