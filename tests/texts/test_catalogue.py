@@ -32,7 +32,7 @@ def test_every_key_has_both_languages_with_the_same_placeholders(name: str) -> N
 USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("web/templates/*.html", r"\bw\(", ("web", "core")),
     ("web/templates/*.html", r"\baw\(", ("web_appeals",)),
-    ("web/templates/*.html", r"(?<![\w.])s\(", ("web_seating",)),
+    ("web/templates/*.html", r"(?<![\w.])s\(", ("web_seating", "web_setup")),
     ("web/*.py", r"\bword\(", ("web", "core")),
     ("**/*.py", r"\bi18n\.t\(", ("core",)),
     ("formats/*.py", r"(?<![\w.])w\(", ("print",)),

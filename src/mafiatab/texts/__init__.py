@@ -68,6 +68,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "web_overlay_role": ("mafiatab.web.overlay", "ROLE_WORDS"),
     "web_screen": ("mafiatab.web.overlay", "SCREEN_WORDS"),
     "web_seating": ("mafiatab.web.seating_pages", "WORDS"),
+    "web_setup": ("mafiatab.web.setup_pages", "WORDS"),
     "rules_choice": ("mafiatab.formats.rules_doc", "CHOICES"),
     "rules_stage_kind": ("mafiatab.formats.rules_doc", "STAGE_KINDS"),
     "rules_decider": ("mafiatab.formats.rules_doc", "DECIDERS"),
