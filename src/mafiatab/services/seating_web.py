@@ -237,7 +237,7 @@ class SeatingJob:
             "job": self.number, "state": self.state, "progress": round(self.progress, 3),
             "info": self.info, "seconds": round(self.seconds, 1),
             "time_limit": self.time_limit, "ahead": self.ahead,
-            "cancel_requested": self.cancel_requested,
+            "cancel_requested": self.cancel_requested, "worker": self.view.worker,
             "params": self.params.as_json(), "players": len(self.players),
             "tables": self.request.tables, "rounds": self.request.rounds,
             "published": sorted(self.published)}
