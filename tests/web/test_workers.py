@@ -161,8 +161,8 @@ def test_a_seating_started_on_a_dying_process_is_finished_and_published_by_anoth
     cluster.start(PORTS[2])
     c, b, a = (Staff(cluster.base(p), "organizer") for p in (PORTS[2], PORTS[1], PORTS[0]))
     started = c.call("POST", f"/api/t/{tid}/seating/generate",
-                     json={"games": 10, "first_round": 20, "seed": 4, "time_limit": 4, "separate_clubs": False,
-                           "iterations": 10_000_000})
+                     json={"games": 10, "first_round": 20, "seed": 4, "time_limit": 4,
+                           "separate_clubs": False, "iterations": 10_000_000})
     job = started["job"]
     deadline = time.monotonic() + 60
     while (st := _status(b, tid))["state"] == "waiting" and time.monotonic() < deadline:
@@ -189,8 +189,8 @@ def test_a_seating_run_elsewhere_can_be_cancelled_from_either(cluster: Cluster) 
     tid = cluster.demo.tournament
     a, b = (Staff(cluster.base(p), "organizer") for p in PORTS[:2])
     a.call("POST", f"/api/t/{tid}/seating/generate",
-           json={"games": 10, "first_round": 40, "seed": 8, "time_limit": 60, "separate_clubs": False,
-                 "iterations": 10_000_000})
+           json={"games": 10, "first_round": 40, "seed": 8, "time_limit": 60,
+                 "separate_clubs": False, "iterations": 10_000_000})
     deadline = time.monotonic() + 60
     while (st := _status(b, tid))["state"] != "running" and time.monotonic() < deadline:
         time.sleep(0.05)
