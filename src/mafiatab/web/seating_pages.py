@@ -81,6 +81,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "registered": ("Зарегистрировано игроков: {n}", "Registered players: {n}"),
     "waiting": ("Ждёт очереди (идёт другая рассадка)", "Waiting (another seating is running)"),
     "ahead": ("Перед ней в очереди: {n}", "Ahead of it in the queue: {n}"),
+    "next": ("Следующая в очереди", "Next in the queue"),
     "cancel": ("Отменить", "Cancel"),
     "cancelling": ("Останавливается…", "Stopping…"),
     "cancelled": ("Составление рассадки отменено.", "The seating generation was cancelled."),
@@ -238,7 +239,7 @@ def seating_page(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
 def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: Desk) -> Response:
     """htmx: the status box, polled while the search runs (it stops polling when done)."""
     require_role(me, tid, STAFF)
-    return render(request, "seating_status.html", published_now=None,
+    return render(request, "seating_status.html", published_now=None, polled=True,
                   **_page_context(svc, d, me, tid))
 
 
