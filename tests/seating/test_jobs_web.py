@@ -196,3 +196,29 @@ def test_a_job_whose_process_stopped_is_finished_by_another(engine: Engine) -> N
         assert desk_b.require_job(tid).published == {1: codes}
     finally:
         desk_b.stop_runner()
+
+
+def test_a_stopping_process_gives_its_running_job_back(engine: Engine) -> None:
+    """A server process that shuts down mid-search puts the job back in the queue (not
+    cancelled, not failed); the next process runs it to the end."""
+    svc = WebService(engine)
+    tid = _tournament(svc, "Restart cup", 60)
+    first, second = SeatingDesk(svc), SeatingDesk(svc)
+    first.start_runner()
+    job = first.start(tid, SeatingParams("qual", 10, seed=9, time_limit=3,
+                                         iterations=10_000_000), actor="org")
+    deadline = time.monotonic() + 60
+    while (now := first.job(tid)) is not None and not (
+            now.state == RUNNING and now.progress > 0) and time.monotonic() < deadline:
+        time.sleep(0.05)  # searching (past numba's first compilation)
+    first.stop_runner()
+    back = second.job(tid)
+    assert back is not None and back.number == job.number
+    assert back.state == WAITING and back.view.attempts == 0 and back.view.worker is None
+    second.start_runner()
+    try:
+        assert _wait(second, tid, {DONE}) == DONE
+        done = second.job(tid)
+        assert done is not None and done.view.worker == second.jobs.worker
+    finally:
+        second.stop_runner()

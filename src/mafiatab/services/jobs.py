@@ -26,7 +26,9 @@ The rules of the queue:
   every `heartbeat` seconds; a running job whose heartbeat is older than `stale` seconds
   lost its process and goes back to the queue (once; then it fails with a reason).
 * **Time-limited and cancellable.** A job stops at its time limit (the search hands back
-  the best it found); past the limit and `grace` seconds it fails. Cancelling a waiting
+  the best it found); one still reporting progress past the limit and `grace` seconds
+  fails. A process that stops (its app's shutdown) gives its running job back to the
+  queue. Cancelling a waiting
   job ends it at once; a running one is asked to stop, its process sees the request at
   its next heartbeat and the job's own progress check raises `Cancelled`.
 """
@@ -343,6 +345,22 @@ class Jobs:
         self._changed()
         return True
 
+    def release(self, job: int) -> bool:
+        """Give a running job of this process back to the queue (the process stops): the
+        next free process runs it from the start, and it does not count as an attempt."""
+        with self.store.write() as s:
+            row = s.scalar(select(db.Job).where(db.Job.id == job).with_for_update())
+            if row is None or row.state != RUNNING or row.worker != self.worker:
+                return False
+            if row.cancel_requested:
+                row.state, row.finished_at = CANCELLED, _now()
+            else:
+                row.state, row.worker, row.heartbeat_at = WAITING, None, None
+                row.attempts = max(0, row.attempts - 1)
+                row.progress, row.info = 0.0, ""
+        self._changed()
+        return True
+
     def sweep(self) -> int:
         """Take back the running jobs whose process stopped beating (the queue gets them
         again, or they fail after `MAX_ATTEMPTS`); fail those far past their limit."""
@@ -404,7 +422,7 @@ class JobRunner:
         self._thread = threading.Thread(target=self._loop, name="jobs", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 30.0) -> None:
         self._stopping = True
         if self.current is not None:
             self.current.stop.set()
@@ -454,6 +472,9 @@ class JobRunner:
             try:
                 outcome = self.handlers[job.kind](job, control)
             except Cancelled:
+                if self._stopping and not control.overdue:
+                    self.jobs.release(job.id)  # the process stops: another runs it
+                    return
                 outcome = (Outcome(FAILED, reason=(
                     f"Задача превысила свой предел времени ({job.time_limit:g} с).",
                     f"The job ran past its time limit ({job.time_limit:g} s)."))
