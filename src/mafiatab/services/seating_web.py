@@ -50,6 +50,7 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
+from mafiatab.services.store import Store
 from mafiatab.services.web_support import WebService
 from mafiatab.storage.models import DRAFT
 
@@ -380,7 +381,9 @@ class SeatingDesk:
 
     def __init__(self, svc: WebService, limits: JobLimits | None = None) -> None:
         self.svc = svc
-        self.jobs = Jobs(svc.store, limits or JobLimits.from_env())
+        # a store of its own: a job's heartbeats change nothing anybody watches, so they
+        # must not wake the screens (the service's store tells them of every write)
+        self.jobs = Jobs(Store(svc.engine), limits or JobLimits.from_env())
         self.runner = JobRunner(self.jobs, {KIND: run_seating})
 
     def start_runner(self) -> None:
