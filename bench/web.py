@@ -22,6 +22,13 @@ resident memory (RSS, from /proc) before and at its peak, and the judges' latenc
 flood comes from 127.0.0.1, each judge from an address of his own (127.0.0.2, …), as
 phones on a hall's network; every limit is the app's default unless `--per-address`
 sets another (`--per-address 100000/minute`: the flood reaches the password hashing).
+
+    .venv/bin/python bench/web.py --db postgresql+psycopg://postgres@127.0.0.1:5432/mafiatab_bench --workers 2
+
+With `--workers N` (PostgreSQL) the same load runs twice, on a database made anew each
+time: against one server process, then against N (`serve --workers N`: uvicorn's
+processes on one socket); it prints both tables and, per kind of request, the ratio of
+throughput and of p99 (N workers / one), with the machine's load average before each run.
 """
 
 from __future__ import annotations
@@ -91,6 +98,20 @@ def build(db: str | None, folder: Path) -> tuple[str, Demo, dict[str, dict[str, 
     engine.dispose()
     protocols = {f"qual-r2-t{g.table}": game_to_dict(g) for g in sample.games if g.round == 2}
     return url, demo, protocols
+
+
+def start_workers(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """The app as `serve --workers N` runs it (uvicorn's processes, each `worker_app`),
+    with the benchmark's backlog; one worker runs the same way, in one process."""
+    import os
+
+    from mafiatab.web.server import WORKER_DB_ENV
+
+    env = {**os.environ, WORKER_DB_ENV: url, "MAFIATAB_SECRET": "bench"}
+    code = ("import uvicorn; uvicorn.run('mafiatab.web.server:worker_app', factory=True, "
+            f"workers={workers}, host='127.0.0.1', port={port}, log_level='error', "
+            "backlog=2048)")
+    return subprocess.Popen([sys.executable, "-c", code], env=env)
 
 
 def start_server(url: str, port: int, per_address: str | None = None) -> subprocess.Popen[bytes]:
@@ -228,8 +249,10 @@ async def load(base: str, demo: Demo, protocols: dict[str, dict[str, object]], v
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as shared:
         tasks = [viewer(shared, demo.tournament, polls, interval, stats, deadline)
                  for _ in range(viewers)]
-        tasks += [judge(base, demo.tournament, name, g, protocols[g], stats)
-                  for name, g in judges]
+        # each judge from an address of his own, as phones on a hall's network (from one
+        # address the 50 sign-ins would meet the per-address limit, 30 a minute)
+        tasks += [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
+                  for i, (name, g) in enumerate(judges)]
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=limit + 30)
     return stats, time.perf_counter() - t0
 
@@ -250,6 +273,59 @@ def report(stats: Stats, elapsed: float, label: str) -> None:
         print("errors by answer: " + ", ".join(f"{k}: {v}" for k, v in sorted(stats.statuses.items())))
 
 
+def summary(stats: Stats, elapsed: float) -> dict[str, tuple[float, float]]:
+    """Per kind of request: (requests per second, p99 in ms)."""
+    out = {}
+    for kind, times in stats.times.items():
+        ordered = sorted(times)
+        out[kind] = (len(ordered) / elapsed,
+                     ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000)
+    return out
+
+
+def wait_up(base: str) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(base + "/api/session", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"the server at {base} did not start")
+
+
+def compare_workers(args: argparse.Namespace) -> None:
+    """One worker, then `args.workers`, each on a database made anew (see the module)."""
+    import os
+
+    runs: dict[int, dict[str, tuple[float, float]]] = {}
+    for workers in (1, args.workers):
+        with tempfile.TemporaryDirectory() as tmp:
+            url, demo, protocols = build(args.db, Path(tmp))
+            port = _free_port()
+            server = start_workers(url, port, workers)
+            base = f"http://127.0.0.1:{port}"
+            try:
+                wait_up(base)
+                load1 = os.getloadavg()[0]
+                stats, elapsed = asyncio.run(load(base, demo, protocols, args.viewers,
+                                                  args.polls, args.interval, args.limit))
+            finally:
+                server.terminate()
+                server.wait(20)
+            report(stats, elapsed, f"{workers} worker(s): {args.viewers} viewers × "
+                   f"{args.polls} polls, {len(demo.open_games)} judges, PostgreSQL "
+                   f"(load average before: {load1:.1f}, {os.cpu_count()} cores)")
+            runs[workers] = summary(stats, elapsed)
+    one, many = runs[1], runs[args.workers]
+    print(f"\n== {args.workers} workers / 1 worker")
+    print(f"{'request':<24}{'req/s ×':>9}{'p99 ×':>9}{'p99 ms 1':>10}{f'p99 ms {args.workers}':>10}")
+    for kind in one:
+        if kind in many:
+            print(f"{kind:<24}{many[kind][0] / one[kind][0]:>9.2f}"
+                  f"{many[kind][1] / one[kind][1]:>9.2f}{one[kind][1]:>10.1f}{many[kind][1]:>10.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", help="PostgreSQL URL (dropped and made anew); default SQLite")
@@ -262,7 +338,14 @@ def main() -> None:
     ap.add_argument("--flood-seconds", type=float, default=30.0)
     ap.add_argument("--per-address", default=None,
                     help="the bench server's per-address sign-in limit (default: the app's)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="compare one server process with this many (PostgreSQL only)")
     args = ap.parse_args()
+    if args.workers is not None:
+        if not args.db:
+            raise SystemExit("--workers needs --db postgresql://... (SQLite is one process)")
+        compare_workers(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         url, demo, protocols = build(args.db, Path(tmp))

@@ -46,12 +46,14 @@ SEATING_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("GET", "/t/{tid}/seating/status", STAFF, None),
     ("POST", "/t/{tid}/seating/generate", STAFF, {"games": "1", "tables": "7"}),
     ("POST", "/t/{tid}/seating/publish", STAFF, {"round": "99"}),
+    ("POST", "/t/{tid}/seating/cancel", STAFF, {}),
     ("GET", "/t/{tid}/seating/print", STAFF, None),
     ("GET", "/t/{tid}/seating/download", STAFF, None),
     ("POST", "/api/t/{tid}/seating/generate", STAFF, {"games": 1, "tables": 7}),
     ("GET", "/api/t/{tid}/seating/status", STAFF, None),
     ("GET", "/api/t/{tid}/seating", STAFF, None),
     ("POST", "/api/t/{tid}/seating/publish", STAFF, {"round": 99}),
+    ("POST", "/api/t/{tid}/seating/cancel", STAFF, None),
 ]
 
 # (method, path, allowed roles, form or json body)

@@ -1,18 +1,23 @@
-"""Seating in the web app (issue 6, item 3): generate a stage's qualification seating for the
-registered players in the background, keep the proposal, publish it round by round.
+"""Seating in the web app (issue 6, item 3; issue 14, item 5): generate a stage's
+qualification seating for the registered players in the background, keep the proposal,
+publish it round by round.
 
 The generator is `mafiatab.seating`'s; this module only translates between the tournament
 (player ids, nicknames, clubs, stages, games in the database) and the generator's 0-based
-numbers, and runs it off the server's event loop.
+numbers, and hands the search to the job queue (`services.jobs`).
 
-* **In memory.** A proposal lives in the `SeatingDesk` of the running app (one per
-  tournament: the newest generation), not in the database: it is a working draft of the
-  organizer, cheap to make again with the same seed, and the database keeps what matters —
-  the published rounds, as the games' first draft revisions (`Games.enter_seating`).
-  A restart loses an unpublished proposal; its seed and parameters regenerate it exactly.
-* **One generation at a time.** The search is CPU-bound (numba without the GIL, two
-  threads); a second generation started meanwhile waits for the first, so that a hall's
-  server never runs two searches on its two cores at once.
+* **In the database.** A generation is a row of `jobs` (kind "seating"): the organizer's
+  parameters, the registered players when it started, its progress and, when done, the
+  proposal (the mafiatab.seating/1 document). Any server process may run it, show it and
+  publish it: with `serve --workers N` the request that started it, the one that polls
+  its progress and the one that publishes a round may each reach another process. The
+  proposal of a tournament is its newest generation that was not cancelled.
+* **Queued, bounded, cancellable.** One generation per tournament at a time (409 for a
+  second: wait or cancel), a bounded number running on the whole server (the search is
+  CPU-bound: numba without the GIL, two threads), the others wait in arrival order (each
+  tournament holds one place, so the queue is round-robin over tournaments). Every
+  generation has a time limit (the best seating found by then is the proposal) and can
+  be cancelled from the page or the API; the search stops at its next progress report.
 * **Publishing.** Round r of the proposal becomes, for every table, the game's seating
   (first draft revision, roles and result blank), optionally with its judge. A round that
   is already published may be published again (another seed, another judge) only while
@@ -24,25 +29,39 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Refused, stated
 from mafiatab.services.facade import Services
+from mafiatab.services.jobs import (
+    BUSY,
+    CANCELLED,
+    DONE,
+    FAILED,
+    REFUSED,
+    RUNNING,
+    WAITING,
+    Control,
+    JobLimits,
+    JobRefused,
+    JobRunner,
+    Jobs,
+    JobView,
+    Outcome,
+)
+from mafiatab.services.store import Store
 from mafiatab.storage.models import DRAFT
-
-if TYPE_CHECKING:
-    from mafiatab.seating.model import SeatingRequest
 
 log = logging.getLogger(__name__)
 
 #: the reason `enter_seating` gives the revision it writes; a head revision with another
 #: reason (or another state) means the judge has started the protocol
 SEATING_REASON: Final = "seating"
+#: the job kind of a seating generation
+KIND: Final = "seating"
 #: the longest search the web app lets anyone start (seating.md: 5 minutes for N = 200)
 MAX_TIME_LIMIT: Final = 300.0
 #: what a web request may ask of the generator, checked before any work (issue 10; the
@@ -52,10 +71,6 @@ MAX_PLAYERS: Final = 500
 MAX_FIRST_ROUND: Final = 100
 MAX_ITERATIONS: Final = 10_000_000
 MAX_SEED: Final = 2**63 - 1
-WAITING, RUNNING, DONE, REFUSED, FAILED = "waiting", "running", "done", "refused", "failed"
-
-_GATE = threading.Lock()  # one search at a time per process (see the module's text)
-
 
 class SeatingRefused(Refused):
     """A seating request or publication that cannot be done, with the reason in both
@@ -63,7 +78,6 @@ class SeatingRefused(Refused):
 
     def __init__(self, reason_ru: str, reason_en: str, status: int = 422) -> None:
         super().__init__([stated(reason_ru, reason_en)])
-        self.status = status
         self.reason_ru = reason_ru
         self.reason_en = reason_en
         self.status = status
@@ -95,31 +109,112 @@ class SeatingParams:
                 "availability": {p: sorted(r) for p, r in self.availability.items()},
                 "first_round": self.first_round}
 
+    def stored(self) -> dict[str, Any]:
+        """Everything, as the job's row keeps it."""
+        return {**self.as_json(), "time_limit": self.time_limit, "iterations": self.iterations}
 
-@dataclass
+    @classmethod
+    def from_stored(cls, d: Mapping[str, Any]) -> SeatingParams:
+        return cls(stage=str(d["stage"]), games=int(d["games"]),
+                   tables=None if d.get("tables") is None else int(d["tables"]),
+                   seed=int(d.get("seed", 0)), separate_clubs=bool(d.get("separate_clubs", True)),
+                   pins={str(k): int(v) for k, v in dict(d.get("pins") or {}).items()},
+                   availability={str(k): frozenset(int(r) for r in v)
+                                 for k, v in dict(d.get("availability") or {}).items()},
+                   first_round=int(d.get("first_round", 1)),
+                   time_limit=None if d.get("time_limit") is None else float(d["time_limit"]),
+                   iterations=None if d.get("iterations") is None else int(d["iterations"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The seating's size: tables per round and rounds."""
+
+    tables: int
+    rounds: int
+
+
+@dataclass(frozen=True)
 class SeatingJob:
-    """One generation: its inputs, its progress, and (when done) the proposal."""
+    """One generation as the page and the API show it (read from its job row)."""
 
-    number: int
-    tournament: int
+    view: JobView
     params: SeatingParams
     players: list[model.Player]  # the registered players when it started; index = number - 1
-    request: SeatingRequest
-    state: str = WAITING
-    progress: float = 0.0
-    info: str = ""
-    started: float = field(default_factory=time.monotonic)
-    seconds: float = 0.0
-    reason: tuple[str, str] | None = None
-    document: dict[str, Any] | None = None  # mafiatab.seating/1 (+ "participants")
-    method: str = ""
-    interrupted: bool = False
-    histogram: dict[int, int] = field(default_factory=dict)
-    published: dict[int, list[str]] = field(default_factory=dict)  # round -> game codes
+    request: Shape
+
+    @classmethod
+    def of(cls, view: JobView) -> SeatingJob:
+        inputs = view.inputs
+        players = [model.Player(id=p["id"], nickname=p["nickname"], club=p.get("club"))
+                   for p in inputs["players"]]
+        return cls(view, SeatingParams.from_stored(view.params), players,
+                   Shape(int(inputs["tables"]), int(inputs["rounds"])))
+
+    @property
+    def number(self) -> int:
+        return self.view.id
+
+    @property
+    def tournament(self) -> int:
+        return self.view.tournament
+
+    @property
+    def state(self) -> str:
+        return self.view.state
 
     @property
     def busy(self) -> bool:
-        return self.state in (WAITING, RUNNING)
+        return self.view.state in BUSY
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.view.state == DONE else self.view.progress
+
+    @property
+    def info(self) -> str:
+        return self.view.info
+
+    @property
+    def ahead(self) -> int:
+        return self.view.ahead
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self.view.cancel_requested
+
+    @property
+    def seconds(self) -> float:
+        return self.view.seconds()
+
+    @property
+    def time_limit(self) -> float:
+        return self.view.time_limit
+
+    @property
+    def reason(self) -> tuple[str, str] | None:
+        return self.view.reason
+
+    @property
+    def document(self) -> dict[str, Any] | None:
+        result = self.view.result
+        return None if result is None else dict(result["document"])
+
+    @property
+    def method(self) -> str:
+        return str((self.view.result or {}).get("method", ""))
+
+    @property
+    def interrupted(self) -> bool:
+        return bool((self.view.result or {}).get("interrupted", False))
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        return {int(k): int(v) for k, v in (self.view.result or {}).get("histogram", {}).items()}
+
+    @property
+    def published(self) -> dict[int, list[str]]:
+        return {int(k): list(v) for k, v in self.view.published.items()}
 
     def reason_text(self, lang: str) -> str:
         if self.reason is None:
@@ -132,25 +227,29 @@ class SeatingJob:
 
     def rounds(self) -> list[list[list[model.Player]]]:
         """rounds[r][t] = the players of table t + 1 in round r + 1, in seat order."""
-        if self.document is None:
+        doc = self.document
+        if doc is None:
             return []
         return [[[self.players[p - 1] for p in tb["seats"]] for tb in rnd["tables"]]
-                for rnd in self.document["rounds"]]
+                for rnd in doc["rounds"]]
 
     def status(self, lang: str) -> dict[str, Any]:
         """What the status API answers (no grid: `document` has it)."""
         out: dict[str, Any] = {
             "job": self.number, "state": self.state, "progress": round(self.progress, 3),
-            "info": self.info, "seconds": round(self.seconds or time.monotonic() - self.started, 1),
+            "info": self.info, "seconds": round(self.seconds, 1),
+            "time_limit": self.time_limit, "ahead": self.ahead,
+            "cancel_requested": self.cancel_requested, "worker": self.view.worker,
             "params": self.params.as_json(), "players": len(self.players),
             "tables": self.request.tables, "rounds": self.request.rounds,
             "published": sorted(self.published)}
         if self.reason is not None:
             out["reason"] = self.reason_text(lang)
-        if self.document is not None:
+        doc = self.document
+        if doc is not None:
             out["method"] = self.method
             out["interrupted"] = self.interrupted
-            out["metrics"] = self.document["metrics"]
+            out["metrics"] = doc["metrics"]
             out["histogram"] = {str(k): v for k, v in self.histogram.items()}
         return out
 
@@ -242,18 +341,69 @@ def check_bounds(params: SeatingParams) -> None:
             raise SeatingRefused(f"Рассадка: {ru}.", f"Seating: {en}.")
 
 
-class SeatingDesk:
-    """The running app's seating proposals (one per tournament) and their generations."""
+def default_time_limit(players: int, asked: float | None) -> float:
+    """The search's time limit: the one asked, else what seating.md allows for the size."""
+    return min(MAX_TIME_LIMIT, asked or (55.0 if players <= 100 else 280.0))
 
-    def __init__(self, svc: Services) -> None:
+
+def run_seating(job: JobView, control: Control) -> Outcome:
+    """The job handler: rebuild the generator's request from the job's snapshot (the same
+    numbers give the same request), search, and keep the document with the participants."""
+    # numba and OR-Tools: loaded on the first generation, not at server start
+    from mafiatab.seating.generate import generate, to_json
+    from mafiatab.seating.model import InfeasibleRequest, build_request
+
+    p = SeatingParams.from_stored(job.params)
+    inputs = job.inputs
+    players = inputs["players"]
+    try:
+        request = build_request(
+            len(players), p.games, p.tables, seed=p.seed,
+            clubs={int(k): str(v) for k, v in inputs["clubs"].items()},
+            pins={int(k): int(v) for k, v in inputs["pins"].items()},
+            availability={int(k): frozenset(int(r) for r in v)
+                          for k, v in inputs["availability"].items()})
+        result = generate(request, time_limit=job.time_limit, iterations=p.iterations,
+                          progress=control.progress)
+    except InfeasibleRequest as e:
+        return Outcome(REFUSED, reason=(e.reason_ru, e.reason_en))
+    doc = to_json(result)
+    doc["participants"] = [{"number": i + 1, "id": pl["id"], "nickname": pl["nickname"],
+                            "club": pl.get("club")} for i, pl in enumerate(players)]
+    return Outcome(DONE, result={"document": doc, "method": result.method,
+                                 "interrupted": result.interrupted,
+                                 "histogram": {str(k): v for k, v
+                                               in result.metrics.histogram.items()}})
+
+
+class SeatingDesk:
+    """The tournaments' seating generations and proposals, on the job queue (see the
+    module): any number of desks (one per server process) on one database agree."""
+
+    def __init__(self, svc: Services, limits: JobLimits | None = None) -> None:
         self.svc = svc
-        self._jobs: dict[int, SeatingJob] = {}
-        self._lock = threading.Lock()
-        self._counter = 0
+        # a store of its own: a job's heartbeats change nothing anybody watches, so they
+        # must not wake the screens (the service's store tells them of every write)
+        self.jobs = Jobs(Store(svc.engine), limits or JobLimits.from_env())
+        self.runner = JobRunner(self.jobs, {KIND: run_seating})
+
+    def start_runner(self) -> None:
+        """Let this process run waiting generations too (the app does it at start)."""
+        self.runner.start()
+
+    def stop_runner(self) -> None:
+        self.runner.stop()
 
     def job(self, tournament: int) -> SeatingJob | None:
-        with self._lock:
-            return self._jobs.get(tournament)
+        """The tournament's proposal: its newest generation that was not cancelled."""
+        view = self.jobs.newest(tournament, KIND,
+                                states=(WAITING, RUNNING, DONE, REFUSED, FAILED))
+        return None if view is None else SeatingJob.of(view)
+
+    def cancelled(self, tournament: int) -> SeatingJob | None:
+        """The tournament's newest generation, when it was cancelled (the page says so)."""
+        view = self.jobs.newest(tournament, KIND)
+        return SeatingJob.of(view) if view is not None and view.state == CANCELLED else None
 
     def require_job(self, tournament: int) -> SeatingJob:
         job = self.job(tournament)
@@ -263,9 +413,10 @@ class SeatingDesk:
         return job
 
     def build(self, tournament: int, params: SeatingParams) -> tuple[list[model.Player],
-                                                                      SeatingRequest]:
-        """The generator's request for the tournament's registered players; an impossible
-        request is refused here, before any search starts, with the generator's reason."""
+                                                                      dict[str, Any]]:
+        """The registered players and the generator's inputs (0-based numbers); an
+        impossible request is refused here, before any search starts, with the
+        generator's reason."""
         from mafiatab.seating.model import InfeasibleRequest, build_request
 
         check_bounds(params)
@@ -283,74 +434,56 @@ class SeatingDesk:
         index = {p.id: i for i, p in enumerate(players)}
         clubs = ({index[p.id]: p.club for p in players if p.club}
                  if params.separate_clubs else {})
+        pins = {index[find_player(players, p).id]: t - 1 for p, t in params.pins.items()}
+        availability = {index[find_player(players, p).id]: frozenset(r - 1 for r in rs)
+                        for p, rs in params.availability.items()}
         try:
-            request = build_request(
-                len(players), params.games, params.tables, seed=params.seed, clubs=clubs,
-                pins={index[find_player(players, p).id]: t - 1 for p, t in params.pins.items()},
-                availability={index[find_player(players, p).id]: frozenset(r - 1 for r in rs)
-                              for p, rs in params.availability.items()})
+            request = build_request(len(players), params.games, params.tables,
+                                    seed=params.seed, clubs=clubs, pins=pins,
+                                    availability=availability)
         except InfeasibleRequest as e:
             raise SeatingRefused(e.reason_ru, e.reason_en) from None
-        return players, request
+        inputs = {"players": [{"id": p.id, "nickname": p.nickname, "club": p.club}
+                              for p in players],
+                  "tables": request.tables, "rounds": request.rounds,
+                  "clubs": {str(k): v for k, v in clubs.items()},
+                  "pins": {str(k): v for k, v in pins.items()},
+                  "availability": {str(k): sorted(v) for k, v in availability.items()}}
+        return players, inputs
 
-    def start(self, tournament: int, params: SeatingParams) -> SeatingJob:
-        """Check the request and start its search in a thread; the newest job replaces
-        the tournament's proposal. Refused while the tournament's last search runs."""
-        players, request = self.build(tournament, params)
-        with self._lock:
-            old = self._jobs.get(tournament)
-            if old is not None and old.busy:
-                raise SeatingRefused("Рассадка уже составляется — дождитесь конца.",
-                                     "A seating is being generated already: wait for it.",
-                                     status=409)
-            self._counter += 1
-            job = SeatingJob(self._counter, tournament, params, players, request)
-            self._jobs[tournament] = job
-        threading.Thread(target=self._run, args=(job,), name=f"seating-{job.number}",
-                         daemon=True).start()
-        return job
+    def start(self, tournament: int, params: SeatingParams, *, actor: str = "") -> SeatingJob:
+        """Check the request and queue its search; the newest job becomes the
+        tournament's proposal. Refused (409) while the tournament's last search is
+        waiting or running, 503 when the server's queue is full."""
+        players, inputs = self.build(tournament, params)
+        try:
+            view = self.jobs.submit(tournament, KIND, owner=actor, params=params.stored(),
+                                    inputs=inputs,
+                                    time_limit=default_time_limit(len(players),
+                                                                  params.time_limit))
+        except JobRefused as e:
+            raise SeatingRefused(e.reason_ru, e.reason_en, e.status) from None
+        self.runner.wake()
+        return SeatingJob.of(view)
 
-    @staticmethod
-    def _run(job: SeatingJob) -> None:
-        """The search, off the event loop; every outcome ends in the job's state."""
-        with _GATE:
-            job.state, job.started = RUNNING, time.monotonic()
-            try:
-                # numba and OR-Tools: loaded on the first generation, not at server start
-                from mafiatab.seating.generate import generate, to_json
-                from mafiatab.seating.model import InfeasibleRequest
-
-                def progress(frac: float, info: str) -> None:
-                    job.progress, job.info = frac, info
-
-                p = job.params
-                limit = min(MAX_TIME_LIMIT, p.time_limit or (55.0 if len(job.players) <= 100
-                                                             else 280.0))
-                try:
-                    result = generate(job.request, time_limit=limit, iterations=p.iterations,
-                                      progress=progress)
-                except InfeasibleRequest as e:
-                    job.reason, job.state = (e.reason_ru, e.reason_en), REFUSED
-                    return
-                doc = to_json(result)
-                doc["participants"] = [{"number": i + 1, "id": pl.id, "nickname": pl.nickname,
-                                        "club": pl.club} for i, pl in enumerate(job.players)]
-                job.document, job.method = doc, result.method
-                job.interrupted, job.histogram = result.interrupted, dict(result.metrics.histogram)
-                job.progress, job.state = 1.0, DONE
-            except Exception as e:  # a bug must not leave the page polling for ever
-                log.exception("seating generation failed")
-                job.reason = (f"Сбой генератора: {e}", f"The generator failed: {e}")
-                job.state = FAILED
-            finally:
-                job.seconds = time.monotonic() - job.started
+    def cancel(self, tournament: int) -> SeatingJob:
+        """Stop the tournament's waiting or running generation (404 when none)."""
+        try:
+            view = self.jobs.cancel(tournament, KIND)
+        except JobRefused as e:
+            raise SeatingRefused(e.reason_ru, e.reason_en, e.status) from None
+        self.runner.cancel_local(view.id)
+        return SeatingJob.of(view)
 
     def wait(self, tournament: int, timeout: float) -> SeatingJob:
-        """The job once it is no longer running (tests, scripts)."""
+        """The newest job once it is no longer waiting or running (tests, scripts)."""
+        import time
+
         deadline = time.monotonic() + timeout
         job = self.require_job(tournament)
         while job.busy and time.monotonic() < deadline:
             time.sleep(0.05)
+            job = self.require_job(tournament)
         return job
 
     # --- publishing ---
@@ -408,9 +541,10 @@ class SeatingDesk:
             if judge:
                 self.svc.games.assign_judge(tournament, old.code, judge, actor=actor)
             codes.append(old.code)
-        job.published[rnd] = codes
+        self.jobs.publish_mark(job.number, str(rnd), codes)
         return codes
 
 
-__all__ = ["SeatingDesk", "SeatingJob", "SeatingParams", "SeatingRefused", "parse_availability",
-           "parse_pins", "parse_rounds"]
+__all__ = ["CANCELLED", "DONE", "FAILED", "KIND", "REFUSED", "RUNNING", "WAITING", "SeatingDesk",
+           "SeatingJob", "SeatingParams", "SeatingRefused", "Shape", "default_time_limit",
+           "parse_availability", "parse_pins", "parse_rounds", "run_seating"]

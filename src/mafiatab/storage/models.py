@@ -28,6 +28,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -36,6 +37,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -497,3 +499,78 @@ class FederationSettings(Base):
     elite: Mapped[list[Any]] = mapped_column(JSON, default=list)
     updated_by: Mapped[str | None] = mapped_column(String(200))
     updated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+# --- work shared by the server's processes (issue 14, item 5) ------------------------------
+#
+# With several server processes on one PostgreSQL database nothing one process needs may
+# live in another's memory: a seating search and its proposal are rows of `jobs` (any
+# process runs a waiting job, any process shows and publishes its result), and the sign-in
+# limits count in `rate_hits` / `rate_counters` (one count for all processes).
+
+#: a job's states: waiting in the queue, running in some process, and the four ends
+JOB_STATES: Final = ("waiting", "running", "done", "refused", "failed", "cancelled")
+
+
+class Job(Base):
+    """A background job of a tournament (a seating search): its inputs, progress and
+    result. At most one waiting or running job per tournament and kind (a partial unique
+    index: two processes starting one at once cannot both succeed)."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index("ix_jobs_busy", "tournament_id", "kind", unique=True,
+              sqlite_where=text("state IN ('waiting', 'running')"),
+              postgresql_where=text("state IN ('waiting', 'running')")),
+        Index("ix_jobs_state", "state", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    state: Mapped[str] = mapped_column(String(12))
+    #: the account that started it
+    owner: Mapped[str] = mapped_column(String(200))
+    #: what was asked (the kind's own parameters) and what it works on (a snapshot)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    inputs: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: seconds the job may run (past them it stops with the best found, or fails)
+    time_limit: Mapped[float] = mapped_column(Float)
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    info: Mapped[str] = mapped_column(String(200), default="")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    reason_ru: Mapped[str] = mapped_column(Text, default="")
+    reason_en: Mapped[str] = mapped_column(Text, default="")
+    #: what was done with the result (a seating: round -> the games' codes)
+    published: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the process that runs it (host:pid:random) and when it last said it is alive
+    worker: Mapped[str | None] = mapped_column(String(100))
+    heartbeat_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RateHit(Base):
+    """One counted sign-in attempt of a moving-window limit (the `limits` key and the
+    time, seconds since the epoch); rows older than the longest window are deleted."""
+
+    __tablename__ = "rate_hits"
+    __table_args__ = (Index("ix_rate_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(300))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class RateCounter(Base):
+    """A fixed-window counter of the `limits` storage interface (key, count, expiry)."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    expires_at: Mapped[float] = mapped_column(Float)

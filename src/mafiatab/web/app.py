@@ -36,12 +36,12 @@ from mafiatab.web import forms, texts
 from mafiatab.web.security import (
     SESSION_COOKIE,
     BodyLimit,
-    Guard,
     HashGate,
     NeedLogin,
     SecureCookies,
     SignInLimits,
     TooMany,
+    install_guard,
     principal,
 )
 
@@ -109,7 +109,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     # never waits behind the judges' requests in the shared thread pool
     app.state.public_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="public")
     app.state.refreshing = set()
-    app.state.guard = Guard(limits or SignInLimits())
+    install_guard(app, engine, limits)  # sign-in limits: memory, database or Redis
     # the event loop's gate in front of the hashing threads (see `password_sign_in`)
     app.state.hash_gate = HashGate(HASH_SLOTS)
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
@@ -181,7 +181,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     # pages and its JSON API, seating, the live screen, appeals, the screens
     app.include_router(front_pages.router)
     app.include_router(account_api.router)
-    app.include_router(seating_pages.router)  # issue 6: the seating page and its API
+    seating_pages.install(app)  # issue 6: the seating page and its API; its job runner
     from mafiatab.web import setup_pages  # issue 13: set-up, overview, blanks, accounts
 
     app.include_router(setup_pages.router)

@@ -15,12 +15,14 @@ How a change reaches the listeners:
   the overlay's secret part shown or not).
 * Within one process the hub is woken by every committed write (`Store.on_write`),
   so a confirmation reaches the listeners as soon as the probes have run.
-* Across processes (two servers on one PostgreSQL, the CLI writing to the same database)
-  the hub re-runs the probes of its watched topics once a second (`TICK`): a cheap stamp
-  poll, one query per watched topic per second whatever the number of listeners, that
-  sees every writer (the CLI does not notify anyone) on SQLite and PostgreSQL alike, with
-  no trigger or migration. PostgreSQL's LISTEN/NOTIFY would save that second only for
-  writers that send NOTIFY, which the CLI does not; the tick also makes the overlay show
+* Across the server's processes on PostgreSQL (`serve --workers N`) every committed write
+  also sends a NOTIFY (`Notifier`, from a thread of its own, so a judge's save never waits
+  for it), and every process LISTENs and wakes its hub: a confirmation made through one
+  process reaches the listeners of another as fast as those of its own.
+* And whatever wrote (the CLI notifies nobody, nor does a process on SQLite), the hub
+  re-runs the probes of its watched topics once a second (`TICK`): a cheap stamp poll,
+  one query per watched topic per second whatever the number of listeners, on SQLite and
+  PostgreSQL alike, with no trigger or migration; the tick also makes the overlay show
   the roles when the head judge's delay passes, which no write announces.
 
 Why `sse-starlette` and not a bare `StreamingResponse`: it sends the keep-alive pings that
@@ -35,6 +37,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import threading
 from collections.abc import AsyncIterator, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -191,17 +195,93 @@ class Hub:
             ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+#: the PostgreSQL channel of the server's writes (the payload: the sending process)
+CHANNEL: Final = "mafiatab_writes"
+
+
+class Notifier:
+    """PostgreSQL's LISTEN/NOTIFY between the server's processes (see the module): `sent`
+    after each committed write queues one NOTIFY (writes close together share one);
+    a NOTIFY of another process calls `heard`. Two connections of its own, each in its
+    thread, made again after a lost database."""
+
+    def __init__(self, conninfo: str, heard: Callable[[], None]) -> None:
+        self.conninfo = conninfo
+        self.heard = heard
+        self.me = secrets.token_hex(6)
+        self._pending = threading.Event()
+        self._stopping = False
+        self.sent_count = 0
+        self.heard_count = 0
+        for target, name in ((self._send, "notify-send"), (self._listen, "notify-listen")):
+            threading.Thread(target=target, name=name, daemon=True).start()
+
+    def written(self) -> None:
+        self._pending.set()
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._pending.set()
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5)
+
+    def _send(self) -> None:
+        conn = None
+        while not self._stopping:
+            self._pending.wait()
+            self._pending.clear()
+            if self._stopping:
+                break
+            try:
+                if conn is None or conn.closed:
+                    conn = self._connect()
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self.me))
+                self.sent_count += 1
+            except Exception:
+                log.warning("push: NOTIFY failed", exc_info=True)
+                conn = None
+                self._pending.set()
+                threading.Event().wait(1.0)
+        if conn is not None:
+            conn.close()
+
+    def _listen(self) -> None:
+        while not self._stopping:
+            try:
+                with self._connect() as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._stopping:
+                        for n in conn.notifies(timeout=2.0):
+                            if n.payload != self.me:
+                                self.heard_count += 1
+                                self.heard()
+            except Exception:
+                log.warning("push: LISTEN failed", exc_info=True)
+                threading.Event().wait(1.0)
+
+
 def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.push_hub
     return hub
 
 
 def install(app: Any) -> Hub:
-    """The app's hub, woken by every write through the app's services."""
+    """The app's hub, woken by every write through the app's services; on PostgreSQL
+    also by the other processes' writes (`Notifier`)."""
     hub = Hub(ThreadPoolExecutor(max_workers=2, thread_name_prefix="push"))
     app.state.push_hub = hub
-    app.state.services.store.on_write(hub.wake)
+    store = app.state.services.store
+    store.on_write(hub.wake)
+    engine = store.engine
+    if engine.dialect.name == "postgresql":
+        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        notifier = Notifier(conninfo, hub.wake)
+        app.state.notifier = notifier
+        store.on_write(notifier.written)
     return hub
 
 
-__all__ = ["PING", "RETRY_MS", "TICK", "Hub", "Topic", "hub_of", "install"]
+__all__ = ["CHANNEL", "PING", "RETRY_MS", "TICK", "Hub", "Notifier", "Topic", "hub_of", "install"]

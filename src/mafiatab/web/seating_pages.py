@@ -3,19 +3,24 @@ generates a stage's seating for the registered players, shows its metrics and gr
 publishes it round by round, prints it; and the same under /api.
 
 Thin: every decision is `services.seating_web.SeatingDesk`'s (and the generator's). The
-desk lives on the app (`app.state.seating_desk`), made on first use, so that `create_app`
-needs one line for this router and nothing else. Routes are plain `def`: FastAPI runs them
-in its thread pool, and the search itself runs in a thread of its own, so the event loop
-is never blocked.
+desk lives on the app (`app.state.seating_desk`), made at the app's start (or on first
+use), so that `create_app` needs one line for this router and nothing else; it holds no
+state of its own but the process's job runner: generations and proposals are rows of the
+database, so any server process answers for any of them. Routes are plain `def`: FastAPI
+runs them in its thread pool, and the search runs in the runner's thread, so the event
+loop is never blocked.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import Field
 
@@ -45,10 +50,15 @@ from mafiatab.web.security import (
     check_csrf,
     read_form,
     require_role,
-    service,
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)])
+
+
+def install(app: Any) -> None:
+    """The router, and the desk (with its job runner) made when the app starts."""
+    app.include_router(router)
+    _with_runner(app)
 
 
 WORDS: Final[dict[str, tuple[str, str]]] = {
@@ -68,6 +78,12 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "availability_hint": ("по строке: id или ник: 1-3,5", "one a line: id or nickname: 1-3,5"),
     "registered": ("Зарегистрировано игроков: {n}", "Registered players: {n}"),
     "waiting": ("Ждёт очереди (идёт другая рассадка)", "Waiting (another seating is running)"),
+    "ahead": ("Перед ней в очереди: {n}", "Ahead of it in the queue: {n}"),
+    "next": ("Следующая в очереди", "Next in the queue"),
+    "cancel": ("Отменить", "Cancel"),
+    "cancelling": ("Останавливается…", "Stopping…"),
+    "cancelled": ("Составление рассадки отменено.", "The seating generation was cancelled."),
+    "limit": ("предел {s} с", "limit {s} s"),
     "running": ("Подбор столов…", "Choosing tables…"),
     "done": ("Готово", "Done"),
     "refused": ("Рассадку составить нельзя", "No seating is possible"),
@@ -121,17 +137,42 @@ def sw(key: str, lang: str, **params: object) -> str:
 _DESK_LOCK = threading.Lock()
 
 
-def desk(request: Request) -> SeatingDesk:
-    """The app's desk, made on first use (one per app, so one per database)."""
-    d = getattr(request.app.state, "seating_desk", None)
+def desk_of(app: Any) -> SeatingDesk:
+    """The app's desk, made on first use with its job runner started (one per app, so
+    one per server process)."""
+    d = getattr(app.state, "seating_desk", None)
     if d is None:
         with _DESK_LOCK:
-            d = getattr(request.app.state, "seating_desk", None)
+            d = getattr(app.state, "seating_desk", None)
             if d is None:
-                d = SeatingDesk(service(request))
-                request.app.state.seating_desk = d
+                d = SeatingDesk(app.state.services)
+                d.start_runner()
+                app.state.seating_desk = d
     assert isinstance(d, SeatingDesk)
     return d
+
+
+def desk(request: Request) -> SeatingDesk:
+    return desk_of(request.app)
+
+
+def _with_runner(app: Any) -> None:
+    """At the app's start (its lifespan) every process runs waiting generations, also
+    one that no seating request has reached (another process may have queued them); at
+    its end the runner stops (a running search is cancelled, another process takes it
+    again)."""
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: Any) -> AsyncIterator[Any]:
+        d = desk_of(app)
+        try:
+            async with inner(a) as state:
+                yield state
+        finally:
+            await run_in_threadpool(d.stop_runner)
+
+    app.router.lifespan_context = lifespan
 
 
 Desk = Annotated[SeatingDesk, Depends(desk)]
@@ -165,11 +206,13 @@ def _default_stage(svc: Services, tid: int) -> str:
 def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
     t, players, stages = svc.tournaments.context(tid)
     job = d.job(tid)
+    cancelled = d.cancelled(tid)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
+            "cancelled": cancelled,
             "judges": sorted({u for u, r in svc.access.staff(tid) if r == JUDGE}),
-            "default_stage": _default_stage(svc, tid), "s": lambda k, **kw: sw(k, me.lang, **kw),
+            "default_stage": _default_stage(svc, tid),
             # "keep club-mates apart" is offered only when clubs are given, on with two or more
-            "clubs": len({p.club for p in players if p.club}),
+            "clubs": len({p.club for p in players if p.club}), "s": lambda k, **kw: sw(k, me.lang, **kw),
             "mu": _mu(job), "max_time": int(MAX_TIME_LIMIT)}
 
 
@@ -196,7 +239,7 @@ def seating_page(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
 def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: Desk) -> Response:
     """htmx: the status box, polled while the search runs (it stops polling when done)."""
     require_role(me, tid, STAFF)
-    return render(request, "seating_status.html", published_now=None,
+    return render(request, "seating_status.html", published_now=None, polled=True,
                   **_page_context(svc, d, me, tid))
 
 
@@ -234,7 +277,19 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
                                    p.pins, p.availability, p.first_round, p.time_limit)
         else:
             params = _params_from_form(f, svc, tid)
-        d.start(tid, params)
+        d.start(tid, params, actor=me.user or "")
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=False)
+    return RedirectResponse(f"/t/{tid}/seating", status_code=303)
+
+
+@router.post("/t/{tid}/seating/cancel", include_in_schema=False)
+async def seating_cancel_post(request: Request, tid: int, me: Who, d: Desk) -> Response:
+    """The page's cancel button: the search stops at its next progress report."""
+    require_role(me, tid, STAFF)
+    await _form(request)
+    try:
+        await run_in_threadpool(d.cancel, tid)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
@@ -339,16 +394,32 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
                                separate_clubs=body.separate_clubs, pins=body.pins,
                                availability=avail, first_round=body.first_round,
                                time_limit=body.time_limit, iterations=body.iterations)
-        job = d.start(tid, params)
+        job = d.start(tid, params, actor=me.user or "")
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
     return job.status(me.lang)
 
 
+@router.post("/api/t/{tid}/seating/cancel", tags=["api"])
+def api_cancel(request: Request, tid: int, me: Who, d: Desk) -> Any:
+    """Stop the waiting or running generation (404 when none): a waiting one ends at once,
+    a running one within a moment (its state turns `cancelled`)."""
+    require_role(me, tid, STAFF)
+    try:
+        return d.cancel(tid).status(me.lang)
+    except SeatingRefused as e:
+        return _refusal(request, me, e, api=True)
+
+
 @router.get("/api/t/{tid}/seating/status", tags=["api"])
 def api_status(request: Request, tid: int, me: Who, d: Desk) -> Any:
-    """State (waiting, running, done, refused, failed), progress, and when done the metrics."""
+    """State (waiting, running, done, refused, failed, cancelled), progress, the place in
+    the queue (`ahead`), and when done the metrics."""
     require_role(me, tid, STAFF)
+    job = d.job(tid)
+    cancelled = d.cancelled(tid)
+    if cancelled is not None and (job is None or cancelled.number > job.number):
+        return cancelled.status(me.lang)
     try:
         return d.require_job(tid).status(me.lang)
     except SeatingRefused as e:
@@ -378,4 +449,4 @@ def api_publish(request: Request, tid: int, body: PublishBody, me: Who, d: Desk)
             "stage_round": job.stage_round(body.round), "games": games}
 
 
-__all__ = ["router", "sw"]
+__all__ = ["desk_of", "install", "router", "sw"]

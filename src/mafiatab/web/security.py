@@ -10,10 +10,15 @@
 * Every request that writes (POST, PUT, PATCH, DELETE) must carry the session's CSRF
   token, in the `X-CSRF-Token` header (htmx and API clients) or the `csrf` form field
   (plain forms). A token is made with the session and replaced at sign-in.
-* Sign-in attempts are rate-limited (`limits`, moving windows in memory: a well-kept
-  library, and one process serves a tournament): per address for every attempt, per
-  account for wrong passwords, per code for wrong secrets. Over a limit: 429 with
-  Retry-After and a sentence in Russian and English, before any hashing is done.
+* Sign-in attempts are rate-limited (`limits`, moving windows): per address for every
+  attempt, per account for wrong passwords, per code for wrong secrets. Over a limit:
+  429 with Retry-After and a sentence in Russian and English, before any hashing is done.
+  The counts live where every server process sees them (`rate_storage`): in memory for
+  one process on SQLite, in the database on PostgreSQL (so `--workers N` gives an
+  attacker the limit once, not N times), or in Redis when MAFIATAB_LIMITS names one. A
+  refused address is remembered by each process until its window frees, so a flood's
+  further attempts are refused by `SignInGate` before the body is read, the session is
+  looked up or the counts are touched.
 * Roles come from the service (`roles_of`), checked on every call; the web layer adds no
   roles of its own.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import math
+import os
 import re
 import secrets
 import threading
@@ -30,15 +36,16 @@ import time
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fastapi import HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy import Engine
 from starlette.datastructures import FormData
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -96,15 +103,55 @@ class SignInLimits:
     per_code: str = "5/minute"
 
 
-class Guard:
-    """The sign-in limits of one app (moving windows kept in memory)."""
+#: how many refused keys one process remembers (past that the expired ones go first)
+MAX_BLOCKED: Final = 10_000
+#: the environment variable that picks the limits' storage (see `rate_storage`)
+LIMITS_ENV: Final = "MAFIATAB_LIMITS"
 
-    def __init__(self, limits: SignInLimits) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+def rate_storage(engine: Engine | None, choice: str | None = None) -> Storage:
+    """Where the sign-in counts live: `memory` (one process), `database` (every process
+    on the database shares them), or a `limits` storage URL such as redis://host:6379
+    (needs the `redis` package). The default: memory on SQLite (one process serves it),
+    the database on PostgreSQL."""
+    choice = (choice if choice is not None else os.environ.get(LIMITS_ENV, "")).strip()
+    if not choice:
+        postgres = engine is not None and engine.dialect.name == "postgresql"
+        choice = "database" if postgres else "memory"
+    if choice == "memory":
+        return MemoryStorage()
+    if choice == "database":
+        if engine is None:
+            raise ValueError("the database limits storage needs the app's engine")
+        from mafiatab.services.rate_limits import DatabaseStorage
+
+        return DatabaseStorage(engine)
+    storage = storage_from_string(choice)
+    if not isinstance(storage, Storage):
+        raise ValueError(f"{choice}: an asynchronous storage; the app needs a synchronous one")
+    return storage
+
+
+class Guard:
+    """The sign-in limits of one app (moving windows in `storage`, memory by default).
+
+    Each process also remembers, for a key that was refused, until when its window is
+    full (`blocked`): a further attempt on it is refused from that memory, without the
+    storage (a database or Redis round trip) and, through `SignInGate`, before its body
+    is read. A key refused by another process costs one storage look-up here first."""
+
+    def __init__(self, limits: SignInLimits, storage: Storage | None = None) -> None:
+        storage = storage or MemoryStorage()
+        if not isinstance(storage, MovingWindowSupport):
+            raise ValueError(f"{type(storage).__name__} has no moving windows")
+        self._limiter = MovingWindowRateLimiter(storage)
+        self.storage = storage
         self._address = parse(limits.per_address)
         self._account = parse(limits.per_account)
         self._account_all = parse(limits.per_account_all)
         self._code = parse(limits.per_code)
+        self._blocked: dict[tuple[str, ...], float] = {}
+        self._blocked_lock = threading.Lock()
         #: how many attempts were refused, for the benchmark and the tests
         self.refused = 0
 
@@ -113,13 +160,46 @@ class Guard:
         return max(1, math.ceil(stats.reset_time - time.time()))
 
     def _refuse(self, item: RateLimitItem, *keys: str) -> None:
+        retry = self._retry(item, *keys)
+        with self._blocked_lock:
+            if len(self._blocked) >= MAX_BLOCKED:
+                now = time.time()
+                self._blocked = {k: t for k, t in self._blocked.items() if t > now}
+                if len(self._blocked) >= MAX_BLOCKED:
+                    self._blocked.clear()
+            self._blocked[keys] = time.time() + retry
         self.refused += 1
-        raise TooMany(self._retry(item, *keys))
+        raise TooMany(retry)
+
+    def blocked(self, *keys: str) -> int | None:
+        """Seconds until the key (e.g. "addr", address) is let through again, when this
+        process knows it is refused now; None otherwise (no storage is asked)."""
+        with self._blocked_lock:
+            until = self._blocked.get(keys)
+            if until is None:
+                return None
+            left = until - time.time()
+            if left <= 0:
+                del self._blocked[keys]
+                return None
+        return max(1, math.ceil(left))
+
+    def _known(self, *keys: str) -> None:
+        left = self.blocked(*keys)
+        if left is not None:
+            self.refused += 1
+            raise TooMany(left)
 
     def attempt(self, address: str, *, account: str | None = None,
                 code: str | None = None) -> None:
         """Count one attempt from `address`; refuse (`TooMany`) when the address, the
         account or the code has had too many. Called before any hashing."""
+        self._known("addr", address)
+        if account is not None:
+            self._known("acct", account, address)
+            self._known("acct", account)
+        if code is not None:
+            self._known("code", code)
         if not self._limiter.hit(self._address, "addr", address):
             self._refuse(self._address, "addr", address)
         if account is not None:
@@ -137,6 +217,49 @@ class Guard:
             self._limiter.hit(self._account_all, "acct", account)
         if code is not None:
             self._limiter.hit(self._code, "code", code)
+
+
+#: the requests that are sign-in attempts (their address is limited before anything else)
+SIGN_IN_PATHS: Final = frozenset({"/login", "/login/code", "/api/login"})
+
+
+class SignInGate:
+    """ASGI middleware: a sign-in from an address this process knows to be over its
+    limit gets 429 at once, before its body is read, its session looked up, its CSRF
+    form parsed or the limits' storage asked. A flood then costs the judges' requests
+    next to nothing (`bench/web.py --flood`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and scope.get("method") == "POST"
+                and scope.get("path") in SIGN_IN_PATHS):
+            g: Guard | None = getattr(scope["app"].state, "guard", None)
+            client = scope.get("client")
+            left = g.blocked("addr", client[0] if client else "unknown") if g else None
+            if left is not None and g is not None:
+                g.refused += 1
+                await _plain(send, 429, TooMany(left).text(), {b"retry-after": str(left).encode()})
+                return
+        await self.app(scope, receive, send)
+
+
+def install_guard(app: Any, engine: Engine, limits: SignInLimits | None) -> Guard:
+    """The app's sign-in limits on the storage `rate_storage` picks, and their gate."""
+    g = Guard(limits or SignInLimits(), rate_storage(engine))
+    app.state.guard = g
+    app.add_middleware(SignInGate)
+    return g
+
+
+async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes]) -> None:
+    body = text.encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()),
+                            *headers.items()]})
+    await send({"type": "http.response.body", "body": body})
 
 
 class HashGate:
