@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import Engine
 
 from mafiatab.domain import protocol as model
+from mafiatab.services.facade import Services
 from mafiatab.services.jobs import (
     CANCELLED,
     DONE,
@@ -25,7 +26,6 @@ from mafiatab.services.jobs import (
     Outcome,
 )
 from mafiatab.services.seating_web import KIND, SeatingDesk, SeatingParams, SeatingRefused
-from mafiatab.services.web_support import WebService
 from mafiatab.storage.engine import make_engine, upgrade
 from tests.storage.conftest import db_url, pg_url, sqlite_url  # noqa: F401 - fixtures
 
@@ -40,15 +40,15 @@ def engine(db_url: str) -> Iterator[Engine]:  # noqa: F811 - the imported fixtur
     eng.dispose()
 
 
-def _tournament(svc: WebService, name: str, players: int) -> int:
-    tid = svc.create_tournament(name, "fsm", actor="org", stages=[STAGE])
-    svc.register_players(tid, [model.Player(id=f"p{i:03d}", nickname=f"Игрок {i}",
+def _tournament(svc: Services, name: str, players: int) -> int:
+    tid = svc.tournaments.create_tournament(name, "fsm", actor="org", stages=[STAGE])
+    svc.tournaments.register_players(tid, [model.Player(id=f"p{i:03d}", nickname=f"Игрок {i}",
                                             club=("Клуб А" if i % 15 == 0 else None))
                                for i in range(1, players + 1)], actor="org")
     return tid
 
 
-def _queued(jobs: Jobs, svc: WebService, tid: int) -> int:
+def _queued(jobs: Jobs, svc: Services, tid: int) -> int:
     desk = SeatingDesk(svc)
     _players, inputs = desk.build(tid, SeatingParams(stage="qual", games=4))
     return jobs.submit(tid, KIND, owner="org", params=SeatingParams("qual", 4).stored(),
@@ -58,7 +58,7 @@ def _queued(jobs: Jobs, svc: WebService, tid: int) -> int:
 def test_one_job_per_tournament_and_round_robin_order(engine: Engine) -> None:
     """A tournament holds one place in the queue; the queue goes in arrival order, so a
     tournament served once waits behind those already waiting (round-robin)."""
-    svc = WebService(engine)
+    svc = Services(engine)
     a, b, c = (_tournament(svc, n, 20) for n in ("A", "B", "C"))
     jobs = Jobs(svc.store, JobLimits(running=1))
     first = _queued(jobs, svc, a)
@@ -88,7 +88,7 @@ def test_one_job_per_tournament_and_round_robin_order(engine: Engine) -> None:
 def test_the_running_bound_holds_over_processes(engine: Engine) -> None:
     """Two processes (two queues with their own names) taking jobs at the same moment:
     no more run than the server's bound."""
-    svc = WebService(engine)
+    svc = Services(engine)
     tids = [_tournament(svc, f"T{i}", 20) for i in range(4)]
     one, two = Jobs(svc.store, JobLimits(running=2)), Jobs(svc.store, JobLimits(running=2))
     for tid in tids:
@@ -128,7 +128,7 @@ def _wait(desk: SeatingDesk, tid: int, until: set[str], timeout: float = 120) ->
 def test_cancel_stops_a_running_search_before_its_limit(engine: Engine) -> None:
     """A search of 60 s cancelled through another process's desk ends long before its
     limit; the tournament's proposal stays the one before."""
-    svc = WebService(engine)
+    svc = Services(engine)
     tid = _tournament(svc, "Cancel cup", 60)
     runner_desk, other_desk = SeatingDesk(svc), SeatingDesk(svc)
     runner_desk.start_runner()
@@ -156,7 +156,7 @@ def test_cancel_stops_a_running_search_before_its_limit(engine: Engine) -> None:
 
 
 def test_a_time_limit_hands_back_the_best_found(engine: Engine) -> None:
-    svc = WebService(engine)
+    svc = Services(engine)
     tid = _tournament(svc, "Limit cup", 60)
     desk = SeatingDesk(svc)
     desk.start_runner()
@@ -176,7 +176,7 @@ def test_a_time_limit_hands_back_the_best_found(engine: Engine) -> None:
 def test_a_job_whose_process_stopped_is_finished_by_another(engine: Engine) -> None:
     """Process A takes the job and stops beating (it died); process B takes it back after
     `stale` seconds, runs it and publishes its first round."""
-    svc = WebService(engine)
+    svc = Services(engine)
     tid = _tournament(svc, "Relay cup", 20)
     fast = JobLimits(stale=1.0, poll=0.2)
     dead = Jobs(svc.store, fast, worker="dead-process")
@@ -201,7 +201,7 @@ def test_a_job_whose_process_stopped_is_finished_by_another(engine: Engine) -> N
 def test_a_stopping_process_gives_its_running_job_back(engine: Engine) -> None:
     """A server process that shuts down mid-search puts the job back in the queue (not
     cancelled, not failed); the next process runs it to the end."""
-    svc = WebService(engine)
+    svc = Services(engine)
     tid = _tournament(svc, "Restart cup", 60)
     first, second = SeatingDesk(svc), SeatingDesk(svc)
     first.start_runner()
