@@ -57,6 +57,7 @@ from mafiatab.services.accounts import (
     token_digest,
     verify_password,
 )
+from mafiatab.services.clock import TournamentClock
 from mafiatab.services.protocols import JUDGE_EDITABLE, Protocols
 from mafiatab.services.store import profile_of
 from mafiatab.services.tournament_file import profile_for
@@ -166,6 +167,8 @@ class WebService(TournamentService):
         self.store.on_write(self._forget_stamps)
         #: the protocol steps (save, submit, return, confirm), on the same store
         self.protocols = Protocols(self.store)
+        #: the tournaments' time zones (services/clock.py)
+        self.zones = TournamentClock(self.store)
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web

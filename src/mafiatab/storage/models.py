@@ -453,3 +453,15 @@ class ScreenSettings(Base):
     roles_delay: Mapped[int | None] = mapped_column(Integer)
     #: the hall screen's announcements, one a line, as the organizer typed them
     announcements: Mapped[str] = mapped_column(Text, default="")
+
+
+class TournamentClock(Base):
+    """A tournament's time zone (an IANA name, e.g. "Europe/Moscow"): every deadline and
+    every game event is shown on that clock. No row: the server's zone."""
+
+    __tablename__ = "tournament_clock"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    time_zone: Mapped[str] = mapped_column(String(64))
