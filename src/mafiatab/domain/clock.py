@@ -77,6 +77,20 @@ def timecode(seconds: int) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def parse_timecode(text: str) -> int | None:
+    """"1:23:45", "83:45", "5025" or "5025s" -> seconds; None when it is none of them."""
+    text = text.strip().removesuffix("s")
+    if not text or len(text) > 12:
+        return None
+    parts = text.split(":")
+    if len(parts) > 3 or not all(p.isdecimal() and p.isascii() for p in parts):
+        return None
+    seconds = 0
+    for p in parts:
+        seconds = seconds * 60 + int(p)
+    return seconds
+
+
 def check_video_url(url: object) -> str | None:
     """Why a video link is refused (None: it is fine): http or https, a host, bounded."""
     if not isinstance(url, str) or not url.strip():
@@ -135,6 +149,7 @@ __all__ = [
     "instant_text",
     "local_time",
     "parse_instant",
+    "parse_timecode",
     "seconds_into_video",
     "timecode",
     "video_at",

@@ -12,6 +12,7 @@ database and bounded.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
@@ -77,10 +78,8 @@ def server_zone_name() -> str:
             candidates.append(target.split("zoneinfo/", 1)[1])
     except OSError:
         pass
-    try:
+    with contextlib.suppress(OSError):
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
-    except OSError:
-        pass
     for name in candidates:
         if valid_zone(name) is not None:
             return name

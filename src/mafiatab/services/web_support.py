@@ -69,6 +69,7 @@ from mafiatab.services.tournaments import (
     TournamentService,
     decode_game,
 )
+from mafiatab.services.video import GameVideo
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import check_schema
 from mafiatab.storage.models import (
@@ -169,6 +170,8 @@ class WebService(TournamentService):
         self.protocols = Protocols(self.store)
         #: the tournaments' time zones (services/clock.py)
         self.zones = TournamentClock(self.store)
+        #: games' videos and moments (services/video.py)
+        self.videos = GameVideo(self.store)
 
     def ensure_schema(self) -> None:
         """Refuse to run on a database whose schema is not the newest migration (the web

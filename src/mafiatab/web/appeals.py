@@ -305,10 +305,20 @@ async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) ->
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
+def moments_of_case(svc: AppealService, tid: int, view: CaseView, lang: str) -> dict[str, Any]:
+    """The moments of the case's game (its published protocol, else the newest), so that
+    the thread links each event to its time and its place in the video."""
+    from mafiatab.web.game_time import moment_rows
+
+    code = view.case.filing.game
+    info = svc.confirmed(tid, code) or svc.head(tid, code)
+    return {"gm": moment_rows(svc, tid, info.game_struct(), lang)}
+
+
 def _thread_context(svc: AppealService, me: Principal, tid: int, view: CaseView, user: str,
                     refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
     t, players, _stages = svc.context(tid)
-    return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view),
+    return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
             "t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
             "may_write": svc.may_write(tid, view.number, user),
