@@ -96,6 +96,9 @@ def export_standings(
                                              help="Standings as CSV")] = None,
     games_csv: Annotated[Path | None, typer.Option(
         "--games-csv", dir_okay=False, help="Every game's points as CSV / баллы по играм")] = None,
+    paper_csv: Annotated[Path | None, typer.Option(
+        "--paper-csv", dir_okay=False,
+        help="Fouls, nominations, votes, explanations, protests as CSV / бланки")] = None,
     decimal_comma: Annotated[bool, typer.Option(
         "--decimal-comma", help="CSV for a Russian Excel: ';' and '0,4'")] = False,
     stage: StageOpt = None,
@@ -106,8 +109,8 @@ def export_standings(
     from mafiatab.formats.xlsx import workbook_bytes
 
     L = lang.value
-    if xlsx is None and csv is None and games_csv is None:
-        base._fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE")
+    if xlsx is None and csv is None and games_csv is None and paper_csv is None:
+        base._fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE | --paper-csv FILE")
     loaded = base._load(file, L)
     base._check_stages(loaded, stage, L)
     scope = stage or None
@@ -119,6 +122,8 @@ def export_standings(
         _write(csv, csv_export.standings_csv(s, L, decimal_comma), L)
     if games_csv is not None:
         _write(games_csv, csv_export.games_csv(t, p, L, scope, decimal_comma), L)
+    if paper_csv is not None:
+        _write(paper_csv, csv_export.paper_csv(t, L, scope, decimal_comma), L)
 
 
 def charts(

@@ -524,6 +524,16 @@ def standings_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
                  f"standings-{tid}.csv")
 
 
+@router.get("/t/{tid}/export/paper.csv")
+def paper_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
+    """The paper columns of the confirmed games (fouls, days, explanations, protests)."""
+    from mafiatab.formats.csv_export import paper_csv as to_csv
+
+    _public(svc, me, tid)
+    return _file(to_csv(svc.tournament(tid), me.lang, None, comma), "text/csv; charset=utf-8",
+                 f"paper-{tid}.csv")
+
+
 @router.get("/t/{tid}/export/standings.pdf")
 def standings_pdf(tid: int, me: Who, svc: Svc) -> Response:
     from mafiatab.formats.pdf import standings_pdf as to_pdf
