@@ -2,7 +2,8 @@
 
 Three sheets: the standings as ranked, one row per player per game with each part of his
 points, and the paper protocol's columns that score nothing (fouls, nominations and votes
-per day, explanations, the protest: `formats.paper_table`), a row per fact, in words. Points are written as numbers rounded to two places with a two-place number
+per day, explanations, the protest: `formats.paper_table`), a row per fact, in words.
+Points are written as numbers rounded to two places with a two-place number
 format, so the spreadsheet sums and sorts them; ids and names are text. A text that
 starts like a formula (`=`, `+`, `-`, `@`, a tab, a carriage return) is stored as a string
 cell with Excel's quote prefix, so a nickname "=HYPERLINK(…)" is shown, never evaluated;
