@@ -5,8 +5,10 @@ and in an appeal's thread; the tournament's zone is the organizer's to set."""
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -132,3 +134,56 @@ def test_a_bad_zone_is_refused_with_its_reason(world: World,
     r = viewer.put(f"/api/t/{world.demo.tournament}/time-zone", headers=_h(viewer),
                    json={"time_zone": "UTC"})
     assert r.status_code == 403
+
+
+def test_times_and_the_video_make_the_round_trip(
+        world: World, client_for: Callable[[str], TestClient], tmp_path: Path) -> None:
+    """A whole game from the live screen, its video and its paper fields: exported as a
+    format-1 file, `mafiatab check` finds no unknown field and the game reads back equal;
+    the archive carries the same protocol to a new tournament."""
+    from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
+    from mafiatab.services.archive import export_archive, import_archive
+    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.storage.engine import make_engine
+    from tests.web.test_protocol_whole import _play
+
+    tid, code = world.demo.tournament, world.demo.open_games[0]
+    t = fresh_table(world, client_for)
+    _play(t)
+    hj = client_for("headjudge")
+    r = hj.put(f"/api/t/{tid}/games/{code}/video", headers=_h(hj),
+               json={"url": VIDEO, "offset": 95})
+    assert r.status_code == 200, r.text
+    head = hj.get(f"/api/t/{tid}/games/{code}", headers=_h(hj)).json()
+    protocol = dict(head["protocol"], explanations={"4": "лучшая речь дня"},
+                    protest={"by": 7, "at": "21:40", "text": "голосование", "decision": "отклонён"})
+    r = hj.put(f"/api/t/{tid}/games/{code}/draft", headers=_h(hj),
+               json={"base_revision": head["revision"], "protocol": protocol})
+    assert r.status_code == 200, r.text
+    engine = make_engine(str(world.db))
+    svc = TournamentService(engine)
+    stored = svc.head(tid, code).game_struct()
+    assert stored.video is not None and stored.video.offset == 95
+    assert stored.log and all(e.get("at") for e in stored.log)
+    whole = svc.tournament(tid)
+    whole.games = [g for g in whole.games if g.id != code] + [stored]
+    path = tmp_path / "cup.json"
+    path.write_text(dumps_tournament(whole), encoding="utf-8")
+    from typer.testing import CliRunner
+
+    from mafiatab.cli import app
+
+    result = CliRunner().invoke(app, ["check", str(path), "--json", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["sound"], report
+    assert not [p for p in report["problems"] if p["code"] == "unknown_field"], report
+    back, _problems = read_tournament(path.read_text(encoding="utf-8"))
+    assert back is not None and next(g for g in back.games if g.id == code) == stored
+    # the archive: exported, imported as a new tournament, the same protocol
+    data = export_archive(engine, tid)
+    imported = import_archive(engine, data)
+    again = svc.head(imported.tournament, code).game_struct()
+    assert again.log == stored.log and again.video == stored.video
+    assert export_archive(engine, imported.tournament) != b""
+    engine.dispose()

@@ -10,7 +10,7 @@ into integer hundredths.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -162,8 +162,9 @@ class Video(_Record):
     second of the video at which the game's first timed event happened; each event with
     a wall-clock time (`log[].at`) then links to its moment."""
 
-    url: str
-    offset: int = 0
+    #: checked again by `domain.clock.check_video_url` (the careful reader says why)
+    url: Annotated[str, msgspec.Meta(max_length=500, pattern=r"^https?://[^\s/@]+(/\S*)?$")]
+    offset: Annotated[int, msgspec.Meta(ge=0, le=2 * 24 * 3600)] = 0
 
 
 class Game(_Record, kw_only=True):
