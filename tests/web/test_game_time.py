@@ -122,6 +122,12 @@ def test_an_appeal_on_the_game_links_its_moments(
     assert "(Europe/Moscow)" in page  # the filing's time, on the tournament's clock
     listing = hj.get(f"/t/{tid}/appeals").text
     assert "Время — Europe/Moscow" in listing
+    # the filing page of the round-1 game: its deadline on the Moscow clock, still open
+    from tests.web.appeal_world import appeal_game
+
+    filing = hj.get(f"/t/{tid}/games/{appeal_game(world)}/appeal").text
+    line = filing.split('id="deadline-appeal">', 1)[1].split("</p>", 1)[0]
+    assert "Подать можно до" in line and "(Europe/Moscow)" in line, line
 
 
 def test_a_bad_zone_is_refused_with_its_reason(world: World,

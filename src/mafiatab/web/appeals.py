@@ -86,7 +86,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "decision": ("Решение", "Decision"),
     "outcome_rejected": ("отклонить", "reject"),
     "outcome_accepted": ("удовлетворить", "accept"),
-    "outcome_replay": ("переиграть (ФСМ 8.10)", "replay (FSM 8.10)"),
+    "outcome_replay": ("переиграть", "replay"),
     "new_result": ("Новый результат", "New result"),
     "seat_extra": ("Место и новый доп. балл", "Seat and its new extra"),
     "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
@@ -319,6 +319,8 @@ def _thread_context(svc: AppealService, me: Principal, tid: int, view: CaseView,
                     refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
     t, players, _stages = svc.context(tid)
     return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
+            "replay_clause": (PROFILES[t.rules].replay_allowed.clause
+                              if PROFILES[t.rules].replay_allowed.value else None),
             "t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
             "may_write": svc.may_write(tid, view.number, user),

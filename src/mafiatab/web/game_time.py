@@ -52,6 +52,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "save_video": ("Сохранить видео", "Save the video"),
     "watch": ("смотреть с {tc}", "watch from {tc}"),
     "times_in": ("время — {zone}", "times: {zone}"),
+    "started": ("начало {at}", "started {at}"),
     "no_times": ("время событий не записано", "the events' times were not recorded"),
 }
 
@@ -71,7 +72,7 @@ def moment_rows(svc: WebService, tid: int, game: model.Game, lang: str) -> dict[
     first = next((m.at for m in found if m.at is not None), None)
     return {"rows": rows, "zone": zone_label(zone), "video": game.video,
             "timed": first is not None,
-            "start": local_time(first, zone, lang) if first is not None else None,
+            "start": local_time(first, zone, lang, with_zone=False) if first is not None else None,
             "offset": timecode(game.video.offset) if game.video is not None else "",
             "tw": lambda k, **kw: tw(k, lang, **kw)}
 
