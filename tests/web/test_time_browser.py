@@ -42,10 +42,10 @@ def _prepare(world: World) -> str:
     events += [{"type": "speech", "seat": s, **({"nominates": 5} if s == 1 else {})}
                for s in range(1, 6)]
     for i, event in enumerate(events):
-        live = load(svc, tid, code)
+        game = load(svc, tid, code)
         at = (start + dt.timedelta(seconds=65 * i)).strftime("%Y-%m-%dT%H:%M:%SZ")
-        apply_ops(svc, tid, code, [Op(id=f"b-{i}", seq=live.seq + 1, event=event, at=at)],
-                  actor=world.demo.code_user, base_revision=live.revision.number)
+        apply_ops(svc, tid, code, [Op(id=f"b-{i}", seq=game.seq + 1, event=event, at=at)],
+                  actor=world.demo.code_user, base_revision=game.revision.number)
     player = next(s.player for s in load(svc, tid, code).game.seats if s.seat == 1)
     case = svc.file(tid, Filing(kind=Kind.PROTEST, player=player, game=code,
                                 text="Голосование на 3:15 — прошу посмотреть запись"),
