@@ -193,3 +193,35 @@ def test_times_and_the_video_make_the_round_trip(
     assert again.log == stored.log and again.video == stored.video
     assert export_archive(engine, imported.tournament) != b""
     engine.dispose()
+
+
+def test_the_live_bookkeeping_keeps_only_what_the_log_does_not(
+        world: World, client_for: Callable[[str], TestClient]) -> None:
+    """Issue 10: a revision keeps the ids of its log's events once, and besides them only
+    the operations no longer in the log (an undo, what it took back), so that a retried
+    tap is still applied once; the trace of a tap holds the new event, not the log twice."""
+    tid, code = world.demo.tournament, world.demo.open_games[0]
+    t = fresh_table(world, client_for)
+    seq = t.state()["seq"]
+    deal = {"id": "k-deal", "seq": seq + 1, "event": {"type": "deal", "roles": ROLES}}
+    s1 = {"id": "k-s1", "seq": seq + 2, "event": {"type": "speech", "seat": 1}}
+    undo = {"id": "k-undo", "seq": seq + 3, "undo": "k-s1"}
+    assert t.post([deal, s1]).status_code == 200
+    assert t.post([undo]).status_code == 200
+    # the whole queue sent again (the reply was lost): nothing applied twice
+    r = t.post([deal, s1, undo])
+    assert r.status_code == 200 and r.json()["duplicates"] == 3 and r.json()["applied"] == 0
+    hj = client_for("headjudge")
+    head = hj.get(f"/api/t/{tid}/games/{code}", headers=_h(hj)).json()
+    live = head["protocol"]["live"]
+    assert live["ids"] == ["k-deal"] and sorted(live["done"]) == ["k-s1", "k-undo"]
+    assert [e["type"] for e in head["protocol"]["log"]] == ["deal"]
+    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.storage.engine import make_engine
+
+    engine = make_engine(str(world.db))
+    revisions = TournamentService(engine).revisions(tid, code)
+    engine.dispose()
+    undone = revisions[-1].changes  # the undo: seat 1's speech taken back, alone
+    assert undone["log.1"][0]["type"] == "speech" and undone["log.1"][1] is None
+    assert "log" not in undone and "live.ids" not in undone
