@@ -84,3 +84,25 @@ def test_the_spreadsheets_carry_the_paper_fields_in_words(tmp_path: Path) -> Non
     sheet = [[c.value for c in line] for line in wb["Протоколы"].iter_rows()]
     assert len(sheet) == len(rows)
     assert any(line[4] == "переголосование" and line[9] == 6 for line in sheet)
+
+
+def test_fsm_8_9_1_appeal_check_on_the_moscow_clock(tmp_path: Path) -> None:
+    """`appeal-check --time-zone`: times without an offset are on the tournament's clock,
+    the deadline is shown on it with the zone's name (Moscow is UTC+3)."""
+    from tests.helpers import EXAMPLES
+
+    f = str(EXAMPLES / "fsm-20-players.json")
+    sched = tmp_path / "schedule.json"
+    sched.write_text('{"rounds": [' + ",".join(
+        f'{{"stage": "qual", "round": {r}, "day": 1, "starts": "2026-03-07T{9 + r:02d}:00:00+00:00"}}'
+        for r in range(1, 7)) + "]}", encoding="utf-8")
+    base = ["appeal-check", f, "--game", "g1", "--player", "p012", "--schedule", str(sched),
+            "--awarded", "0.8", "--claimed", "1", "--time-zone", "Europe/Moscow"]
+    # published 13:55 Moscow = 10:55 UTC; two rounds after it: closed when round 4 starts
+    ok = runner.invoke(app, [*base, "--published", "2026-03-07T13:55", "--now", "2026-03-07T14:30"])
+    assert ok.exit_code == 0, ok.output
+    assert "до 07.03.2026 16:00 (Europe/Moscow)" in ok.output and "ФСМ 8.9.1" in ok.output
+    late = runner.invoke(app, [*base, "--published", "2026-03-07T13:55", "--now", "2026-03-07T16:00"])
+    assert late.exit_code == 1 and "07.03.2026 16:00 (Europe/Moscow)" in late.output
+    bad = runner.invoke(app, [*base[:-1], "Mars/Olympus", "--now", "2026-03-07T14:30"])
+    assert bad.exit_code == 2
