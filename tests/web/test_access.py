@@ -15,7 +15,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import api, appeals, live, pages, seating_pages
+from mafiatab.web import api, appeals, game_time, live, pages, seating_pages
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -141,6 +141,14 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/schedule", STAFF, {"rounds": "bad"}),
     ("PUT", "/api/t/{tid}/games/{code}/ended", EDIT, {"ended": "bad"}),
     ("POST", "/api/t/{tid}/player-access", STAFF, {"player": ""}),
+    # issue 13.6, 15.5: the tournament's zone, the paper columns, a game's video and moments
+    ("POST", "/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
+    ("GET", "/api/t/{tid}/time-zone", ALL, None),
+    ("PUT", "/api/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
+    ("GET", "/t/{tid}/export/paper.csv", ALL, None),
+    ("POST", "/t/{tid}/games/{code}/video", STAFF, {"url": "", "offset": "0"}),
+    ("PUT", "/api/t/{tid}/games/{code}/video", STAFF, {"url": None}),
+    ("GET", "/api/t/{tid}/games/{code}/moments", ALL, None),
 ]
 ROUTES += SEATING_ROUTES
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
@@ -151,7 +159,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 
 def test_every_route_listed() -> None:
     routers = (pages.router, api.router, live.pages, live.api, appeals.router, appeals.api,
-               seating_pages.router)
+               seating_pages.router, game_time.router, game_time.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}
