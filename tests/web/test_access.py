@@ -20,6 +20,7 @@ from mafiatab.web import (
     api,
     appeals,
     front_pages,
+    game_time,
     live,
     pages,
     seating_pages,
@@ -164,6 +165,14 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/schedule", STAFF, {"rounds": "bad"}),
     ("PUT", "/api/t/{tid}/games/{code}/ended", EDIT, {"ended": "bad"}),
     ("POST", "/api/t/{tid}/player-access", STAFF, {"player": ""}),
+    # issue 13.6, 15.5: the tournament's zone, the paper columns, a game's video and moments
+    ("POST", "/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
+    ("GET", "/api/t/{tid}/time-zone", ALL, None),
+    ("PUT", "/api/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
+    ("GET", "/t/{tid}/export/paper.csv", ALL, None),
+    ("POST", "/t/{tid}/games/{code}/video", STAFF, {"url": "", "offset": "0"}),
+    ("PUT", "/api/t/{tid}/games/{code}/video", STAFF, {"url": None}),
+    ("GET", "/api/t/{tid}/games/{code}/moments", ALL, None),
 ]
 ROUTES += SEATING_ROUTES
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
@@ -175,7 +184,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 def test_every_route_listed() -> None:
     routers = (front_pages.router, account_api.router, pages.router, api.router, live.pages,
                live.api, appeals.router, appeals.api, seating_pages.router, setup_pages.router,
-               setup_pages.api)
+               setup_pages.api, game_time.router, game_time.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

@@ -119,7 +119,10 @@ def test_a_whole_game_gives_the_protocol(table: Table, world: World) -> None:
     assert (g["result"], g["first_killed"], g["best_move"], g["day1_vote_left"]) == (
         "red", 1, [3, 9], 1)
     assert [s["role"] for s in g["seats"]] == ROLES
-    assert g["log"][0] == {"type": "deal", "roles": ROLES}
+    assert {k: v for k, v in g["log"][0].items() if k != "at"} == {"type": "deal", "roles": ROLES}
+    # every event keeps its wall-clock time (issue 15.5), in order
+    times = [e["at"] for e in g["log"]]
+    assert all(t.endswith("Z") for t in times) and times == sorted(times)
     assert len(g["log"]) == len(state["events"])
     # the protocol form saves the extras and keeps the log
     page = table.c.get(f"/t/{world.demo.tournament}/games/{world.demo.open_games[0]}/edit")

@@ -101,12 +101,19 @@ def test_a_whole_game_from_the_live_screen(live: tuple[str, World],  # noqa: F81
     _shot(page, "live-offline-360", full=False)
 
     # back online: the queue goes out in order, once
+    import time
+
+    time.sleep(1.1)  # the taps were made a second before the connection returns
+    back_online = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     ctx.set_offline(False)
     page.locator("#lv-log .lv-queued").first.wait_for(state="detached", timeout=15_000)
     page.locator("#lv-status").filter(has_text="На связи").wait_for(timeout=TIMEOUT)
     state = _state(page, api)
-    events = [e["event"] for e in state["events"]]
+    events = [{k: v for k, v in e["event"].items() if k != "at"} for e in state["events"]]
     assert len(events) == stored + 4
+    # the queued taps keep the moments they were made, not the moment they were sent
+    sent = [e["event"]["at"] for e in state["events"]]
+    assert sent == sorted(sent) and sent[stored + 3] < back_online
     assert events[stored:] == [{"type": "speech", "seat": 2, "nominates": 9},
                                {"type": "speech", "seat": 3},
                                {"type": "speech", "seat": 4, "nominates": 3},

@@ -7,7 +7,7 @@ rest of the CLI: Russian by default, exit 1 on a refused file, 2 on a wrong comm
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
@@ -98,6 +98,9 @@ def export_standings(
                                              help="Standings as CSV")] = None,
     games_csv: Annotated[Path | None, typer.Option(
         "--games-csv", dir_okay=False, help="Every game's points as CSV / баллы по играм")] = None,
+    paper_csv: Annotated[Path | None, typer.Option(
+        "--paper-csv", dir_okay=False,
+        help="Fouls, nominations, votes, explanations, protests as CSV / бланки")] = None,
     decimal_comma: Annotated[bool, typer.Option(
         "--decimal-comma", help="CSV for a Russian Excel: ';' and '0,4'")] = False,
     stage: StageOpt = None,
@@ -108,8 +111,8 @@ def export_standings(
     from mafiatab.formats.xlsx import workbook_bytes
 
     L = lang.value
-    if xlsx is None and csv is None and games_csv is None:
-        base.fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE")
+    if xlsx is None and csv is None and games_csv is None and paper_csv is None:
+        base.fail_usage("--xlsx FILE | --csv FILE | --games-csv FILE | --paper-csv FILE")
     loaded = base.load_file(file, L)
     base.check_stages(loaded, stage, L)
     scope = stage or None
@@ -121,6 +124,8 @@ def export_standings(
         _write(csv, csv_export.standings_csv(s, L, decimal_comma), L)
     if games_csv is not None:
         _write(games_csv, csv_export.games_csv(t, p, L, scope, decimal_comma), L)
+    if paper_csv is not None:
+        _write(paper_csv, csv_export.paper_csv(t, L, scope, decimal_comma), L)
 
 
 def charts(
@@ -149,9 +154,11 @@ def charts(
         _write(out_dir / name, data, L)
 
 
-def _when(value: str, lang: str) -> datetime:
+def _when(value: str, lang: str, zone: tzinfo | None = None) -> datetime:
+    """An ISO time; with no offset, on the `--time-zone` clock when one is given."""
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
+        return moment if moment.tzinfo is not None or zone is None else moment.replace(tzinfo=zone)
     except ValueError:
         base.fail_usage(f"{value!r}: " + ("время в формате ISO, например 2026-03-07T12:30"
                                           if lang == "ru" else
@@ -174,6 +181,9 @@ def appeal_check(
         "--schedule", exists=True, dir_okay=False,
         help="Schedule JSON: {\"rounds\": [{stage, round, day, starts}], \"tables_closed_at\"}")
     ] = None,
+    time_zone: Annotated[str | None, typer.Option(
+        "--time-zone", help="The tournament's clock, e.g. Europe/Moscow: times without an "
+        "offset are on it, the answer shows it / часовой пояс турнира")] = None,
     lang: LangOpt = Lang.ru,
 ) -> None:
     """May this protest or appeal be filed now? Every refusal with its clause / можно ли
@@ -181,8 +191,13 @@ def appeal_check(
     import msgspec
 
     from mafiatab.domain import appeals as ap
+    from mafiatab.domain.clock import local_time
+    from mafiatab.services.clock import valid_zone
 
     L = lang.value
+    zone = valid_zone(time_zone) if time_zone else None
+    if time_zone and zone is None:
+        base.fail_usage(f"--time-zone {time_zone!r}: Europe/Moscow, America/New_York, UTC…")
     loaded = base.load_file(file, L)
     g = next((x for x in loaded.tournament.games if x.id == game), None)
     if g is None:
@@ -208,18 +223,19 @@ def appeal_check(
     filing = ap.Filing(kind=ap.Kind.PROTEST if protest else ap.Kind.APPEAL, player=pid, game=g.id,
                        subject=ap.Subject.RESULT if protest else ap.Subject(subject),
                        awarded=dec(awarded), claimed=dec(claimed))
-    times = ap.GameTimes(ended=_when(ended, L) if ended else None,
-                         published=_when(published, L) if published else None)
-    moment = _when(now, L)
+    times = ap.GameTimes(ended=_when(ended, L, zone) if ended else None,
+                         published=_when(published, L, zone) if published else None)
+    moment = _when(now, L, zone)
     refusals = ap.check_filing(filing, g, loaded.profile, sched, times, [], moment)
     if refusals:
         for r in refusals:
-            base.err.print("  • " + r.message(L), markup=False)
+            base.err.print("  • " + r.message(L, zone), markup=False)
         raise typer.Exit(1)
     deadline = ap.filing_deadline(filing.kind, g, loaded.profile, sched, times)
     ok = "можно подать" if L == "ru" else "may be filed"
     if deadline is not None:
         until = "до" if L == "ru" else "until"
-        at = deadline.at.strftime("%d.%m.%Y %H:%M" if L == "ru" else "%Y-%m-%d %H:%M")
+        at = (local_time(deadline.at, zone, L) if zone is not None else
+              deadline.at.strftime("%d.%m.%Y %H:%M" if L == "ru" else "%Y-%m-%d %H:%M"))
         ok += f" {until} {at} ({base.clause_text(deadline.clause, L)})"
     base.out.print(ok)

@@ -27,13 +27,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 import msgspec
 
+from mafiatab.domain.clock import local_time
 from mafiatab.domain.points import Points, format_points, hundredths_of
 from mafiatab.domain.problems import Refused as _Refused
 from mafiatab.domain.problems import coded, translate_clause
@@ -113,6 +114,10 @@ class Schedule(_Record, frozen=True):
     rounds: list[RoundTime] = []
     #: when the tables were closed (FSM 8.9.2), if they were
     tables_closed_at: datetime | None = None
+    #: whether the latest round here is surely the tournament's last: true for a schedule
+    #: the organizer entered; false where the storage took the rounds' actual starts (the
+    #: latest started round need not be the last one)
+    last_round_known: bool = True
 
     def ordered(self) -> list[RoundTime]:
         return sorted(self.rounds, key=lambda r: (r.starts, r.stage, r.round))
@@ -249,6 +254,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "все апелляции закрываются до старта последнего тура ({deadline})",
         "every appeal is closed before the last round starts ({deadline})",
     ),
+    "appeal_on_last_round": (
+        "апелляция на игру последнего тура не принимается: все апелляции закрываются до "
+        "его старта ({deadline})",
+        "no appeal on a game of the last round: every appeal is closed before that round "
+        "starts ({deadline})",
+    ),
     "appeal_tables_closed": (
         "баллы, полученные до закрытия таблиц, не оспариваются после закрытия ({deadline})",
         "scores got before the tables were closed are not appealed after ({deadline})",
@@ -334,8 +345,9 @@ WHO: dict[str, tuple[str, str]] = {
 }
 
 
-def _time(value: datetime) -> str:
-    return value.strftime("%Y-%m-%d %H:%M")
+def _time(value: datetime, lang: str, zone: tzinfo | None) -> str:
+    """A moment of a refusal on the tournament's clock, with the zone's name."""
+    return local_time(value, zone if zone is not None else UTC, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,14 +361,16 @@ class Refusal:
     #: shown, but does not refuse (e.g. a decision later than the rules want)
     warning: bool = False
 
-    def message(self, lang: str = "en") -> str:
+    def message(self, lang: str = "en", zone: tzinfo | None = None) -> str:
+        """The refusal in the reader's language; moments in `zone` (the tournament's
+        time zone; UTC when not given), with the zone's name."""
         ru, en = MESSAGES[self.code]
         params: dict[str, Any] = {}
         for k, v in self.params.items():
             if isinstance(v, Points):
                 v = format_points(v.hundredths, lang)
             elif isinstance(v, datetime):
-                v = _time(v)
+                v = _time(v, lang, zone)
             elif k == "what":
                 v = WHAT[v][0 if lang == "ru" else 1]
             elif k == "who":
@@ -365,10 +379,10 @@ class Refusal:
         text = (ru if lang == "ru" else en).format(**params)
         return f"{text} ({translate_clause(self.clause, lang)})" if self.clause else text
 
-    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+    def as_dict(self, lang: str = "en", zone: tzinfo | None = None) -> dict[str, Any]:
         return {"code": self.code, "clause": self.clause, "warning": self.warning,
                 "params": {k: coded(v) for k, v in self.params.items()},
-                "message": self.message(lang)}
+                "message": self.message(lang, zone)}
 
 
 class Refused(_Refused):
@@ -438,7 +452,14 @@ def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
                                     {"day": here.day}))
     if p.appeal_closed_before_last_round.value:
         last = schedule.last_round_start()
-        if last is not None and (here is None or here.starts < last):
+        if last is not None and here is not None and here.starts >= last:
+            # a game of the last round is played after the round started, when every
+            # appeal must already be closed: no appeal on it can be filed (when the
+            # schedule says which round is the last)
+            if schedule.last_round_known:
+                out.append(Deadline(last, "appeal_on_last_round",
+                                    p.appeal_closed_before_last_round.clause))
+        elif last is not None:
             out.append(Deadline(last, "appeal_last_round",
                                 p.appeal_closed_before_last_round.clause))
     closed = schedule.tables_closed_at
@@ -456,6 +477,25 @@ def filing_deadline(kind: Kind, game: Game, profile: RuleProfile, schedule: Sche
     """The earliest deadline (None: the rules set none, or it cannot be known yet)."""
     found, _ = deadlines(kind, game, profile, schedule, times)
     return found[0] if found else None
+
+
+def is_open(deadline: Deadline | None, now: datetime) -> bool:
+    """Whether filing is still possible by this deadline at `now` (no deadline: yes).
+    The pages show a deadline as open only when this says so."""
+    return deadline is None or now < deadline.at
+
+
+def decide_by(case: Case, profile: RuleProfile, schedule: Schedule) -> datetime | None:
+    """When the decision on the case is due (FSM 8.9.2: every appeal closed before the
+    last round starts), never earlier than the filing: a case filed after that moment
+    (the schedule was entered or changed later) has no such deadline to show; its
+    decision is then a warning of `check_decision`."""
+    if case.filing.kind is not Kind.APPEAL or not profile.appeal_closed_before_last_round.value:
+        return None
+    last = schedule.last_round_start()
+    if last is None or last <= case.filed_at:
+        return None
+    return last
 
 
 # --- filing --------------------------------------------------------------------------
@@ -722,8 +762,10 @@ __all__ = [
     "check_decision",
     "check_filing",
     "decide",
+    "decide_by",
     "deadlines",
     "file_case",
     "filing_deadline",
+    "is_open",
     "withdraw",
 ]

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from mafiatab.domain.clock import parse_instant
 from mafiatab.domain.problems import Problem
 
 LOG_FORMAT = "docs/gamelog.md"
@@ -21,10 +22,13 @@ LOG_FORMAT = "docs/gamelog.md"
 
 class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True,
             omit_defaults=True):
-    """Fields every event may carry: the judge's clock and a free note."""
+    """Fields every event may carry: the judge's clock, the wall-clock time, a note."""
 
     #: the time in the game as the judge wrote it ("12:40", or seconds since the start)
     time: str | int | None = None
+    #: when it happened, UTC ("2026-03-07T11:30:05Z"): the live screen writes it; the
+    #: pages show it on the tournament's clock and link it to the game's video
+    at: str | None = None
     note: str | None = None
 
 
@@ -163,10 +167,13 @@ def parse_event(raw: object, index: int, game: str | None) -> AnyEvent | Problem
     """One event, or the problem that keeps it from being one."""
     try:
         event: AnyEvent = msgspec.convert(raw, AnyEvent)
-        return event
     except msgspec.ValidationError as exc:
         return Problem("log_malformed", game, None, field_of(index), LOG_FORMAT,
                        {"detail": str(exc)})
+    if event.at is not None and parse_instant(event.at) is None:
+        return Problem("log_malformed", game, None, field_of(index), LOG_FORMAT,
+                       {"detail": f"at {event.at[:40]!r}: a UTC time, e.g. 2026-03-07T11:30:05Z"})
+    return event
 
 
 def parse_events(raw: Sequence[Any], game: str | None = None

@@ -10,7 +10,7 @@ into integer hundredths.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -157,6 +157,16 @@ class Protest(_Record):
     decision: str | None = None
 
 
+class Video(_Record):
+    """The game's video (a stream's recording, docs/format.md): its http(s) link and the
+    second of the video at which the game's first timed event happened; each event with
+    a wall-clock time (`log[].at`) then links to its moment."""
+
+    #: checked again by `domain.clock.check_video_url` (the careful reader says why)
+    url: Annotated[str, msgspec.Meta(max_length=500, pattern=r"^https?://[^\s/@]+(/\S*)?$")]
+    offset: Annotated[int, msgspec.Meta(ge=0, le=2 * 24 * 3600)] = 0
+
+
 class Game(_Record, kw_only=True):
     id: str
     stage: str
@@ -181,6 +191,8 @@ class Game(_Record, kw_only=True):
     protest: Protest | None = None
     #: the game log (issue 5), events as written; `domain.gamelog` reads and checks them
     log: list[dict[str, Any]] | None = None
+    #: the game's video and where in it the game starts (issue 15.5)
+    video: Video | None = None
     #: fields of this game the program does not know, kept so that nothing is lost
     other: dict[str, Any] = msgspec.field(default_factory=dict, name=UNKNOWN_KEY)
 

@@ -20,6 +20,7 @@ from decimal import Decimal
 
 from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings
+from mafiatab.formats.paper_table import paper_table
 from mafiatab.formats.tables import Cell, games_table, standings_table
 from mafiatab.rules.profile import RuleProfile
 
@@ -64,3 +65,10 @@ def standings_csv(s: Standings, lang: str, decimal_comma: bool = False) -> bytes
 def games_csv(t: Tournament, p: RuleProfile, lang: str, stages: Iterable[str] | None = None,
               decimal_comma: bool = False) -> bytes:
     return table_csv(*games_table(t, p, lang, stages), decimal_comma)
+
+
+def paper_csv(t: Tournament, lang: str, stages: Iterable[str] | None = None,
+              decimal_comma: bool = False) -> bytes:
+    """The paper protocol's columns that score nothing (fouls, nominations and votes per
+    day, who left, explanations, the protest), a row per fact, in words."""
+    return table_csv(*paper_table(t, lang, stages), decimal_comma)

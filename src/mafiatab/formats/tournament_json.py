@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 
 import msgspec
 
+from mafiatab.domain.clock import MAX_OFFSET, MAX_URL, check_offset, check_video_url
 from mafiatab.domain.problems import Problem
 from mafiatab.domain.protocol import (
     Day,
@@ -35,6 +36,7 @@ from mafiatab.domain.protocol import (
     Stage,
     Tournament,
     Version,
+    Video,
     VoteRound,
 )
 
@@ -50,7 +52,7 @@ _EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
      "best_move", "day1_vote_left", "broken_table", "night_killed", "limits_approved", "scores",
-     "log", "fouls", "days", "explanations", "protest"}
+     "log", "fouls", "days", "explanations", "protest", "video"}
 )
 #: the program's own bookkeeping of a game, kept as written (never scored, no warning):
 #: the live screen's ids and sequence of the log's events (services/live_log.py)
@@ -363,6 +365,7 @@ class _Reader:
                                      lambda v: isinstance(v, str), "text")
         days = self.days(paper.get("days"), gid)
         protest = self.protest(paper.get("protest"), gid)
+        video = self.video(g.get("video"), gid)
         other: dict[str, Any] = {}
         if len(g) > 6:
             for key in g:
@@ -377,7 +380,29 @@ class _Reader:
                     first_killed=fk, best_move=best_move, day1_vote_left=d1,
                     broken_table=broken, night_killed=night_killed, limits_approved=approved,
                     scores=scores, date=date, judge=judge, log=log, fouls=fouls, days=days,
-                    explanations=explanations, protest=protest, other=other)
+                    explanations=explanations, protest=protest, video=video, other=other)
+
+    def video(self, raw: object, gid: str) -> Video | None:
+        """`{"url": "https://…", "offset": 5025}`: an http(s) link (bounded) and whole
+        seconds (domain/clock.py); anything else is a problem and no video."""
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            self.type_error(raw, "object of url and offset", gid, field="video")
+            return None
+        url, offset = raw.get("url"), raw.get("offset", 0)
+        if check_video_url(url) is not None:
+            self.type_error(url, f"http(s) link of at most {MAX_URL} characters", gid,
+                            field="video.url")
+            return None
+        if check_offset(offset) is not None:
+            self.type_error(offset, f"whole seconds, 0 to {MAX_OFFSET}", gid, field="video.offset")
+            return None
+        for key in raw:
+            if key not in ("url", "offset"):
+                self.add("unknown_field", gid, field=f"video.{key}", warning=True)
+        assert isinstance(url, str) and isinstance(offset, int)
+        return Video(url=url, offset=offset)
 
     # --- the paper protocol's columns (docs/format.md) --------------------------------
     def seat_map(self, raw: object, gid: str, field: str, ok: Any, expected: str) -> dict[int, Any]:
@@ -774,6 +799,8 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         d["protest"] = pr
     if g.log is not None:
         d["log"] = g.log
+    if g.video is not None:
+        d["video"] = {"url": g.video.url, "offset": g.video.offset}
     d.update(g.other)
     return d
 

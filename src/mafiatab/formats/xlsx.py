@@ -1,7 +1,9 @@
 """Standings and every game's points as an XLSX workbook (openpyxl).
 
-Two sheets: the standings as ranked, and one row per player per game with each part of his
-points. Points are written as numbers rounded to two places with a two-place number
+Three sheets: the standings as ranked, one row per player per game with each part of his
+points, and the paper protocol's columns that score nothing (fouls, nominations and votes
+per day, explanations, the protest: `formats.paper_table`), a row per fact, in words.
+Points are written as numbers rounded to two places with a two-place number
 format, so the spreadsheet sums and sorts them; ids and names are text. A text that
 starts like a formula (`=`, `+`, `-`, `@`, a tab, a carriage return) is stored as a string
 cell with Excel's quote prefix, so a nickname "=HYPERLINK(…)" is shown, never evaluated;
@@ -23,6 +25,7 @@ from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings
 from mafiatab.formats.csv_export import is_formula_like
 from mafiatab.formats.labels import w
+from mafiatab.formats.paper_table import paper_table
 from mafiatab.formats.tables import Cell, games_table, standings_table
 from mafiatab.rules.profile import RuleProfile
 
@@ -54,13 +57,15 @@ def _fill(ws: Worksheet, header: Sequence[str], rows: Sequence[Sequence[Cell]]) 
 
 def workbook_bytes(s: Standings, t: Tournament, p: RuleProfile, lang: str,
                    stages: Iterable[str] | None = None) -> bytes:
-    """The workbook: standings first, then the games' points."""
+    """The workbook: standings first, then the games' points, then the paper columns."""
     wb = Workbook()
     ws = wb.active
     assert ws is not None  # a new workbook has its first sheet
     ws.title = w("standings_sheet", lang)
     _fill(ws, *standings_table(s, lang))
     _fill(wb.create_sheet(w("games_sheet", lang)), *games_table(t, p, lang, stages))
+    _fill(wb.create_sheet("Протоколы" if lang == "ru" else "Protocols"),
+          *paper_table(t, lang, stages))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

@@ -299,7 +299,8 @@ class Appeals:
         settings = s.get(db.AppealSettings, tid)
         closed = settings.tables_closed_at if settings is not None else None
         return (ap.Schedule(rounds=rounds,
-                            tables_closed_at=_aware(closed) if closed is not None else None),
+                            tables_closed_at=_aware(closed) if closed is not None else None,
+                            last_round_known=bool(stored)),
                 bool(stored))
 
     def schedule(self, tournament: int) -> ap.Schedule:
@@ -381,14 +382,12 @@ class Appeals:
     def _view(self, s: Session, row: db.AppealCase, schedule: ap.Schedule,
               profile: RuleProfile) -> CaseView:
         dec = s.scalar(select(db.AppealDecision).where(db.AppealDecision.case_id == row.id))
-        decide_by = None
-        if row.kind == ap.Kind.APPEAL.value and profile.appeal_closed_before_last_round.value:
-            decide_by = schedule.last_round_start()
-        return CaseView(number=row.number, case=self._load_case(s, row),
+        case = self._load_case(s, row)
+        return CaseView(number=row.number, case=case,
                         revision=dec.revision if dec is not None else None,
                         changes=list(dec.changes) if dec is not None else [],
                         warnings=list(dec.warnings) if dec is not None else [],
-                        decide_by=decide_by)
+                        decide_by=ap.decide_by(case, profile, schedule))
 
     def _earlier(self, s: Session, tid: int) -> list[ap.Case]:
         rows = s.scalars(select(db.AppealCase).where(db.AppealCase.tournament_id == tid)
@@ -695,8 +694,10 @@ def schedule_of(data: dict[str, Any]) -> ap.Schedule:
     return out
 
 
-def refusals_json(refusals: Sequence[ap.Refusal], lang: str) -> list[dict[str, Any]]:
-    return [r.as_dict(lang) for r in refusals]
+def refusals_json(refusals: Sequence[ap.Refusal], lang: str,
+                  zone: dt.tzinfo | None = None) -> list[dict[str, Any]]:
+    """The refusals as the API gives them; moments on the tournament's clock (`zone`)."""
+    return [r.as_dict(lang, zone) for r in refusals]
 
 
 __all__ = [

@@ -24,7 +24,9 @@ Who holds what:
 * `roster`: players pasted, edited, withdrawn;
 * `setup`: the rules until the first game, the organizer's first-run steps;
 * `judge_codes`: a round's judges' codes for the blank protocols;
-* `people`: persons across tournaments, clubs, the rating.
+* `people`: persons across tournaments, clubs, the rating;
+* `zones`: each tournament's time zone;
+* `videos`: games' videos and the timecodes of their events.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from mafiatab.services.access import Access
 from mafiatab.services.account_admin import AccountAdmin
 from mafiatab.services.accounts import Accounts, utcnow
 from mafiatab.services.appeals import Appeals
+from mafiatab.services.clock import TournamentClock
 from mafiatab.services.exports import Exports
 from mafiatab.services.games import Games
 from mafiatab.services.judge_codes import JudgeCodes
@@ -49,6 +52,7 @@ from mafiatab.services.setup import TournamentSetup
 from mafiatab.services.standings import StandingsBoard
 from mafiatab.services.store import Store
 from mafiatab.services.tournaments import Tournaments
+from mafiatab.services.video import GameVideo
 
 
 class Services:
@@ -72,6 +76,8 @@ class Services:
         self.setup = TournamentSetup(self.store)
         self.judge_codes = JudgeCodes(self.store, self.games, self.access)
         self.people = People(self.store, self.tournaments)
+        self.zones = TournamentClock(self.store)
+        self.videos = GameVideo(self.store)
 
 
 __all__ = ["Services"]

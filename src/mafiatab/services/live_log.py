@@ -5,9 +5,13 @@ last one. A phone in a hall loses its connection, so the screen queues operation
 sends them later, maybe twice (a reply lost on the way); the server must apply each once
 and in order. Every operation carries a client-made `id` and a sequence number `seq`
 (1, 2, 3… per game, undos included). What the server remembers of them is kept beside the
-log in the protocol itself (`game.other["live"]`: the ids of the log's events, every id
-ever applied, the last `seq`), so that the log and its bookkeeping change in one revision
-and nothing else has to know about the live screen:
+log in the protocol itself (`game.other["live"]`: the ids of the log's last events, the ids
+of the last `seq`, and the ids of the applied operations that are no longer in the log: the
+undos and the events they took back), so that the log and its bookkeeping change in one
+revision and nothing else has to know about the live screen. Every revision is a whole
+protocol, so what it keeps beyond the log is bounded: the ids of the log's events are not
+kept twice, and of the others only the newest `WINDOW` (a batch is at most that long, so
+a retried batch is always recognised); bench/live_storage.py measures the bytes:
 
 * an operation whose id was applied already is a duplicate: skipped, not an error;
 * the first new one must carry `seq` = the last applied + 1, and the rest follow it
@@ -20,6 +24,12 @@ and nothing else has to know about the live screen:
   the revision the screen names: a save in between (the protocol form, another device) is
   a `ConflictError`, as for any other edit.
 
+Each event keeps its wall-clock time (`at`, UTC, "2026-03-07T11:30:05Z"): the tap's time
+as the screen sends it (a queued tap keeps the moment it was made), unless that is in the
+future or more than `MAX_AGE` old, then the server's; never earlier than the event before.
+The pages show it on the tournament's clock, and a game with a video links each event to
+its moment (domain/clock.py).
+
 The facts the log gives are written into the protocol with each save: while the game
 goes on, who was killed first and the best move so far (the result stays empty); when it
 has ended, everything `protocol_from_log` derives (result, first killed, best move,
@@ -28,13 +38,15 @@ day-1 leavers, removal penalties). The judge then completes the protocol form as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.clock import instant_text, parse_instant
 from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, field_of
 from mafiatab.domain.gamelog_state import Step
@@ -42,6 +54,7 @@ from mafiatab.domain.paper import paper_from_log
 from mafiatab.domain.problems import Problem, Refused
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services import protocols
+from mafiatab.services.clock import utcnow
 from mafiatab.services.games import Games
 from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
 
@@ -50,6 +63,13 @@ LIVE_KEY: Final = "live"
 #: the note on the penalties the log implies (`protocol_from_log` writes it)
 FROM_LOG: Final = "from the log"
 _ROLE_LIST: Final = sorted(r for r, n in model.ROLE_COUNTS.items() for _ in range(n))
+#: how many ids of applied operations no longer in the log a protocol keeps (the newest);
+#: a batch is at most this long (web/live.py), so a retried batch is always recognised
+WINDOW: Final = 500
+#: the oldest tap time taken from the screen (a phone offline for a whole evening)
+MAX_AGE: Final = dt.timedelta(hours=12)
+#: how far ahead of the server a screen's clock may be and still be believed
+MAX_AHEAD: Final = dt.timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +80,8 @@ class Op:
     seq: int
     event: dict[str, Any] | None = None
     undo: str | None = None
+    #: when the judge tapped (ISO, the screen's clock); None: when it arrives
+    at: str | None = None
 
 
 class OutOfOrder(StateError):
@@ -92,6 +114,8 @@ class LiveGame:
     #: None while the roles are not dealt (the seating leaves them blank)
     replayed: Replayed | None
     problems: list[Problem] = field(default_factory=list)
+    #: ids of applied operations no longer in the log (undos, undone events), oldest first
+    gone: list[str] = field(default_factory=list)
 
     @property
     def log(self) -> list[dict[str, Any]]:
@@ -120,14 +144,37 @@ def profile_of(games: Games, tournament: int) -> RuleProfile:
     return protocols.profile_of(t)[0]
 
 
-def _meta(game: model.Game) -> tuple[list[str], set[str], int]:
+def _meta(game: model.Game) -> tuple[list[str], list[str], int]:
+    """The ids of the log's events, the ids of the applied operations not in the log
+    (oldest first), and the last `seq`."""
     raw = game.other.get(LIVE_KEY) or {}
     n = len(game.log or [])
     ids = [str(x) for x in raw.get("ids") or []][:n]
     # a log written elsewhere (a file, the API's draft) has no ids: name its events
     ids += [f"log-{i}" for i in range(len(ids), n)]
-    done = {str(x) for x in raw.get("done") or []} | set(ids)
-    return ids, done, int(raw.get("seq") or 0)
+    in_log = set(ids)
+    # an older protocol kept every id here, the log's too: those are the log's to say
+    gone = [str(x) for x in raw.get("done") or [] if str(x) not in in_log]
+    return ids, gone, int(raw.get("seq") or 0)
+
+
+def _stored_meta(ids: list[str], gone: list[str], seq: int) -> dict[str, Any]:
+    """The bookkeeping a revision keeps besides the log: its ids, and the newest
+    `WINDOW` ids of operations no longer in it."""
+    in_log = set(ids)
+    return {"ids": ids, "done": [x for x in gone if x not in in_log][-WINDOW:], "seq": seq}
+
+
+def tap_time(op: Op, now: dt.datetime, after: dt.datetime | None) -> str:
+    """The wall-clock time an event keeps: the screen's, when believable, else `now`;
+    never before the event before it (`after`)."""
+    sent = parse_instant(op.at) if op.at is not None else None
+    if sent is None and op.event is not None:
+        sent = parse_instant(op.event.get("at"))
+    moment = sent if sent is not None and now - MAX_AGE <= sent <= now + MAX_AHEAD else now
+    if after is not None and moment < after:
+        moment = after
+    return instant_text(moment)
 
 
 def load(games: Games, tournament: int, code: str) -> LiveGame:
@@ -135,12 +182,12 @@ def load(games: Games, tournament: int, code: str) -> LiveGame:
     info = games.head(tournament, code)
     game = info.game_struct()
     profile = profile_of(games, tournament)
-    ids, done, seq = _meta(game)
+    ids, gone, seq = _meta(game)
     roles = roles_of(game)
     done_replay = (replay(game.log or [], roles, profile, code, finish=False)
                    if roles is not None else None)
-    return LiveGame(info, game, profile, ids, done, seq, done_replay,
-                    list(done_replay.problems) if done_replay else [])
+    return LiveGame(info, game, profile, ids, set(ids) | set(gone), seq, done_replay,
+                    list(done_replay.problems) if done_replay else [], gone)
 
 
 def _refuse(op: Op, code: str, index: int, detail: str) -> LiveRefused:
@@ -149,10 +196,11 @@ def _refuse(op: Op, code: str, index: int, detail: str) -> LiveRefused:
 
 
 def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: str,
-              ops: Sequence[Op], *, actor: str,
-              base_revision: int) -> tuple[LiveGame, int, int]:
+              ops: Sequence[Op], *, actor: str, base_revision: int,
+              clock: Callable[[], dt.datetime] = utcnow) -> tuple[LiveGame, int, int]:
     """Apply a batch of the screen's operations; returns the game after it, the number of
-    operations applied and the number skipped as already applied."""
+    operations applied and the number skipped as already applied. `clock`: the server's
+    time, for a tap that brings none."""
     if not steps.may_edit(tournament, code, actor):
         raise PermissionDenied("not_allowed", user=actor, action="save",
                                tournament=str(tournament), roles=["judge"])
@@ -168,6 +216,7 @@ def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: s
     log = live.log
     ids = list(live.ids)
     roles = roles_of(game)
+    now = clock()
     for op in new:
         if op.undo is not None:
             if not ids or ids[-1] != op.undo:
@@ -187,7 +236,8 @@ def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: s
         if roles is None:
             raise LiveRefused(op, [Problem("log_needs_seats", code, None, field_of(len(log)),
                                            "scoring.md 1")])
-        log.append(event)
+        previous = parse_instant(log[-1].get("at")) if log else None
+        log.append({**event, "at": tap_time(op, now, previous)})
         ids.append(op.id)
     # one replay of the whole new log: the engine refuses the first illegal event
     if roles is not None and log:
@@ -196,8 +246,10 @@ def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: s
             index = _index_of(done.problems, len(log))
             culprit = _op_of(new, ids, index)
             raise LiveRefused(culprit, [p for p in done.problems if not p.warning])
-    meta = {"ids": ids, "done": sorted(live.done | {op.id for op in new}),
-            "seq": live.seq + len(new)}
+    kept = set(ids)
+    undone = [i for i in live.ids if i not in kept and not i.startswith("log-")]
+    meta = _stored_meta(ids, [*live.gone, *undone, *(op.id for op in new)],
+                        live.seq + len(new))
     game = msgspec.structs.replace(game, log=log, other={**game.other, LIVE_KEY: meta})
     game = with_facts(game, live.profile)
     steps.save_draft(tournament, game.id, game, actor=actor, base_revision=base_revision)

@@ -167,7 +167,10 @@ def diff_dicts(old: Mapping[str, Any], new: Mapping[str, Any],
     """What changed between two format-1 game dicts: {"scores.4.extra": [old, new]}.
 
     Nested objects are compared key by key, lists of objects of the same length item by
-    item (`seats.3.role`); anything else is one value. A missing key reads as null.
+    item (`seats.3.role`); a list that grew or shrank at its end (a game log, one event
+    more) by the items added or taken (`log.60`: [null, event]), so that a revision's
+    trace stays as small as its change; anything else is one value. A missing key reads
+    as null.
     """
     out: dict[str, list[Any]] = {}
     for key in list(old) + [k for k in new if k not in old]:
@@ -188,6 +191,12 @@ def _diff_value(a: Any, b: Any, path: str, out: dict[str, list[Any]]) -> None:
     ):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             _diff_value(x, y, f"{path}.{i}", out)
+    elif (
+        isinstance(a, list) and isinstance(b, list) and a and b and len(a) != len(b)
+        and a[:len(b)] == b[:len(a)]
+    ):
+        for i in range(min(len(a), len(b)), max(len(a), len(b))):
+            out[f"{path}.{i}"] = [a[i] if i < len(a) else None, b[i] if i < len(b) else None]
     else:
         out[path] = [a, b]
 

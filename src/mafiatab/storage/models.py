@@ -574,3 +574,15 @@ class RateCounter(Base):
     key: Mapped[str] = mapped_column(String(300), primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentClock(Base):
+    """A tournament's time zone (an IANA name, e.g. "Europe/Moscow"): every deadline and
+    every game event is shown on that clock. No row: the server's zone."""
+
+    __tablename__ = "tournament_clock"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    time_zone: Mapped[str] = mapped_column(String(64))

@@ -200,5 +200,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import people_pages  # issue 14: people, clubs, the rating
 
     people_pages.install(app)
+    from mafiatab.web import game_time  # issue 15.5: events' times, the video, timecodes
+
+    game_time.install(app)
     app.add_middleware(BodyLimit)  # outermost: nothing reads a body past the limit
     return app

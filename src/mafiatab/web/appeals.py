@@ -24,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import Field
 
 from mafiatab.domain import appeals as ap
+from mafiatab.domain.clock import local_time, zone_label
 from mafiatab.rules import PROFILES
 from mafiatab.services.appeals import (
     CaseView,
@@ -32,6 +33,7 @@ from mafiatab.services.appeals import (
     refusals_json,
     schedule_of,
 )
+from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
@@ -70,13 +72,22 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "text": ("Суть", "What happened"),
     "send": ("Отправить", "Send"),
     "until": ("Подать можно до {at} ({clause})", "May be filed until {at} ({clause})"),
+    "closed": ("Срок подачи истёк {at} ({clause})", "The time to file ended {at} ({clause})"),
+    "time_zone": ("Часовой пояс турнира", "The tournament's time zone"),
+    "zone_hint": ("Имя из базы часовых поясов, например Europe/Moscow; пусто — пояс "
+                  "сервера ({server}). Все сроки и время событий игр — по этому поясу.",
+                  "A zone database name, e.g. Europe/Moscow; empty: the server's ({server}). "
+                  "Every deadline and game event is shown on this clock."),
+    "times_in": ("Время — {zone}", "Times: {zone}"),
+    "no_decide_by": ("срок решения по ФСМ 8.9.2 прошёл до подачи",
+                     "the decision's deadline passed before the filing"),
     "no_deadline": ("Срок правилами не ограничен", "The rules set no deadline"),
     "decide_by": ("решить до", "decide by"),
     "thread": ("Обсуждение", "Thread"),
     "decision": ("Решение", "Decision"),
     "outcome_rejected": ("отклонить", "reject"),
     "outcome_accepted": ("удовлетворить", "accept"),
-    "outcome_replay": ("переиграть (ФСМ 8.10)", "replay (FSM 8.10)"),
+    "outcome_replay": ("переиграть", "replay"),
     "new_result": ("Новый результат", "New result"),
     "seat_extra": ("Место и новый доп. балл", "Seat and its new extra"),
     "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
@@ -87,9 +98,10 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_withdrawn": ("отозвано", "withdrawn"),
     "no_cases": ("Дел нет", "No cases"),
     "schedule": ("Расписание (для сроков)", "Schedule (for the deadlines)"),
-    "schedule_hint": ("По строке: стадия тур день 2026-03-07T12:00",
-                      "One a line: stage round day 2026-03-07T12:00"),
-    "tables_closed": ("Таблицы закрыты в (ISO, пусто — нет)", "Tables closed at (ISO, empty: not)"),
+    "schedule_hint": ("По строке: стадия тур день 2026-03-07T12:00 (время — {zone})",
+                      "One a line: stage round day 2026-03-07T12:00 (time in {zone})"),
+    "tables_closed": ("Таблицы закрыты в ({zone}, пусто — нет)",
+                      "Tables closed at ({zone}, empty: not)"),
     "schedule_missing": ("Расписание не введено: сроки считаются от фактических стартов туров, "
                          "последним считается последний начавшийся тур",
                          "No schedule entered: deadlines count the rounds' actual starts, and the "
@@ -128,11 +140,16 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ap.Refused)
     async def refused(request: Request, e: ap.Refused) -> Response:
         lang = principal(request).lang
+        tid = str(request.path_params.get("tid", ""))
+        zone = app.state.appeals.zones.zone(int(tid)) if tid.isdecimal() and len(tid) < 10 \
+            else None
         if request.url.path.startswith("/api"):
-            return JSONResponse({"error": "refused", "refusals": refusals_json(e.refusals, lang)},
+            return JSONResponse({"error": "refused",
+                                 "refusals": refusals_json(e.refusals, lang, zone)},
                                 status_code=422)
         return render(request, "error.html", status_code=422,
-                      message="; ".join(r.message(lang) for r in e.refusals if not r.warning))
+                      message="; ".join(r.message(lang, zone) for r in e.refusals
+                                        if not r.warning))
 
 
 def _see(url: str) -> RedirectResponse:
@@ -148,12 +165,31 @@ def _involved(me: Principal, tid: int) -> str:
     return require_role(me, tid, INVOLVED)
 
 
-def _when(value: str) -> dt.datetime:
+def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
+    """A time typed in a form: with no offset it is on the tournament's clock (`zone`;
+    the zone database resolves daylight saving time)."""
     try:
-        moment = dt.datetime.fromisoformat(value.strip())
+        moment = dt.datetime.fromisoformat(value.strip()[:40])
     except ValueError:
         raise HTTPException(status_code=400, detail=f"time {value!r}: ISO, e.g. 2026-03-07T12:30") from None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+
+def clock_words(svc: Services, tid: int, lang: str) -> dict[str, Any]:
+    """What every page of the cases needs to show moments: the zone, its name, `when`
+    (a moment as "07.03.2026 14:30 (Europe/Moscow)") and `local` (the form's value)."""
+    zone = svc.zones.zone(tid)
+
+    def when(value: dt.datetime | None) -> str:
+        return local_time(value, zone, lang) if value is not None else ""
+
+    def local(value: dt.datetime | None) -> str:
+        if value is None:
+            return ""
+        return value.astimezone(zone).replace(tzinfo=None).isoformat(timespec="minutes")
+
+    return {"zone": zone, "zone_name": zone_label(zone), "when": when, "local": local,
+            "now": utcnow()}
 
 
 def _public(svc: Services, me: Principal, tid: int, *, extras: bool = True) -> None:
@@ -184,7 +220,9 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
     t, players, stages = svc.tournaments.context(tid)
     staff = me.is_staff(tid)
     rounds = sorted({(g.stage, g.round) for g in svc.games.overview(tid)})
-    return {"t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
+    return {**clock_words(svc, tid, me.lang), "zone_set": svc.zones.is_set(tid),
+            "server_zone": server_zone_name(),
+            "t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
             "names": {p.id: p.nickname for p in players}, "players": players,
             "schedule": svc.appeals.schedule(tid) if staff else None,
             "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
@@ -216,7 +254,8 @@ def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[st
     for kind in ap.Kind:
         found, missing = svc.appeals.filing_deadline(tid, code, kind)
         deadlines[kind.value] = (found, missing)
-    return {"t": t, "tid": tid, "code": code, "mine": sorted(mine),
+    return {**clock_words(svc, tid, me.lang), "is_open": ap.is_open,
+            "t": t, "tid": tid, "code": code, "mine": sorted(mine),
             "players": players, "staff": me.is_staff(tid),
             "score_appeals": PROFILES[t.rules].score_appeals.value,
             "deadlines": deadlines, "refusals": refusals or [], "v": values or {},
@@ -259,10 +298,23 @@ async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) ->
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
+def moments_of_case(svc: Services, tid: int, view: CaseView, lang: str) -> dict[str, Any]:
+    """The moments of the case's game (its published protocol, else the newest), so that
+    the thread links each event to its time and its place in the video."""
+    from mafiatab.web.game_time import moment_rows
+
+    code = view.case.filing.game
+    info = svc.games.confirmed(tid, code) or svc.games.head(tid, code)
+    return {"gm": moment_rows(svc, tid, info.game_struct(), lang)}
+
+
 def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
                     refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
     t, players, _stages = svc.tournaments.context(tid)
-    return {"t": t, "tid": tid, "v": view, "c": view.case,
+    return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
+            "replay_clause": (PROFILES[t.rules].replay_allowed.clause
+                              if PROFILES[t.rules].replay_allowed.value else None),
+            "t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
             "may_write": svc.appeals.may_write(tid, view.number, user),
             "may_decide": svc.appeals.may_decide(tid, user),
@@ -357,7 +409,7 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
-def _schedule_from_text(text: str, closed: str) -> ap.Schedule:
+def _schedule_from_text(text: str, closed: str, zone: dt.tzinfo) -> ap.Schedule:
     rounds = []
     for line in text.splitlines():
         x = line.split()
@@ -365,8 +417,10 @@ def _schedule_from_text(text: str, closed: str) -> ap.Schedule:
             continue
         if len(x) != 4 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
             raise HTTPException(status_code=400, detail=f"schedule line: {line}")
-        rounds.append(ap.RoundTime(stage=x[0], round=int(x[1]), day=int(x[2]), starts=_when(x[3])))
-    return ap.Schedule(rounds=rounds, tables_closed_at=_when(closed) if closed.strip() else None)
+        rounds.append(ap.RoundTime(stage=x[0], round=int(x[1]), day=int(x[2]),
+                                   starts=_when(x[3], zone)))
+    return ap.Schedule(rounds=rounds,
+                       tables_closed_at=_when(closed, zone) if closed.strip() else None)
 
 
 @router.post("/t/{tid}/appeals-schedule")
@@ -375,8 +429,8 @@ async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Respon
     f = await _form(request)
     if not f.get("schedule", "").strip():
         raise HTTPException(status_code=400, detail="schedule")
-    svc.appeals.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", "")),
-                     actor=user)
+    svc.appeals.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", ""),
+                                                      svc.zones.zone(tid)), actor=user)
     return _see(f"/t/{tid}/appeals")
 
 
@@ -401,8 +455,16 @@ async def ended_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     value = (await _form(request)).get("ended", "").strip()
     if not value:
         raise HTTPException(status_code=400, detail="ended")
-    svc.appeals.set_game_end(tid, code, _when(value), actor=user)
+    svc.appeals.set_game_end(tid, code, _when(value, svc.zones.zone(tid)), actor=user)
     return _see(f"/t/{tid}/games/{code}")
+
+
+@router.post("/t/{tid}/time-zone")
+async def zone_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """The organizer sets the tournament's time zone (validated; empty: the server's)."""
+    user = require_user(me)
+    svc.zones.set_zone(tid, (await _form(request)).get("time_zone", "")[:100], actor=user)
+    return _see(f"/t/{tid}/appeals")
 
 
 # --- charts and downloads -----------------------------------------------------------------
@@ -455,6 +517,16 @@ def standings_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
     _public(svc, me, tid)
     return _file(to_csv(svc.standings.cached(tid), me.lang, comma), "text/csv; charset=utf-8",
                  f"standings-{tid}.csv")
+
+
+@router.get("/t/{tid}/export/paper.csv")
+def paper_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
+    """The paper columns of the confirmed games (fouls, days, explanations, protests)."""
+    from mafiatab.formats.csv_export import paper_csv as to_csv
+
+    _public(svc, me, tid)
+    return _file(to_csv(svc.tournaments.tournament(tid), me.lang, None, comma), "text/csv; charset=utf-8",
+                 f"paper-{tid}.csv")
 
 
 @router.get("/t/{tid}/export/standings.pdf")
@@ -578,9 +650,13 @@ def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -
     except ValueError:
         raise HTTPException(status_code=400, detail="kind") from None
     found, missing = svc.appeals.filing_deadline(tid, code, k)
+    zone = svc.zones.zone(tid)
     return {"deadline": found.at.isoformat() if found else None,
+            "local": local_time(found.at, zone, me.lang) if found else None,
+            "time_zone": zone_label(zone),
+            "open": ap.is_open(found, utcnow()) and not missing,
             "clause": found.clause if found else None,
-            "missing": refusals_json(missing, me.lang)}
+            "missing": refusals_json(missing, me.lang, zone)}
 
 
 @api.get("/t/{tid}/appeals/{case}")
@@ -643,6 +719,25 @@ def api_set_schedule(tid: int, body: dict[str, Any], me: Who, svc: Svc) -> dict[
         raise HTTPException(status_code=400, detail=str(e)) from None
     svc.appeals.set_schedule(tid, schedule, actor=user)
     return {"ok": True}
+
+
+class ZoneBody(Body):
+    time_zone: str = Field(description="an IANA name, e.g. Europe/Moscow; empty: the server's",
+                           max_length=64)
+
+
+@api.get("/t/{tid}/time-zone")
+def api_zone(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """The tournament's time zone (every moment on its pages is shown on this clock)."""
+    svc.tournaments.context(tid)  # 404 for no tournament
+    return {"time_zone": svc.zones.zone_name(tid), "set": svc.zones.is_set(tid)}
+
+
+@api.put("/t/{tid}/time-zone")
+def api_set_zone(tid: int, body: ZoneBody, me: Who, svc: Svc) -> dict[str, Any]:
+    """Set the tournament's time zone (organizer, head judge); 400 `bad_zone`."""
+    user = require_user(me)
+    return {"time_zone": svc.zones.set_zone(tid, body.time_zone, actor=user)}
 
 
 @api.put("/t/{tid}/games/{code}/ended")

@@ -10,6 +10,7 @@ batch is applied once and in order).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -17,6 +18,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from mafiatab.domain.clock import clock_time, parse_instant
 from mafiatab.domain.gamelog_state import NextStep, Step, note_text
 from mafiatab.domain.problems import translate_clause
 from mafiatab.services.facade import Services
@@ -136,6 +138,12 @@ RESULT_TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+def _clock(at: object, zone: dt.tzinfo) -> str | None:
+    """An event's wall-clock time on the tournament's clock ("14:30:05"), if it has one."""
+    moment = parse_instant(at)
+    return clock_time(moment, zone) if moment is not None else None
+
+
 def _pick(pair: tuple[str, str], lang: str) -> str:
     return pair[0] if lang == "ru" else pair[1]
 
@@ -215,15 +223,17 @@ def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
     return f"{step.phase.label(lang)}: " + "; ".join(p for p in parts if p)
 
 
-def state_of(live: LiveGame, lang: str) -> dict[str, Any]:
-    """What the screen draws: the stored log, the engine's next step, the seats."""
+def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, Any]:
+    """What the screen draws: the stored log (each event with its time on the
+    tournament's clock, `zone`), the engine's next step, the seats."""
     info = live.revision
     out: dict[str, Any] = {
         "game": info.game, "revision": info.number, "protocol_state": info.state,
         "seq": live.seq, "dealt": live.dealt,
         "roles": [s.role for s in sorted(live.game.seats, key=lambda s: s.seat)],
         "players": [s.player for s in sorted(live.game.seats, key=lambda s: s.seat)],
-        "events": [{"id": i, "event": ev, "text": describe(ev, lang)}
+        "events": [{"id": i, "event": ev, "text": describe(ev, lang),
+                    "time": _clock(ev.get("at"), zone)}
                    for i, ev in zip(live.ids, live.log, strict=True)],
         "problems": [p.as_dict(lang) for p in live.problems],
         "ended": False, "result": None, "step": None, "fouls": {},
@@ -281,7 +291,7 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     live = load(svc.games, tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
     boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
-            "state": state_of(live, me.lang),
+            "state": state_of(live, me.lang, svc.zones.zone(tid)),
             "api": f"/api/t/{tid}/games/{code}/live",
             "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
@@ -300,6 +310,8 @@ class OpIn(BaseModel):
     seq: int = Field(ge=1, description="1, 2, 3… per game, undos included")
     event: dict[str, Any] | None = Field(None, description="an event of the game log")
     undo: str | None = Field(None, description="the id of the last event, to take it back")
+    at: str | None = Field(None, max_length=40,
+                           description="when the judge tapped (ISO); default: on arrival")
 
 
 class Batch(BaseModel):
@@ -311,7 +323,7 @@ class Batch(BaseModel):
 def live_state(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The game's log, the engine's next step and the seats (the table's judge, staff)."""
     _editor(svc, me, tid, code)
-    return state_of(load(svc.games, tid, code), me.lang)
+    return state_of(load(svc.games, tid, code), me.lang, svc.zones.zone(tid))
 
 
 @api.post("/t/{tid}/games/{code}/live")
@@ -325,7 +337,7 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
     for op in body.events:
         if (op.event is None) == (op.undo is None):
             raise HTTPException(status_code=422, detail="an operation is an event or an undo")
-    ops = [Op(id=o.id, seq=o.seq, event=o.event, undo=o.undo) for o in body.events]
+    ops = [Op(id=o.id, seq=o.seq, event=o.event, undo=o.undo, at=o.at) for o in body.events]
     try:
         live, applied, duplicates = apply_ops(svc.games, svc.protocols, tid, code, ops,
                                               actor=user, base_revision=body.base_revision)
@@ -342,7 +354,7 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
                              "problems": [dict(p.as_dict(me.lang), text=short_message(p, me.lang))
                                           for p in e.problems]},
                             status_code=422)
-    out = state_of(live, me.lang)
+    out = state_of(live, me.lang, svc.zones.zone(tid))
     out.update(applied=applied, duplicates=duplicates)
     return JSONResponse(out)
 

@@ -57,6 +57,7 @@
   function enqueue(op) {
     op.id = newId();
     op.seq = server.seq + queue.length + 1;
+    op.at = new Date().toISOString();  // the tap's time: queued offline, sent later
     queue.push(op);
     saveQueue();
     render();
@@ -86,6 +87,7 @@
     render();
     send('POST', {base_revision: server.revision, events: batch.map(function (op) {
       var o = {id: op.id, seq: op.seq};
+      if (op.at) { o.at = op.at; }
       if (op.undo) { o.undo = op.undo; } else { o.event = op.event; }
       return o;
     })}).then(function (r) {
@@ -209,8 +211,9 @@
     var after = ui.after;
     ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
     stopTimer(); timer.key = '';
-    queue.push({event: ev, id: newId(), seq: 0});
-    after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0}); });
+    var at = new Date().toISOString();
+    queue.push({event: ev, id: newId(), seq: 0, at: at});
+    after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0, at: at}); });
     queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
     saveQueue(); render(); flush();
   }
@@ -368,7 +371,7 @@
 
   function journal() {
     var items = server.events.slice(-12).filter(function (e) { return e.text && e.text.trim(); })
-      .map(function (e) { return h('li', {text: e.text}); });
+      .map(function (e) { return h('li', {text: (e.time ? e.time + ' · ' : '') + e.text}); });
     queue.forEach(function (op) { items.push(h('li', {'class': 'lv-queued', text: label(op) + ' — ' + W.queued})); });
     var total = server.events.length + queue.length;
     return section(W.log, 'lv-log', h('ol', {reversed: 'reversed', start: String(total)}, items.reverse()));
