@@ -55,6 +55,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "жребий называет неизвестного игрока {value!r}",
         "the lot names an unknown player {value!r}",
     ),
+    "team_member_twice": (
+        "игрок {value!r} записан в две команды или дважды",
+        "player {value!r} is in two teams, or twice in one",
+    ),
+    "team_empty": ("в команде {value!r} нет игроков", "team {value!r} has no members"),
     "lot_duplicate": (
         "жребий называет игрока {value!r} дважды",
         "the lot names player {value!r} twice",
