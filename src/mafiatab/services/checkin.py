@@ -55,8 +55,8 @@ STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 SEATING_REASON: Final = "seating"
 DESK, QR = "desk", "qr"
 TABLE_SIZE: Final = 10
-#: local-search moves per re-seating (about a second for 20 tables on one core)
-SEARCH_MOVES: Final = 40_000
+#: local-search moves per re-seating (about a second on one core)
+SEARCH_MOVES: Final = 30_000
 #: the largest tournament the check-in page handles at once
 MAX_PLAYERS: Final = 1000
 #: a hard rule broken weighs more than any metric can
@@ -260,13 +260,18 @@ class _Search:
         self.games = games
         #: the largest meeting count the round may make without a penalty
         self.max_meetings = max_meetings
+        self._pairs: dict[tuple[str, str], int] = {}
 
     def pair(self, a: str, b: str) -> int:
+        hit = self._pairs.get((a, b))
+        if hit is not None:
+            return hit
         m = self.meet.get((min(a, b), max(a, b)), 0)
         cost = 2 * m + (MAX_PENALTY if m + 1 > self.max_meetings else 0)
         club = self.clubs.get(a)
         if club is not None and club == self.clubs.get(b):
             cost += HARD
+        self._pairs[a, b] = self._pairs[b, a] = cost
         return cost
 
     def placed(self, p: str, table: int, s: int) -> int:
@@ -296,51 +301,61 @@ def optimise_round(start: list[list[str]], bench: list[str], search: _Search, *,
     """Local search (simulated annealing, the best seen kept) from `start`: swap two
     players of two tables, two seats of one table, or a seated player with one of `bench`
     (who then sits out). Players in `fixed` keep their seat. The search follows the
-    weighted cost; a seating becomes the answer only when `admissible` accepts it (the
-    service asks that no metric be worse than at the start). Deterministic for a seed;
-    never worse than `start`."""
+    weighted cost, each move priced by its change alone (nine pairs, not a table's 45); a
+    seating becomes the answer only when `admissible` accepts it (the service asks that no
+    metric be worse than at the start). Deterministic for a seed; never worse than `start`."""
     rng = random.Random(seed)
     cur = [list(t) for t in start]
     bench = list(bench)
-    cost = [search.table(ps, t) for t, ps in enumerate(cur)]
-    total = sum(cost)
+    total = search.total(cur)
     best, best_total = [list(t) for t in cur], total
     movable = [(t, s) for t, ps in enumerate(cur) for s, p in enumerate(ps) if p not in fixed]
     if not movable:
         return best
+    pair, placed = search.pair, search.placed
+
+    def change(t: int, s: int, new: str) -> int:
+        """The cost change of `new` taking seat s of table t (its neighbours stay)."""
+        row = cur[t]
+        old = row[s]
+        d = placed(new, t, s) - placed(old, t, s)
+        for i, q in enumerate(row):
+            if i != s:
+                d += pair(new, q) - pair(old, q)
+        return d
+
     temp0 = 4.0
+    rejected = best_total + 1  # the lowest total `admissible` refused since the last best
     for k in range(moves):
         temp = temp0 * (1 - k / moves) + 0.01
         t1, s1 = movable[rng.randrange(len(movable))]
-        kind = rng.random()
-        if bench and kind < 0.15:
+        a = cur[t1][s1]
+        if bench and rng.random() < 0.15:
             j = rng.randrange(len(bench))
-            old = cur[t1][s1]
-            cur[t1][s1] = bench[j]
-            c1 = search.table(cur[t1], t1)
-            delta = c1 - cost[t1]
-            if delta <= 0 or rng.random() < _accept(delta, temp):
-                bench[j] = old
-                cost[t1], total = c1, total + delta
-            else:
-                cur[t1][s1] = old
+            delta = change(t1, s1, bench[j])
+            if not (delta <= 0 or rng.random() < _accept(delta, temp)):
                 continue
+            cur[t1][s1], bench[j] = bench[j], a
         else:
             t2, s2 = movable[rng.randrange(len(movable))]
             if (t1, s1) == (t2, s2):
                 continue
-            cur[t1][s1], cur[t2][s2] = cur[t2][s2], cur[t1][s1]
-            c1 = search.table(cur[t1], t1)
-            c2 = search.table(cur[t2], t2) if t2 != t1 else c1
-            delta = c1 - cost[t1] + (c2 - cost[t2] if t2 != t1 else 0)
-            if delta <= 0 or rng.random() < _accept(delta, temp):
-                cost[t1], cost[t2] = c1, c2
-                total += delta
+            b = cur[t2][s2]
+            if t1 == t2:
+                delta = (placed(b, t1, s1) + placed(a, t1, s2)
+                         - placed(a, t1, s1) - placed(b, t1, s2))
             else:
-                cur[t1][s1], cur[t2][s2] = cur[t2][s2], cur[t1][s1]
+                delta = change(t1, s1, b) + change(t2, s2, a)
+            if not (delta <= 0 or rng.random() < _accept(delta, temp)):
                 continue
-        if total < best_total and (admissible is None or admissible(cur)):
-            best, best_total = [list(t) for t in cur], total
+            cur[t1][s1], cur[t2][s2] = b, a
+        total += delta
+        if total < best_total and total < rejected:
+            if admissible is None or admissible(cur):
+                best, best_total = [list(t) for t in cur], total
+                rejected = best_total + 1
+            else:
+                rejected = total
     return best
 
 
