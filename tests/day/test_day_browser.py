@@ -109,7 +109,7 @@ def test_the_players_page_follows_his_confirmed_game_without_a_reload(
     page.wait_for_url(f"**/t/{tid}/me")
     nick = next(p.nickname for p in world.sample.players if p.id == player)
     assert nick in page.inner_text("h1")
-    assert f"стол 1, место {seat.seat}" in page.inner_text("#me-next")
+    assert f"Отбор, тур 3: стол 1, место {seat.seat}" in page.inner_text("#me-next")
     assert page.locator(f'[data-game="{code}"]').count() == 0
     standing_before = page.inner_text("#me-standing")
     page.evaluate("window.__kept = 1")  # gone if the page reloads
@@ -163,20 +163,22 @@ def test_the_desk_and_the_team_standings(live: tuple[str, World, WebService],
             "els => els.map(e => { const r = e.getBoundingClientRect(); "
             "return [r.width, r.height]; })"):
         assert box[0] >= 44 and box[1] >= 44, box
+    assert "Следующий тур: Отбор, тур 3" in page.inner_text("#next-round")
     _shot(page, "checkin-360")
-    page.locator("button.replace").first.click()
-    page.wait_for_url(f"**/t/{tid}/checkin?message=*")
-    assert page.locator(".ns").count() == 1
-    page.locator("#reseat").click()
-    page.wait_for_url(f"**/t/{tid}/checkin?message=*")
-    assert page.locator("#all-here").count() == 1
     wide = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     wide.goto(f"{base}/login?next=/t/{tid}/checkin")
     wide.fill("input[name=user]", ORGANIZER_NAME)
     wide.fill("input[name=password]", DEMO_PASSWORD)
     wide.click("#login-btn")
     wide.wait_for_url(f"**/t/{tid}/checkin")
-    _shot(wide, "checkin-1280")
+    _shot(wide, "checkin-1280", full=False)
+    page.locator("button.replace").first.click()
+    page.wait_for_url(f"**/t/{tid}/checkin?message=*")
+    assert page.locator(".ns").count() == 1
+    page.locator("#reseat").click()
+    page.wait_for_url(f"**/t/{tid}/checkin?message=*")
+    assert page.locator("#all-here").count() == 1
+    assert "Тур пересажен" in page.inner_text("#ck-message")
     teams = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     teams.goto(f"{base}/t/{tid}/teams")
     assert teams.locator("#team-standings tr[data-team]").count() == 4

@@ -33,6 +33,7 @@ class NextSeat:
     seat: int
     game: str
     judge: str | None
+    stage_name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +117,15 @@ class MyPageService:
     def _next_seat(self, tournament: int, pid: str) -> NextSeat | None:
         """The first table, in stage and round order, whose game is not confirmed and
         seats the player: where he plays next."""
+        names = {s.id: s.name for s in self.web.context(tournament)[2]}
         for g in self.web.overview(tournament):
             if g.state == CONFIRMED:
                 continue
             head = self.web.head(tournament, g.code)
             for seat in head.game_struct().seats:
                 if seat.player == pid:
-                    return NextSeat(g.stage, g.round, g.table, seat.seat, g.code, g.judge)
+                    return NextSeat(g.stage, g.round, g.table, seat.seat, g.code, g.judge,
+                                    names.get(g.stage, g.stage))
         return None
 
 

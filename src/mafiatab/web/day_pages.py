@@ -188,14 +188,15 @@ def _plan(request: Request, d: Day, tid: int, user: str) -> RoundPlan | None:
 def _checkin_context(request: Request, d: Day, svc: WebService, me: Principal, tid: int,
                      message: str | None = None) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
-    t, players, _stages = svc.context(tid)
+    t, players, stages = svc.context(tid)
     presence = d.checkin.presence(tid)
     key = d.checkin.desk_key(tid, actor=user)
     link = f"{str(request.base_url).rstrip('/')}/t/{tid}/here/{key}"
     names = {p.id: p.nickname for p in players}
     return {"t": t, "tid": tid, "players": players, "presence": presence, "names": names,
             "plan": _plan(request, d, tid, user), "desk_link": link, "desk_qr": qr_svg(link),
-            "message": message, "dw": lambda k, **kw: dw(k, me.lang, **kw)}
+            "message": message, "stage_names": {s.id: s.name for s in stages},
+            "dw": lambda k, **kw: dw(k, me.lang, **kw)}
 
 
 @router.get("/t/{tid}/checkin", response_class=HTMLResponse)
