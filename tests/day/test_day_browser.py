@@ -87,8 +87,8 @@ def _shot(page: Any, name: str, full: bool = True) -> Path:
     return path
 
 
-def _phone(browser: Any) -> Any:
-    return browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+def _phone(b: Any) -> Any:
+    return b.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                has_touch=True).new_page()
 
 

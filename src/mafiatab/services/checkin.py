@@ -90,7 +90,7 @@ class SeatingMetrics:
         return self.club_clashes + self.pins_broken + self.absent_seated
 
     def as_json(self) -> dict[str, int]:
-        return {f: getattr(self, f) for f in self.__slots__}  # type: ignore[attr-defined]
+        return {f: getattr(self, f) for f in self.__slots__}
 
 
 @dataclass(slots=True)
