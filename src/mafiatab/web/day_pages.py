@@ -108,6 +108,9 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "my_games": ("Мои игры", "My games"),
     "my_cases": ("Мои протесты и апелляции", "My protests and appeals"),
     "no_cases": ("Нет.", "None."),
+    "status_open": ("открыто", "open"),
+    "status_decided": ("решено", "decided"),
+    "status_withdrawn": ("отозвано", "withdrawn"),
     "decide_by": ("решение до {at}", "decision by {at}"),
     "file_by": ("подать до {at}", "file by {at}"),
     "teams": ("Командный зачёт", "Team standings"),
@@ -432,6 +435,28 @@ async def api_tick(request: Request, tid: int, pid: str, me: Who, d: DaySvc) -> 
     present = bool(body.get("present", True)) if isinstance(body, dict) else True
     await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
     return JSONResponse({"player": pid, "present": present})
+
+
+@router.get("/api/t/{tid}/me")
+def api_me(tid: int, me: Who, d: DaySvc) -> Response:
+    """The player's page as JSON (the same call as the page)."""
+    page = d.my.page(tid, actor=require_user(me))
+    n = page.next_seat
+    return JSONResponse({
+        "player": page.player, "nickname": page.nickname, "present": page.presence is not None,
+        "next": None if n is None else {"stage": n.stage, "round": n.round, "table": n.table,
+                                        "seat": n.seat, "game": n.game},
+        "standings_hidden": page.standings_hidden, "place": page.place,
+        "total": None if page.total is None else format_points(page.total, "en"),
+        "games": [{"game": g.game, "round": g.round, "table": g.table, "seat": g.seat,
+                   "total": format_points(g.total, "en"),
+                   "parts": [{"kind": x.kind, "points": format_points(x.points, "en"),
+                              "clause": x.clause} for x in g.parts]} for g in page.games],
+        "cases": [{"id": c.view.id, "game": c.view.case.filing.game,
+                   "status": c.view.case.status.value,
+                   "decide_by": c.view.decide_by.isoformat() if c.view.decide_by else None,
+                   "file_by": c.filing_deadline.isoformat() if c.filing_deadline else None}
+                  for c in page.cases]})
 
 
 @router.get("/api/t/{tid}/teams")
