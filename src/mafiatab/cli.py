@@ -452,6 +452,9 @@ app.command("serve")(serve_command)
 from mafiatab.ratings_cli import ratings_command  # noqa: E402  (the open rating, issue 14)
 
 app.command("ratings")(ratings_command)
+from mafiatab.day_cli import day_app  # noqa: E402  (check-in, no-shows, teams: issues 14-15)
+
+app.add_typer(day_app, name="day")
 
 
 def main() -> None:

@@ -10,13 +10,13 @@ nothing here recomputes a point. An import of a format-1 file with `teams` store
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.standings import Standings
 from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, check_teams, team_standings
 from mafiatab.services.store import (
     Store,
@@ -27,9 +27,6 @@ from mafiatab.services.store import (
 )
 from mafiatab.storage import models as db
 from mafiatab.storage.models import ORGANIZER
-
-if TYPE_CHECKING:
-    from mafiatab.services.web_support import WebService
 
 #: bounds of what a form may register
 MAX_TEAMS = 200
@@ -99,9 +96,11 @@ def parse_teams(text: str, players: Sequence[model.Player]) -> list[Team]:
 class TeamService:
     """The teams of a stored tournament: registration and the team standings."""
 
-    def __init__(self, store: Store, web: WebService) -> None:
+    def __init__(self, store: Store, standings: Callable[[int], Standings]) -> None:
+        """`standings`: the players' standings of a tournament (the web app passes its
+        cached ones, the CLI computes them)."""
         self.store = store
-        self.web = web
+        self.player_standings = standings
 
     def teams(self, tournament: int) -> list[Team]:
         with self.store.read() as s:
@@ -131,7 +130,7 @@ class TeamService:
         teams = self.teams(tournament)
         if not teams:
             return []
-        rows = self.web.cached_standings(tournament).rows
+        rows = self.player_standings(tournament).rows
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             profile, _ = profile_of(t)

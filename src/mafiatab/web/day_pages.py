@@ -143,7 +143,7 @@ class Day:
     def __init__(self, web: WebService, appeals: AppealService) -> None:
         self.checkin = CheckinService(web.store)
         self.my = MyPageService(web, appeals, self.checkin)
-        self.teams = TeamService(web.store, web)
+        self.teams = TeamService(web.store, web.cached_standings)
 
 
 def day(request: Request) -> Day:
