@@ -113,7 +113,7 @@ def test_the_players_page_follows_his_confirmed_game_without_a_reload(
     assert page.locator(f'[data-game="{code}"]').count() == 0
     standing_before = page.inner_text("#me-standing")
     page.evaluate("window.__kept = 1")  # gone if the page reloads
-    page.wait_for_function("document.documentElement.dataset.push === 'up'")
+    page.locator("html[data-push=up]").wait_for(state="attached")
     _shot(page, "player-360-before")
 
     # the judge's protocol of the open table, submitted and confirmed meanwhile
@@ -164,6 +164,23 @@ def test_the_desk_and_the_team_standings(live: tuple[str, World, WebService],
             "return [r.width, r.height]; })"):
         assert box[0] >= 44 and box[1] >= 44, box
     assert "Следующий тур: Отбор, тур 3" in page.inner_text("#next-round")
+    # a tap swaps the list in place: no navigation, the scroll kept
+    page.evaluate("window.__kept = 1")
+    last = "#ck-r2 button.tick"
+    page.locator(last).scroll_into_view_if_needed()
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    page.locator(last).click()
+    page.locator("#ck-r2 button.tick[aria-pressed=false]").wait_for()
+    # the same page, still at the row (not back at the top; the list may end a line sooner)
+    assert page.evaluate("window.__kept") == 1
+    assert abs(page.evaluate("window.scrollY") - scrolled) < 60
+    assert page.locator(".ns").count() == 2
+    page.locator(last).click()
+    page.locator("#ck-r2 button.tick[aria-pressed=true]").wait_for()
+    assert page.evaluate("window.__kept") == 1
+    assert "r2" in checkin.presence(tid)
+    page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "checkin-360")
     wide = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     wide.goto(f"{base}/login?next=/t/{tid}/checkin")

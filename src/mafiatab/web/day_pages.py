@@ -216,14 +216,14 @@ async def _form(request: Request) -> dict[str, str]:
 
 @router.post("/t/{tid}/checkin/player/{pid}")
 async def tick(request: Request, tid: int, pid: str, me: Who, svc: Svc, d: DaySvc) -> Response:
-    """One tap at the desk: present or not (htmx swaps the player's row)."""
+    """One tap at the desk: present or not."""
     user = require_role(me, tid, STAFF)
     f = await _form(request)
     present = f.get("present", "1") == "1"
     await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
-    if request.headers.get("HX-Request"):
-        return _see(f"/t/{tid}/checkin")  # htmx follows and swaps the whole page body
-    return _see(f"/t/{tid}/checkin")
+    # htmx follows the redirect and swaps the list and the round's panel in place (the
+    # phone keeps its scroll); without script the page comes back at the player's row
+    return _see(f"/t/{tid}/checkin#ck-{pid}")
 
 
 @router.post("/t/{tid}/checkin/replace")
