@@ -184,6 +184,16 @@ def test_the_desk_page_qr_check_in_and_blank_protocols(day: Day, tmp_path: Path,
     assert phone.get(f"/t/{tid}/here/wrong-key").status_code == 404
     here = phone.get(f"/t/{tid}/here/{link}")
     assert here.status_code == 200 and "Вы отмечены" in here.text
+    h = {"X-CSRF-Token": csrf_of(org)}
+    here_one = next(p.id for p in PLAYERS if p.id not in absent and p.id != "p35")
+    assert org.post(f"/api/t/{tid}/checkin/{here_one}", json={"present": False},
+                    headers=h).json() == {"player": here_one, "present": False}
+    assert org.post(f"/api/t/{tid}/checkin/{here_one}", content=b"{", headers={
+        **h, "content-type": "application/json"}).status_code == 422
+    assert org.post(f"/api/t/{tid}/checkin/{here_one}", json={"present": "yes"},
+                    headers=h).status_code == 422
+    assert org.post(f"/api/t/{tid}/checkin/{here_one}", json={"present": True},
+                    headers=h).status_code == 200
     status = org.get(f"/api/t/{tid}/checkin").json()
     assert "p35" in status["present"]
     assert {n["player"] for n in status["next_round"]["no_shows"]} == set(absent)

@@ -431,8 +431,15 @@ def api_checkin(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
 @router.post("/api/t/{tid}/checkin/{pid}")
 async def api_tick(request: Request, tid: int, pid: str, me: Who, d: DaySvc) -> Response:
     user = require_role(me, tid, STAFF)
-    body: Any = await request.json() if request.headers.get("content-length") not in (None, "0") else {}
-    present = bool(body.get("present", True)) if isinstance(body, dict) else True
+    body: Any = {}
+    if request.headers.get("content-length") not in (None, "0"):
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "bad_json"}, status_code=422)
+    present = body.get("present", True) if isinstance(body, dict) else None
+    if not isinstance(present, bool):
+        return JSONResponse({"error": "present: true or false"}, status_code=422)
     await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
     return JSONResponse({"player": pid, "present": present})
 
