@@ -59,6 +59,8 @@ TABLE_SIZE: Final = 10
 SEARCH_MOVES: Final = 30_000
 #: the largest tournament the check-in page handles at once
 MAX_PLAYERS: Final = 1000
+#: how many times a search checks its best seating against the metrics at the start
+CHECKS: Final = 40
 #: a hard rule broken weighs more than any metric can
 HARD: Final = 10**9
 
@@ -325,8 +327,20 @@ def optimise_round(start: list[list[str]], bench: list[str], search: _Search, *,
         return d
 
     temp0 = 4.0
-    rejected = best_total + 1  # the lowest total `admissible` refused since the last best
+    # the lowest-cost seating seen, and the best one `admissible` accepted: the check (the
+    # stage's metrics recomputed) runs a few dozen times per search, not on every step down
+    low, low_total, checked = [list(t) for t in cur], total, True
+    every = max(1, moves // CHECKS)
+
+    def check() -> None:
+        nonlocal best, best_total, checked
+        if not checked and low_total < best_total and (admissible is None or admissible(low)):
+            best, best_total = [list(t) for t in low], low_total
+        checked = True
+
     for k in range(moves):
+        if k % every == 0:
+            check()
         temp = temp0 * (1 - k / moves) + 0.01
         t1, s1 = movable[rng.randrange(len(movable))]
         a = cur[t1][s1]
@@ -350,12 +364,9 @@ def optimise_round(start: list[list[str]], bench: list[str], search: _Search, *,
                 continue
             cur[t1][s1], cur[t2][s2] = b, a
         total += delta
-        if total < best_total and total < rejected:
-            if admissible is None or admissible(cur):
-                best, best_total = [list(t) for t in cur], total
-                rejected = best_total + 1
-            else:
-                rejected = total
+        if total < low_total:
+            low, low_total, checked = [list(t) for t in cur], total, False
+    check()
     return best
 
 
