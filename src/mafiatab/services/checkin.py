@@ -505,17 +505,22 @@ class CheckinService:
         index = sorted(games.rounds).index(number)
         metrics = stage_metrics(rounds, clubs, separate, pins, absent_of(tables, present), index)
         search = _Search(others, clubs, separate, pins, played, metrics.max_meetings)
-        reserves = [p for p in players if p in present and p not in seated]
+        # reserves with the fewest games of the stage first (as `reseat` brings them in)
+        reserves = sorted((p for p in players if p in present and p not in seated),
+                          key=lambda p: (played.get(p, 0), players.index(p)))
         absent = frozenset(p for p in seated if p not in present)
         no_shows: list[NoShow] = []
         taken: set[str] = set()
         for tb in tables:
+            row = list(tb.seats)
             for i, p in enumerate(tb.seats):
                 if p in absent:
-                    best = self._best_reserve(tb, i, [r for r in reserves if r not in taken],
+                    probe = Table(tb.number, tb.game, tb.revision, row)
+                    best = self._best_reserve(probe, i, [r for r in reserves if r not in taken],
                                               search)
                     if best is not None:
                         taken.add(best)
+                        row[i] = best
                     no_shows.append(NoShow(p, tb.number, i + 1, best))
         return RoundPlan(stage, number, tables, no_shows, reserves, metrics, separate, pins)
 
