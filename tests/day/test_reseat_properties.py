@@ -1,5 +1,6 @@
 """Re-seating for any no-shows (hypothesis): whoever stays away from whichever round, the
-new round keeps every rule — nobody absent or twice seated, club-mates apart, the pinned
+new round keeps every rule (or, when the search finds no such seating, it is refused and
+nothing is written) — nobody absent or twice seated, club-mates apart, the pinned
 player at his table, full tables — and changes nothing outside that round."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mafiatab.services.checkin import CheckinService
+from mafiatab.services.checkin import CheckinService, DayRefused
 from tests.day.conftest import ORGANIZER, PINS, PLAYERS, Day
 
 CLUBS = {p.id: p.club for p in PLAYERS}
@@ -37,7 +38,14 @@ def test_any_no_shows_reseated_keep_every_rule(day: Day, rnd: int, picks: list[i
         if p.id not in absent:
             svc.set_present(tid, p.id, True, actor=ORGANIZER)
     present = {p.id for p in PLAYERS} - absent
-    result = svc.reseat(tid, "qual", rnd, actor=ORGANIZER, pins=PINS, seed=seed, moves=5000)
+    try:
+        result = svc.reseat(tid, "qual", rnd, actor=ORGANIZER, pins=PINS, seed=seed,
+                            moves=5000)
+    except DayRefused as e:
+        # no rule-keeping seating found: refused, and nothing written
+        assert e.code == "breaks_rule"
+        assert _rounds(day, tid) == before
+        return
     after = _rounds(day, tid)
     seated = [p for t in after[rnd] for p in t]
     assert not absent & set(seated) and len(seated) == len(set(seated))
