@@ -17,6 +17,7 @@ import sys
 from mafiatab import i18n
 from mafiatab.cli import db as storage_cli
 from mafiatab.cli import prints, records
+from mafiatab.cli.day import day_app
 from mafiatab.cli.files import app, err, print_problems
 from mafiatab.cli.mafiaratings import import_game_command
 from mafiatab.cli.ratings import ratings_command
@@ -41,6 +42,7 @@ storage_cli.db_app.command("import-archive")(records.import_archive)
 app.command("import-game")(import_game_command)
 app.command("serve")(serve_command)
 app.command("ratings")(ratings_command)
+app.add_typer(day_app, name="day")
 
 
 def _argv_lang() -> str:

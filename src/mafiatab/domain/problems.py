@@ -56,6 +56,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "жребий называет неизвестного игрока {value!r}",
         "the lot names an unknown player {value!r}",
     ),
+    "team_member_twice": (
+        "игрок {value!r} записан в две команды или дважды",
+        "player {value!r} is in two teams, or twice in one",
+    ),
+    "team_empty": ("в команде {value!r} нет игроков", "team {value!r} has no members"),
     "lot_duplicate": (
         "жребий называет игрока {value!r} дважды",
         "the lot names player {value!r} twice",
@@ -420,7 +425,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "team_unknown_player": ("в команде неизвестный игрок {value}",
                             "a team names an unknown player {value}"),
     "team_id_twice": ("команда {value} указана дважды", "team {value} is given twice"),
-    "team_empty": ("в команде {value} нет игроков", "team {value} has no members"),
     "day1_left_mismatch": (
         "в первый день голосованием ушли {left} (по записи дня), а в поле {count}",
         "{left} left by day one's vote (the day's record), the field says {count}",

@@ -222,6 +222,15 @@ class LotDraw(_Record):
     order: list[str]
 
 
+class TeamEntry(_Record):
+    """A team of a team tournament (format 1 `teams`, optional): an id, a name and its
+    members' player ids (docs/teams.md)."""
+
+    id: str
+    name: str
+    members: list[str]
+
+
 class Tournament(_Record, kw_only=True):
     format: str = "mafiatab.tournament/1"
     name: str
@@ -234,6 +243,8 @@ class Tournament(_Record, kw_only=True):
     games: list[Game] = []
     lots: list[str] = []
     lot_draws: list[LotDraw] = []
+    #: the teams of a team tournament (optional; docs/teams.md)
+    teams: list[TeamEntry] = []
     other: dict[str, Any] = msgspec.field(default_factory=dict, name=UNKNOWN_KEY)
 
     @property

@@ -210,8 +210,13 @@ def _context(t: Tournament, p: RuleProfile) -> _Context:
     scored = [score_game(g, p, pays.get(g.stage, False)) for g in t.games]
     seated = seated_by_stage(t)
     dist = distances(t, p, seated)
-    return _Context(p, scored, coefficient_k(t, p), compensation_rates(p, scored, dist, seated),
-                    dist, seated)
+    if p.comp_per_team.value and t.teams:
+        from mafiatab.domain.teams import team_compensation_rates  # teams build on rows
+
+        ci = team_compensation_rates(p, scored, dist, seated, t.teams)
+    else:
+        ci = compensation_rates(p, scored, dist, seated)
+    return _Context(p, scored, coefficient_k(t, p), ci, dist, seated)
 
 
 def _in_scope(g: Game, scope: frozenset[str] | None) -> bool:

@@ -529,6 +529,9 @@ def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
     stages = {s.id for s in t.stages}
     for game in t.games:
         problems.extend(validate_game(game, profile, players, stages))
+    from mafiatab.domain.teams import team_problems  # teams build on the standings
+
+    problems.extend(team_problems(t))
     seen: set[str] = set()
     for pid in t.lots:
         if pid not in players:

@@ -157,6 +157,8 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
     "comp_requires_black_in_best_move": ("Ci только если в ЛХ назван чёрный",
                                          "Ci only when the best move names a black", "flag"),
     "comp_share_on_red_win": ("Доля Ci при победе красных", "Share of Ci on a red win", "share"),
+    "comp_per_team": ("Ci по команде: i и B за команду (командный марафон)",
+                      "Ci per team: i and B over the team (a team marathon)", "flag"),
     "tie_breakers": ("Порядок мест", "Order of places", "tie_breakers"),
     "first_killed_night": ("ПУ — убитый в ночь № (договорка — ночь 0)",
                            "First killed: shot in night no. (agreement night: 0)", "count"),

@@ -34,6 +34,7 @@ from mafiatab.domain.protocol import (
     Seat,
     SeatScores,
     Stage,
+    TeamEntry,
     Tournament,
     Version,
     Video,
@@ -44,7 +45,7 @@ FORMAT = "mafiatab.tournament/1"
 
 _TOURNAMENT_FIELDS = frozenset(
     {"format", "name", "rules", "participants", "players", "stages", "games", "lots",
-     "lot_draws", "rule_options"}
+     "lot_draws", "rule_options", "teams"}
 )
 #: optional fields that importers add (docs/importers.md): kept in `other` like unknown
 #: fields, so nothing is lost on a round trip, but known, so not reported as misspelt
@@ -162,6 +163,7 @@ class _Reader:
                     games.append(game)
         lots = self.str_list(data.get("lots", []), "lots")
         lot_draws = self.lot_draws(data.get("lot_draws", []))
+        teams = self.teams(data.get("teams", []))
         options_raw = data.get("rule_options", {})
         rule_options: dict[str, str] = {}
         if not isinstance(options_raw, dict) or not all(
@@ -177,8 +179,30 @@ class _Reader:
         return Tournament(
             format=fmt, name=name, rules=rules, players=players, stages=stages, games=games,
             participants=participants, lots=lots, lot_draws=lot_draws,
-            rule_options=rule_options, other=other,
+            rule_options=rule_options, teams=teams, other=other,
         )
+
+    def teams(self, raw: object) -> list[TeamEntry]:
+        """The optional `teams`: objects with an id, a name and members (player ids)."""
+        out: list[TeamEntry] = []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", field="teams")
+            return out
+        for i, d in enumerate(raw):
+            where = f"teams[{i}]"
+            if not isinstance(d, dict) or not isinstance(d.get("id"), str) or not d["id"]:
+                self.type_error(d, "object with id, name, members", field=where)
+                continue
+            name = d.get("name", d["id"])
+            if not isinstance(name, str):
+                self.type_error(name, "text", field=where + ".name")
+                name = d["id"]
+            members = self.str_list(d.get("members", []), where + ".members")
+            for key in d:
+                if key not in ("id", "name", "members"):
+                    self.add("unknown_field", field=f"{where}.{key}", warning=True)
+            out.append(TeamEntry(id=d["id"], name=name, members=members))
+        return out
 
     def str_list(self, raw: object, field: str) -> list[str]:
         if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
@@ -844,6 +868,8 @@ def tournament_to_dict(t: Tournament) -> dict[str, Any]:
             {"seed": x.seed, "group": list(x.group), "order": list(x.order)}
             for x in t.lot_draws
         ]
+    if t.teams:
+        d["teams"] = [{"id": x.id, "name": x.name, "members": list(x.members)} for x in t.teams]
     d.update(t.other)
     return d
 

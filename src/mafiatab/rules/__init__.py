@@ -11,6 +11,7 @@ from mafiatab.rules.profile import (
     ExtraLimits,
     Ruled,
     RuleProfile,
+    with_compensation_per_team,
     with_four_players_tie_rule,
 )
 
@@ -26,6 +27,11 @@ OPTIONS: dict[str, dict[str, Callable[[RuleProfile], RuleProfile]]] = {
     "fiim_7_6": {
         "off": lambda p: p,
         "on": with_four_players_tie_rule,
+    },
+    # a team marathon's option: Ci over the team's first-night kills and games (docs/teams.md)
+    "comp_per_team": {
+        "off": lambda p: p,
+        "on": with_compensation_per_team,
     },
 }
 

@@ -72,6 +72,7 @@ FIIM2018 = RuleProfile(
     comp_b_minimum=Ruled(0, "FIIM 8.6.1 (Reading: no minimum)"),
     comp_requires_black_in_best_move=Ruled(False, "FIIM 8.6.3"),
     comp_share_on_red_win=Ruled((0, 1), "FIIM 8.6.3"),
+    comp_per_team=Ruled(False, "FIIM 8.6.1 (Reading: Ci per player)"),
     tie_breakers=Ruled(
         ("total", "extra", "wins", "wins_don_sheriff", "first_killed"),
         "FIIM 8.8, 8.8.1-8.8.4",

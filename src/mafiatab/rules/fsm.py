@@ -102,6 +102,7 @@ FSM = RuleProfile(
     comp_b_minimum=Ruled(4, "FSM 8.6.2"),
     comp_requires_black_in_best_move=Ruled(True, "FSM 8.6.4, 8.6.4.3"),
     comp_share_on_red_win=Ruled((1, 2), "FSM 8.6.4.2"),
+    comp_per_team=Ruled(False, "FSM 8.6.2 (Reading: Ci per player)"),
     tie_breakers=Ruled(
         ("total", "extra", "wins", "wins_don_sheriff", "first_killed"),
         "FSM 8.7.1-8.7.5",

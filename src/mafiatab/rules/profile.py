@@ -271,6 +271,13 @@ class RuleProfile:
     #: a best move names distinct seats other than the first killed's own, unchanged
     best_move_fixed_numbers: Ruled[bool] = Ruled(True, "FSM 8.3.4")
 
+    # --- teams (docs/teams.md) ---------------------------------------------------------
+    #: Reading, a team marathon's option: Ci paid per team — i counted over the team's
+    #: first-night kills, B over the team's games on the distance — instead of each
+    #: player's own (off: the rules' Ci is a player's own). Each federation's profile
+    #: sets it with its own clause.
+    comp_per_team: Ruled[bool] = Ruled(False, "8.6 (Reading: Ci per player)")
+
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
         value = getattr(self, setting)
@@ -286,6 +293,16 @@ class RuleProfile:
             if isinstance(value, Ruled):
                 out[f.name] = value
         return out
+
+
+def with_compensation_per_team(profile: RuleProfile) -> RuleProfile:
+    """Ci per team switched on for a team tournament (`rules.OPTIONS["comp_per_team"]`):
+    the same formula and clause, i and B over the team (docs/teams.md)."""
+    from dataclasses import replace
+
+    clause = profile.comp_per_team.clause.replace("Ci per player", "Ci per team, as team "
+                                                  "marathons pay it")
+    return replace(profile, comp_per_team=Ruled(True, clause))
 
 
 def with_four_players_tie_rule(profile: RuleProfile) -> RuleProfile:

@@ -60,6 +60,7 @@ from mafiatab.services.store import (
     tournament_row,
     user_row,
 )
+from mafiatab.services.teams import add_teams, teams_in
 from mafiatab.services.tournament_file import LoadedTournament, load_tournament, profile_for
 from mafiatab.storage import models as db
 from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, ORGANIZER
@@ -427,6 +428,7 @@ class Tournaments:
                 stages=stages_in(s, t.id), games=games, lots=list(t.lots),
                 lot_draws=[model.LotDraw(seed=d["seed"], group=list(d["group"]),
                                          order=list(d["order"])) for d in t.lot_draws],
+                teams=teams_in(s, t.id),
                 # the JSON column gives Decimal; free-form numbers are floats in the model
                 other=plain_json(dict(t.other)))
 
@@ -463,6 +465,7 @@ class Tournaments:
             author = user_row(s, actor)
             s.add(db.RoleGrant(user_id=author.id, tournament_id=t.id, role=ORGANIZER))
             stage_ids = add_players_and_stages(s, t, src.players, src.stages)
+            add_teams(s, t.id, src.teams)  # format 1 `teams` (docs/teams.md)
             tables = new_tables(s, stage_ids, [(g.stage, g.round, g.table) for g in src.games])
             now = dt.datetime.now(dt.UTC)
             if progress is not None:

@@ -586,3 +586,62 @@ class TournamentClock(Base):
         ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
     )
     time_zone: Mapped[str] = mapped_column(String(64))
+
+
+# --- the tournament day: check-in and teams (issues 14 and 15; migration 0006) -----------
+
+
+class CheckIn(Base):
+    """A player marked present for the tournament's day: by the desk (organizer's tick)
+    or by the player himself (the desk's QR code opened after his own sign-in)."""
+
+    __tablename__ = "day_checkins"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player_code: Mapped[str] = mapped_column(String(100))
+    #: "desk" (ticked by staff) or "qr" (the player's own scan)
+    method: Mapped[str] = mapped_column(String(10))
+    by_user: Mapped[str] = mapped_column(String(200))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class CheckInKey(Base):
+    """A tournament's check-in QR code: the key its link carries. Not a password: it is
+    shown on the desk's screen to everyone in the hall; it only proves that the phone
+    that opened it was at the desk (a new key retires the old QR)."""
+
+    __tablename__ = "day_checkin_keys"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(String(64))
+    made_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class Team(Base):
+    """A team of a team tournament (format 1 `teams`), its members in `TeamMember`."""
+
+    __tablename__ = "teams"
+    __table_args__ = (UniqueConstraint("tournament_id", "code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    code: Mapped[str] = mapped_column(String(100))
+    name: Mapped[str] = mapped_column(String(200))
+    position: Mapped[int] = mapped_column(Integer)
+
+
+class TeamMember(Base):
+    """A player (by his tournament code) in a team; a player is in at most one team."""
+
+    __tablename__ = "team_members"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    player_code: Mapped[str] = mapped_column(String(100))
+    position: Mapped[int] = mapped_column(Integer)

@@ -194,6 +194,9 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import appeals  # issue 7: protests, appeals, charts, downloads
 
     appeals.install(app)
+    from mafiatab.web import day_pages  # issues 14-15: check-in, a player's page, teams
+
+    day_pages.install(app)
     from mafiatab.web import screens  # issue 15: overlay, hall screen, pushed updates
 
     screens.install(app)

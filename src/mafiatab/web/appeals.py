@@ -141,7 +141,7 @@ def install(app: FastAPI) -> None:
     async def refused(request: Request, e: ap.Refused) -> Response:
         lang = principal(request).lang
         tid = str(request.path_params.get("tid", ""))
-        zone = app.state.appeals.zones.zone(int(tid)) if tid.isdecimal() and len(tid) < 10 \
+        zone = app.state.services.zones.zone(int(tid)) if tid.isdecimal() and len(tid) < 10 \
             else None
         if request.url.path.startswith("/api"):
             return JSONResponse({"error": "refused",

@@ -1,0 +1,143 @@
+"""Teams of a team tournament in the database and on the web (issue 14, item 3).
+
+The organizer registers the teams (one call, one transaction, checked by the core's
+`check_teams`, audited); the team standings are the core's `team_standings` over the
+players' standings rows that `Services` computes (one implementation of standings):
+nothing here recomputes a point. An import of a format-1 file with `teams` stores them
+(`add_teams`), and the export gives them back (`teams_in`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.standings import Standings
+from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, check_teams, team_standings
+from mafiatab.services.store import (
+    Store,
+    profile_of,
+    record_audit,
+    require_role,
+    tournament_row,
+)
+from mafiatab.storage import models as db
+from mafiatab.storage.models import ORGANIZER
+
+#: bounds of what a form may register
+MAX_TEAMS = 200
+MAX_NAME = 200
+
+
+class TeamsInvalid(ValueError):
+    """Teams typed on the form that cannot be read, in both languages."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__(en)
+        self.ru, self.en = ru, en
+
+    def message(self, lang: str) -> str:
+        return self.en if lang == "en" else self.ru
+
+
+def add_teams(s: Session, tournament: int, teams: Sequence[model.TeamEntry]) -> None:
+    """Store a tournament's teams (the import's step; the file was checked already)."""
+    for i, x in enumerate(teams):
+        row = db.Team(tournament_id=tournament, code=x.id, name=x.name, position=i)
+        s.add(row)
+        s.flush()
+        s.add_all([db.TeamMember(tournament_id=tournament, team_id=row.id, player_code=m,
+                                 position=j) for j, m in enumerate(x.members)])
+
+
+def teams_in(s: Session, tournament: int) -> list[model.TeamEntry]:
+    """A stored tournament's teams, in their order (for the export and the standings)."""
+    members: dict[int, list[str]] = {}
+    for team_id, code in s.execute(select(db.TeamMember.team_id, db.TeamMember.player_code)
+                                   .where(db.TeamMember.tournament_id == tournament)
+                                   .order_by(db.TeamMember.position)):
+        members.setdefault(team_id, []).append(code)
+    return [model.TeamEntry(id=r.code, name=r.name, members=members.get(r.id, []))
+            for r in s.scalars(select(db.Team).where(db.Team.tournament_id == tournament)
+                               .order_by(db.Team.position))]
+
+
+def parse_teams(text: str, players: Sequence[model.Player]) -> list[Team]:
+    """Lines 'Team name: player, player, …' (players by id or nickname) → teams t1, t2, …"""
+    by_id = {p.id: p.id for p in players}
+    by_nick = {p.nickname.casefold(): p.id for p in players}
+    out: list[Team] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"\s*(.+?)\s*:\s*(.*?)\s*", line)
+        if m is None or len(m.group(1)) > MAX_NAME:
+            raise TeamsInvalid(f"Строка «{line[:80]}»: нужно «Команда: игрок, игрок».",
+                               f"Line '{line[:80]}': expected 'Team: player, player'.")
+        members = []
+        for ref in (r.strip() for r in m.group(2).split(",")):
+            if not ref:
+                continue
+            pid = by_id.get(ref) or by_nick.get(ref.casefold())
+            if pid is None:
+                raise TeamsInvalid(f"Игрок «{ref[:80]}» не зарегистрирован в турнире.",
+                                   f"Player '{ref[:80]}' is not registered in the tournament.")
+            members.append(pid)
+        out.append(Team(f"t{len(out) + 1}", m.group(1), tuple(members)))
+        if len(out) > MAX_TEAMS:
+            raise TeamsInvalid(f"Команд больше {MAX_TEAMS}.", f"More than {MAX_TEAMS} teams.")
+    return out
+
+
+class TeamService:
+    """The teams of a stored tournament: registration and the team standings."""
+
+    def __init__(self, store: Store, standings: Callable[[int], Standings]) -> None:
+        """`standings`: the players' standings of a tournament (the web app passes its
+        cached ones, the CLI computes them)."""
+        self.store = store
+        self.player_standings = standings
+
+    def teams(self, tournament: int) -> list[Team]:
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            return [Team(x.id, x.name, tuple(x.members)) for x in teams_in(s, tournament)]
+
+    def register(self, tournament: int, teams: Sequence[Team], *, actor: str) -> None:
+        """Replace the tournament's teams. Organizer only; refused (`TeamsRefused`) when a
+        player is in two teams, unknown, or a team is empty; audited."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, {ORGANIZER}, "manage")
+            players = list(s.scalars(select(db.Participant.code)
+                                     .where(db.Participant.tournament_id == t.id)))
+            check_teams(teams, players)
+            s.execute(delete(db.TeamMember).where(db.TeamMember.tournament_id == t.id))
+            s.execute(delete(db.Team).where(db.Team.tournament_id == t.id))
+            add_teams(s, t.id, [model.TeamEntry(id=x.id, name=x.name, members=list(x.members))
+                                for x in teams])
+            record_audit(s, actor, t.id, "register_teams", {
+                "teams": [{"id": x.id, "name": x.name, "members": list(x.members)}
+                          for x in teams]})
+
+    def standings(self, tournament: int) -> list[TeamRow]:
+        """The teams ranked by the profile's criteria over their members' rows (the
+        tournament's own players' standings, cached by `Services`)."""
+        teams = self.teams(tournament)
+        if not teams:
+            return []
+        rows = self.player_standings(tournament).rows
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            profile, _ = profile_of(t)
+            players = list(s.scalars(select(db.Participant.code)
+                                     .where(db.Participant.tournament_id == t.id)))
+        return team_standings(rows, teams, profile, players)
+
+
+__all__ = ["TeamService", "TeamsInvalid", "TeamsRefused", "add_teams", "parse_teams",
+           "teams_in"]

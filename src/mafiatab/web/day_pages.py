@@ -1,0 +1,480 @@
+"""The tournament day's pages (issues 14 and 15): the desk's check-in with the next
+round's no-shows, a player's own page, the teams.
+
+* `GET /t/{tid}/checkin` (staff): every player with one big tick (44 px), the desk's QR
+  code, and the next round's no-shows, each with one button (its reserve takes the seat)
+  and one to re-seat the whole round for those present.
+* `GET /t/{tid}/here/{key}`: the desk's QR code; opened on a player's phone after his own
+  sign-in it marks him present (a phone not signed in is asked for his code first).
+* `GET /code?c=...`: a player's own QR code (his sign-in code): signs in, opens his page.
+* `GET /t/{tid}/me`: the player's page; `/t/{tid}/me/part` its content (the poll's
+  fallback) and `/t/{tid}/me/events` the same pushed after every change (SSE).
+* `GET /t/{tid}/teams`: team standings; the organizer registers teams there.
+
+Every action is one call of a service in `services/` (checkin, my_page, teams); the JSON
+API under `/api/t/{tid}/...` calls the same functions.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any, Final
+
+import segno
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sse_starlette.sse import EventSourceResponse
+
+from mafiatab.domain.points import format_points
+from mafiatab.services.checkin import CheckinService, RoundPlan
+from mafiatab.services.facade import Services
+from mafiatab.services.my_page import MyPageService
+from mafiatab.services.teams import TeamService, TeamsInvalid, TeamsRefused, parse_teams
+from mafiatab.services.web_support import STAFF
+from mafiatab.web.app import TEMPLATES, render
+from mafiatab.web.push import PING, hub_of
+from mafiatab.web.security import (
+    Principal,
+    check_csrf,
+    code_sign_in,
+    principal,
+    read_form,
+    require_role,
+    require_user,
+    service,
+    sign_in,
+)
+
+router = APIRouter(dependencies=[Depends(check_csrf)])
+Who = Annotated[Principal, Depends(principal)]
+Svc = Annotated[Services, Depends(service)]
+
+#: the page's words (Russian first, English second)
+WORDS: Final[dict[str, tuple[str, str]]] = {
+    "checkin": ("Регистрация игроков", "Check-in"),
+    "present_n": ("На месте: {n} из {m}", "Present: {n} of {m}"),
+    "present": ("На месте", "Present"),
+    "absent": ("Нет", "Absent"),
+    "by_qr": ("сам, по QR", "by QR"),
+    "desk_qr": ("QR-код стойки регистрации", "The desk's check-in QR code"),
+    "desk_qr_hint": ("Игрок входит по своему коду, затем сканирует этот QR — и отмечен.",
+                     "A player signs in with his own code, then scans this QR: he is present."),
+    "new_key": ("Новый QR (старый перестанет работать)", "New QR (the old one stops working)"),
+    "next_round": ("Следующий тур: {stage}, тур {round}", "Next round: {stage}, round {round}"),
+    "no_round": ("Ни один тур не ждёт начала: опубликуйте рассадку.",
+                 "No round waits to start: publish a seating."),
+    "no_shows": ("Не пришли", "No-shows"),
+    "all_here": ("Все игроки тура на месте.", "Every player of the round is present."),
+    "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
+    "replace_by": ("Заменить: {who}", "Replace by {who}"),
+    "no_reserve": ("нет запасного, который подходит", "no reserve fits"),
+    "reserves": ("Запасные (на месте, не в рассадке)", "Reserves (present, not seated)"),
+    "none": ("нет", "none"),
+    "reseat": ("Пересадить тур для пришедших", "Re-seat the round for those present"),
+    "reseat_hint": ("Показатели рассадки (встречи пар, места) сохраняются как можно лучше; "
+                    "одноклубники и закреплённые — по правилам.",
+                    "The seating's metrics (pairs' meetings, seats) are kept as good as they "
+                    "can be; club-mates and pinned players by the rules."),
+    "replaced": ("{reserve} сел(а) вместо {absent}: стол {table}.",
+                 "{reserve} took the seat of {absent}: table {table}."),
+    "reseated": ("Тур пересажен: изменены столы {tables}. Σ m²: {a} → {b}; места вне нормы: "
+                 "{c} → {d}.", "Round re-seated: tables {tables} changed. Σ m²: {a} → {b}; "
+                 "seat cells off: {c} → {d}."),
+    "metrics": ("Σ m² {sq}, больше всего встреч пары {mx}, ячеек игрок–место вне нормы {off}",
+                "Σ m² {sq}, most meetings of a pair {mx}, player–seat cells off {off}"),
+    "blank": ("Бланки протоколов тура (PDF)", "Blank protocols of the round (PDF)"),
+    "player_qr": ("Код игрока (QR)", "Player's code (QR)"),
+    "player_qr_hint": ("Покажите или распечатайте: игрок сканирует и попадает на свою страницу. "
+                       "Код показывается один раз.",
+                       "Show or print it: the player scans it and opens his page. The code is "
+                       "shown once."),
+    "here_done": ("Вы отмечены: {nick}. Удачной игры!", "You are checked in: {nick}. Good game!"),
+    "enter_code": ("Введите свой код игрока", "Enter your player's code"),
+    "sign_in": ("Войти", "Sign in"),
+    "me": ("Моя страница", "My page"),
+    "next_seat": ("Мой стол", "My table"),
+    "next_seat_is": ("{stage}, тур {round}: стол {table}, место {seat}",
+                     "{stage}, round {round}: table {table}, seat {seat}"),
+    "no_next": ("Рассадки следующего тура с вами пока нет.",
+                "You are not in a published seating yet."),
+    "checked_in": ("Вы отмечены на регистрации", "You are checked in"),
+    "not_checked_in": ("Вы ещё не отмечены на регистрации", "You have not checked in yet"),
+    "standing": ("Моё место", "My standing"),
+    "place_of": ("{place}-е место из {n}, итого {total}", "place {place} of {n}, total {total}"),
+    "lot": ("делится, нужен жребий", "shared: a lot is needed"),
+    "hidden": ("Закрытые таблицы: итоги — после турнира",
+               "Hidden standings: the results after the tournament"),
+    "my_games": ("Мои игры", "My games"),
+    "my_cases": ("Мои протесты и апелляции", "My protests and appeals"),
+    "no_cases": ("Нет.", "None."),
+    "status_open": ("открыто", "open"),
+    "status_decided": ("решено", "decided"),
+    "status_withdrawn": ("отозвано", "withdrawn"),
+    "decide_by": ("решение до {at}", "decision by {at}"),
+    "file_by": ("подать до {at}", "file by {at}"),
+    "teams": ("Командный зачёт", "Team standings"),
+    "team": ("Команда", "Team"),
+    "members": ("Игроки", "Players"),
+    "register_teams": ("Команды турнира", "The tournament's teams"),
+    "teams_hint": ("По строке: «Название: id или ник, id или ник, …»",
+                   "One a line: 'Name: id or nickname, id or nickname, …'"),
+    "save": ("Сохранить", "Save"),
+    "no_teams": ("Команды не зарегистрированы.", "No teams are registered."),
+    "updated": ("обновлено", "updated"),
+}
+
+
+def dw(key: str, lang: str, **params: object) -> str:
+    pair = WORDS.get(key)
+    if pair is None:
+        return key
+    text = pair[1] if lang == "en" else pair[0]
+    return text.format(**params) if params else text
+
+
+_LOCK = threading.Lock()
+
+
+class Day:
+    """The day's services of one app, on the web service's store (its writes wake the
+    push hub and forget the standings' stamps as every other write does)."""
+
+    def __init__(self, web: Services) -> None:
+        self.checkin = CheckinService(web.store)
+        self.my = MyPageService(web, web.appeals, self.checkin)
+        self.teams = TeamService(web.store, web.standings.cached)
+
+
+def day(request: Request) -> Day:
+    d: Day = request.app.state.day
+    return d
+
+
+DaySvc = Annotated[Day, Depends(day)]
+
+
+def install(app: FastAPI) -> None:
+    """The day's services and routes (one line in `create_app`, after appeals.install)."""
+    app.state.day = Day(app.state.services)
+    app.include_router(router)
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def qr_svg(data: str, scale: int = 6) -> str:
+    """An inline SVG of a QR code (segno; no image files, no script)."""
+    return segno.make(data, error="m").svg_inline(scale=scale, dark="#1b1b1b", light="#fff")
+
+
+def _pins(request: Request, tid: int, stage: str) -> dict[str, int]:
+    """The pins the organizer gave the seating of this stage (the seating page's newest
+    proposal), so that a change keeps them."""
+    desk = getattr(request.app.state, "seating_desk", None)
+    job = desk.job(tid) if desk is not None else None
+    if job is None or job.params.stage != stage:
+        return {}
+    return dict(job.params.pins)
+
+
+def _plan(request: Request, d: Day, tid: int, user: str) -> RoundPlan | None:
+    plan = d.checkin.next_round(tid, actor=user)
+    if plan is not None:
+        pins = _pins(request, tid, plan.stage)
+        if pins:
+            plan = d.checkin.next_round(tid, actor=user, pins=pins)
+    return plan
+
+
+def _checkin_context(request: Request, d: Day, svc: Services, me: Principal, tid: int,
+                     message: str | None = None) -> dict[str, Any]:
+    user = require_role(me, tid, STAFF)
+    t, players, stages = svc.tournaments.context(tid)
+    presence = d.checkin.presence(tid)
+    key = d.checkin.desk_key(tid, actor=user)
+    link = f"{str(request.base_url).rstrip('/')}/t/{tid}/here/{key}"
+    names = {p.id: p.nickname for p in players}
+    return {"t": t, "tid": tid, "players": players, "presence": presence, "names": names,
+            "plan": _plan(request, d, tid, user), "desk_link": link, "desk_qr": qr_svg(link),
+            "message": message, "stage_names": {s.id: s.name for s in stages},
+            "dw": lambda k, **kw: dw(k, me.lang, **kw)}
+
+
+@router.get("/t/{tid}/checkin", response_class=HTMLResponse)
+def checkin_page(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc,
+                 message: str | None = None) -> Response:
+    return render(request, "checkin.html", **_checkin_context(request, d, svc, me, tid,
+                                                              message))
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await read_form(request)
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+@router.post("/t/{tid}/checkin/player/{pid}")
+async def tick(request: Request, tid: int, pid: str, me: Who, svc: Svc, d: DaySvc) -> Response:
+    """One tap at the desk: present or not."""
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    present = f.get("present", "1") == "1"
+    await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
+    # htmx follows the redirect and swaps the list and the round's panel in place (the
+    # phone keeps its scroll); without script the page comes back at the player's row
+    return _see(f"/t/{tid}/checkin#ck-{pid}")
+
+
+@router.post("/t/{tid}/checkin/replace")
+async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    stage, absent, reserve = f.get("stage", ""), f.get("absent", ""), f.get("reserve", "")
+    rnd = _int(f.get("round", ""))
+    tb = await run_in_threadpool(lambda: d.checkin.replace(
+        tid, stage, rnd, absent, reserve, actor=user, pins=_pins(request, tid, stage)))
+    names = {p.id: p.nickname for p in svc.tournaments.context(tid)[1]}
+    msg = dw("replaced", me.lang, reserve=names.get(reserve, reserve),
+             absent=names.get(absent, absent), table=tb.number)
+    return _see(f"/t/{tid}/checkin?message={_q(msg)}")
+
+
+@router.post("/t/{tid}/checkin/reseat")
+async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    stage, rnd = f.get("stage", ""), _int(f.get("round", ""))
+    r = await run_in_threadpool(lambda: d.checkin.reseat(
+        tid, stage, rnd, actor=user, pins=_pins(request, tid, stage)))
+    msg = dw("reseated", me.lang, tables=", ".join(map(str, r.changed_tables)) or "—",
+             a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off,
+             d=r.after.seat_cells_off)
+    return _see(f"/t/{tid}/checkin?message={_q(msg)}")
+
+
+@router.post("/t/{tid}/checkin/key")
+def new_key(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    user = require_role(me, tid, STAFF)
+    d.checkin.desk_key(tid, actor=user, new=True)
+    return _see(f"/t/{tid}/checkin")
+
+
+@router.post("/t/{tid}/checkin/player/{pid}/code", response_class=HTMLResponse)
+def player_code(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
+    """A sign-in code for the player, as a QR card to hand over (shown once)."""
+    user = require_role(me, tid, STAFF)
+    appeals = request.app.state.services.appeals
+    _account, code = appeals.player_code(tid, pid, actor=user)
+    link = f"{str(request.base_url).rstrip('/')}/code?c={code}"
+    names = {p.id: p.nickname for p in svc.tournaments.context(tid)[1]}
+    return render(request, "me.html", card=True, tid=tid, nickname=names.get(pid, pid),
+                  code=code, qr=qr_svg(link), link=link,
+                  dw=lambda k, **kw: dw(k, me.lang, **kw))
+
+
+def _int(text: str) -> int:
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
+
+
+def _q(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text)
+
+
+# --- the player's side ---------------------------------------------------------------------
+
+
+@router.get("/t/{tid}/here/{key}", response_class=HTMLResponse)
+async def here(request: Request, tid: int, key: str, me: Who, svc: Svc, d: DaySvc) -> Response:
+    """The desk's QR: marks the signed-in player present (idempotent), else asks for his
+    code and comes back here."""
+    if me.user is None or not me.has(tid, {"player"}):
+        return render(request, "me.html", ask_code=True, next=f"/t/{tid}/here/{key[:64]}",
+                      code="", dw=lambda k, **kw: dw(k, me.lang, **kw))
+    pid = await run_in_threadpool(d.checkin.check_in_by_qr, tid, key[:64], actor=me.user)
+    names = {p.id: p.nickname for p in svc.tournaments.context(tid)[1]}
+    return render(request, "me.html", here_done=True, tid=tid, nickname=names.get(pid, pid),
+                  dw=lambda k, **kw: dw(k, me.lang, **kw))
+
+
+@router.get("/code", response_class=HTMLResponse)
+def code_page(request: Request, me: Who, c: str = "", next: str = "") -> Response:
+    """A player's own QR code lands here: his code filled in, one tap to sign in."""
+    return render(request, "me.html", ask_code=True, code=c[:64], next=_safe(next),
+                  dw=lambda k, **kw: dw(k, me.lang, **kw))
+
+
+@router.post("/code")
+async def code_post(request: Request, me: Who, svc: Svc) -> Response:
+    f = await _form(request)
+    found = await code_sign_in(request, f.get("code", ""))
+    if found is None:
+        return render(request, "me.html", status_code=401, ask_code=True, bad=True,
+                      code="", next=_safe(f.get("next", "")),
+                      dw=lambda k, **kw: dw(k, me.lang, **kw))
+    user, tid = found
+    code = f.get("code", "")
+    await run_in_threadpool(lambda: sign_in(request, user, code=code))
+    nxt = _safe(f.get("next", ""))
+    return _see(nxt or f"/t/{tid}/me")
+
+
+def _safe(value: str) -> str:
+    """Only a path of this site (no scheme, no host, no //)."""
+    if value.startswith("/") and not value.startswith("//") and "\\" not in value:
+        return value[:300]
+    return ""
+
+
+def _me_context(d: Day, me: Principal, tid: int) -> dict[str, Any]:
+    user = require_user(me)
+    page = d.my.page(tid, actor=user)
+    return {"tid": tid, "page": page, "dw": lambda k, **kw: dw(k, me.lang, **kw),
+            "fmt": lambda v: format_points(v, me.lang)}
+
+
+@router.get("/t/{tid}/me", response_class=HTMLResponse)
+def me_page(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    return render(request, "me.html", mine=True, **_me_context(d, me, tid),
+                  headers={"Cache-Control": "no-store"})
+
+
+def _me_part(d: Day, me: Principal, tid: int) -> str:
+    from mafiatab.web import texts
+
+    context = _me_context(d, me, tid)
+    context.update(lang=me.lang, me=me, csrf=me.csrf,
+                   w=lambda key, **kw: texts.word(key, me.lang, **kw))
+    return TEMPLATES.get_template("me_part.html").render(context)
+
+
+@router.get("/t/{tid}/me/part", response_class=HTMLResponse)
+def me_part(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    """The page's content (its poll while the stream is down)."""
+    return HTMLResponse(_me_part(d, me, tid), headers={"Cache-Control": "no-store"})
+
+
+@router.get("/t/{tid}/me/events")
+async def me_events(request: Request, tid: int, d: DaySvc) -> Response:
+    """The page's content pushed after every change of the tournament (one probe per
+    tournament for all its players' pages; one render per player)."""
+    me = await run_in_threadpool(principal, request)
+    user = require_user(me)
+    await run_in_threadpool(d.my.player_of, tid, user)  # 403 before the stream opens
+    return EventSourceResponse(
+        hub_of(request).events(("me", tid), lambda: d.my.version(tid), ("me", user, me.lang),
+                               lambda: _me_part(d, me, tid)),
+        ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+# --- teams ---------------------------------------------------------------------------------
+
+
+def _teams_context(svc: Services, d: Day, me: Principal, tid: int) -> dict[str, Any]:
+    t, players, _stages = svc.tournaments.context(tid)
+    vis = svc.access.visibility(tid)
+    staff = me.is_staff(tid)
+    hidden = vis.standings_hidden and not staff
+    rows = [] if hidden else d.teams.standings(tid)
+    return {"t": t, "tid": tid, "rows": rows, "hidden": hidden, "staff": staff,
+            "organizer": me.has(tid, {"organizer"}), "teams": d.teams.teams(tid),
+            "names": {p.id: p.nickname for p in players},
+            "extras_hidden": vis.extras_hidden and not staff,
+            "dw": lambda k, **kw: dw(k, me.lang, **kw)}
+
+
+@router.get("/t/{tid}/teams", response_class=HTMLResponse)
+def teams_page(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
+    return render(request, "teams.html", **_teams_context(svc, d, me, tid))
+
+
+@router.post("/t/{tid}/teams")
+async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
+    user = require_role(me, tid, {"organizer"})
+    f = await _form(request)
+    _t, players, _stages = svc.tournaments.context(tid)
+    try:
+        teams = parse_teams(f.get("teams", ""), players)
+        await run_in_threadpool(d.teams.register, tid, teams, actor=user)
+    except TeamsInvalid as e:
+        return render(request, "teams.html", status_code=422, error=e.message(me.lang),
+                      **_teams_context(svc, d, me, tid))
+    except TeamsRefused as e:
+        names = {p.id: p.nickname for p in players}
+        which = ", ".join(names.get(x, x) for x in e.in_two + e.unknown) or ", ".join(e.empty)
+        error = (f"Игрок не может быть в двух командах; команда не может быть пустой: {which}"
+                 if me.lang != "en" else
+                 f"A player is in one team at most; a team has members: {which}")
+        return render(request, "teams.html", status_code=422, error=error,
+                      **_teams_context(svc, d, me, tid))
+    return _see(f"/t/{tid}/teams")
+
+
+# --- the JSON API --------------------------------------------------------------------------
+
+
+@router.get("/api/t/{tid}/checkin")
+def api_checkin(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    user = require_role(me, tid, STAFF)
+    plan = _plan(request, d, tid, user)
+    return JSONResponse({
+        "present": sorted(d.checkin.presence(tid)),
+        "next_round": None if plan is None else {
+            "stage": plan.stage, "round": plan.round,
+            "no_shows": [{"player": n.player, "table": n.table, "seat": n.seat,
+                          "suggested": n.suggested} for n in plan.no_shows],
+            "reserves": plan.reserves, "metrics": plan.metrics.as_json()}})
+
+
+@router.post("/api/t/{tid}/checkin/{pid}")
+async def api_tick(request: Request, tid: int, pid: str, me: Who, d: DaySvc) -> Response:
+    user = require_role(me, tid, STAFF)
+    body: Any = {}
+    if request.headers.get("content-length") not in (None, "0"):
+        try:
+            body = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "bad_json"}, status_code=422)
+    present = body.get("present", True) if isinstance(body, dict) else None
+    if not isinstance(present, bool):
+        return JSONResponse({"error": "present: true or false"}, status_code=422)
+    await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
+    return JSONResponse({"player": pid, "present": present})
+
+
+@router.get("/api/t/{tid}/me")
+def api_me(tid: int, me: Who, d: DaySvc) -> Response:
+    """The player's page as JSON (the same call as the page)."""
+    page = d.my.page(tid, actor=require_user(me))
+    n = page.next_seat
+    return JSONResponse({
+        "player": page.player, "nickname": page.nickname, "present": page.presence is not None,
+        "next": None if n is None else {"stage": n.stage, "round": n.round, "table": n.table,
+                                        "seat": n.seat, "game": n.game},
+        "standings_hidden": page.standings_hidden, "place": page.place,
+        "total": None if page.total is None else format_points(page.total, "en"),
+        "games": [{"game": g.game, "round": g.round, "table": g.table, "seat": g.seat,
+                   "total": format_points(g.total, "en"),
+                   "parts": [{"kind": x.kind, "points": format_points(x.points, "en"),
+                              "clause": x.clause} for x in g.parts]} for g in page.games],
+        "cases": [{"id": c.view.id, "game": c.view.case.filing.game,
+                   "status": c.view.case.status.value,
+                   "decide_by": c.view.decide_by.isoformat() if c.view.decide_by else None,
+                   "file_by": c.filing_deadline.isoformat() if c.filing_deadline else None}
+                  for c in page.cases]})
+
+
+@router.get("/api/t/{tid}/teams")
+def api_teams(tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
+    vis = svc.access.visibility(tid)
+    if vis.standings_hidden and not me.is_staff(tid):
+        return JSONResponse({"error": "hidden"}, status_code=403)
+    return JSONResponse({"teams": [
+        {"team": r.team, "name": r.name, "place": r.place, "lot_needed": r.lot_needed,
+         "members": list(r.members), "games": r.games, "wins": r.wins,
+         "total": str(format_points(r.total, "en"))} for r in d.teams.standings(tid)]})
+
+
+__all__ = ["WORDS", "Day", "dw", "install", "qr_svg", "router"]
