@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mafiatab.domain.protocol import Player, Stage
 from mafiatab.services.checkin import CheckinService
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 
 ACTOR = "bench"
@@ -27,12 +27,12 @@ ACTOR = "bench"
 def one(tables: int, rounds: int, folder: Path) -> None:
     engine = make_engine(str(folder / f"reseat-{tables}.sqlite"))
     upgrade(engine)
-    svc = WebService(engine)
-    svc.add_account(ACTOR, "bench-password", actor=ACTOR)
+    svc = Services(engine)
+    svc.accounts.add_account(ACTOR, "bench-password", actor=ACTOR)
     players = [Player(id=f"p{i:03d}", nickname=f"P{i}", club=None) for i in range(10 * tables + 5)]
-    tid = svc.create_tournament(f"bench {tables}", "fsm", actor=ACTOR,
+    tid = svc.tournaments.create_tournament(f"bench {tables}", "fsm", actor=ACTOR,
                                 stages=[Stage(id="qual", name="Q", kind="qualification")])
-    svc.register_players(tid, players, actor=ACTOR)
+    svc.tournaments.register_players(tid, players, actor=ACTOR)
     rng = random.Random(tables)
     first: list[list[str]] = []
     for r in range(1, rounds + 1):
@@ -42,7 +42,7 @@ def one(tables: int, rounds: int, folder: Path) -> None:
             seats = ids[10 * t:10 * t + 10]
             if r == 1:
                 first.append(seats)
-            svc.enter_seating(tid, "qual", r, t + 1, seats, actor=ACTOR)
+            svc.games.enter_seating(tid, "qual", r, t + 1, seats, actor=ACTOR)
     checkin = CheckinService(svc.store)
     absent = {first[0][3], first[-1][6], first[0][8]}
     for p in players:

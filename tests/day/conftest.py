@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mafiatab.domain.protocol import Player, Stage
-from mafiatab.services.web_support import WebService
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
 from tests.web.conftest import RELAXED
@@ -54,7 +54,7 @@ def seating() -> Seated:
 @dataclass
 class Day:
     db: Path
-    svc: WebService
+    svc: Services
     seating: Seated
 
     def tournament(self, name: str) -> int:
@@ -75,7 +75,7 @@ def day(tmp_path_factory: pytest.TempPathFactory, seating: Seated) -> Iterator[D
     db = tmp_path_factory.mktemp("day") / "day.sqlite"
     engine = make_engine(str(db))
     upgrade(engine)
-    svc = WebService(engine)
+    svc = Services(engine)
     svc.accounts.add_account(ORGANIZER, PASSWORD, actor=ORGANIZER)  # the first account: an organizer
     svc.accounts.add_account(HEAD, PASSWORD, actor=ORGANIZER)
     yield Day(db, svc, seating)

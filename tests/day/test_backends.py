@@ -55,5 +55,5 @@ def test_check_in_replace_reseat_and_teams(backend: Day) -> None:
                      {"id": "s", "name": "Юг", "members": ids[20:]}]
     tid2 = backend.svc.tournaments.import_file(json.dumps(data, ensure_ascii=False).encode(),
                                    actor=ORGANIZER)
-    rows = TeamService(backend.svc.store, backend.svc.standings).standings(tid2)
+    rows = TeamService(backend.svc.store, backend.svc.standings.compute).standings(tid2)
     assert sorted(r.team for r in rows) == ["n", "s"] and [r.place for r in rows] == [1, 2]

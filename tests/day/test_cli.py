@@ -55,5 +55,5 @@ def test_team_standings_from_the_command_line(day: Day) -> None:
                      for i in range(5)]
     tid = day.svc.tournaments.import_file(json.dumps(data, ensure_ascii=False).encode(), actor=ORGANIZER)
     shown = json.loads(_run("day", "teams", str(tid), "--db", str(day.db), "--json"))
-    rows = TeamService(day.svc.store, day.svc.standings).standings(tid)
+    rows = TeamService(day.svc.store, day.svc.standings.compute).standings(tid)
     assert [(x["team"], x["place"]) for x in shown] == [(r.team, r.place) for r in rows]

@@ -61,7 +61,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
                          actor=ORGANIZER_NAME)
     ids = [p.id for p in world.sample.players]
     names = ["Северные", "Южные", "Западные", "Восточные"]
-    TeamService(svc.store, svc.standings).register(tid, [Team(f"t{i + 1}", n, tuple(ids[5 * i:5 * i + 5]))
+    TeamService(svc.store, svc.standings.compute).register(tid, [
+        Team(f"t{i + 1}", n, tuple(ids[5 * i:5 * i + 5]))
                                                for i, n in enumerate(names)],
                                          actor=ORGANIZER_NAME)
     app = create_app(str(world.db), secret="day-browser")

@@ -149,7 +149,7 @@ def test_times_and_the_video_make_the_round_trip(
     the archive carries the same protocol to a new tournament."""
     from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
     from mafiatab.services.archive import export_archive, import_archive
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine
     from tests.web.test_protocol_whole import _play
 
@@ -167,7 +167,7 @@ def test_times_and_the_video_make_the_round_trip(
                json={"base_revision": head["revision"], "protocol": protocol})
     assert r.status_code == 200, r.text
     engine = make_engine(str(world.db))
-    svc = TournamentService(engine)
+    svc = Services(engine)
     stored = svc.games.head(tid, code).game_struct()
     assert stored.video is not None and stored.video.offset == 95
     assert stored.log and all(e.get("at") for e in stored.log)
@@ -216,11 +216,11 @@ def test_the_live_bookkeeping_keeps_only_what_the_log_does_not(
     live = head["protocol"]["live"]
     assert live["ids"] == ["k-deal"] and sorted(live["done"]) == ["k-s1", "k-undo"]
     assert [e["type"] for e in head["protocol"]["log"]] == ["deal"]
-    from mafiatab.services.tournaments import TournamentService
+    from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine
 
     engine = make_engine(str(world.db))
-    revisions = TournamentService(engine).revisions(tid, code)
+    revisions = Services(engine).games.revisions(tid, code)
     engine.dispose()
     undone = revisions[-1].changes  # the undo: seat 1's speech taken back, alone
     assert undone["log.1"][0]["type"] == "speech" and undone["log.1"][1] is None

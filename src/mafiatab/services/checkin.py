@@ -31,7 +31,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 from sqlalchemy import delete, select
@@ -167,6 +167,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
 class _Worded:
     code: str
     params: dict[str, Any]
+    #: the day's own section of texts (the refusal's problem reads its words there)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = MESSAGES
 
     def message(self, lang: str = "en") -> str:
         return MESSAGES[self.code][0 if lang == "ru" else 1].format(**self.params)
@@ -178,8 +180,6 @@ class DayNotFound(_Worded, NotFound):
 
 class DayRefused(_Worded, StateError):
     """A change the round's state or its rules refuse (409)."""
-
-
 
 
 # --- the seating arithmetic (pure) -------------------------------------------------------

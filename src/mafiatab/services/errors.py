@@ -24,12 +24,23 @@ class ServiceError(Refused):
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        super().__init__([Problem(code, params=_words(params), texts=self.texts)])
+        texts = self.texts
+        if code not in texts and type(self).message is not Refused.message:
+            # a family that keeps its words beside its service says them in `message`:
+            # the problem carries those words under the same code and parameters
+            texts = {code: (_literal(type(self).message(self, "ru")),
+                            _literal(type(self).message(self, "en")))}
+        super().__init__([Problem(code, params=_words(params), texts=texts)])
 
     @property
     def error(self) -> str:  # type: ignore[override]
         """The API's `error` field: the code itself."""
         return self.code
+
+
+def _literal(text: str) -> str:
+    """A finished text kept as a template with no placeholders."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _word(table: Mapping[str, tuple[str, str]], code: Any) -> Any:

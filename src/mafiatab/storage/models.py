@@ -588,7 +588,7 @@ class TournamentClock(Base):
     time_zone: Mapped[str] = mapped_column(String(64))
 
 
-# --- the tournament day: check-in and teams (issues 14 and 15; migration 0006) -----------
+# --- the tournament day: check-in and teams (issues 14 and 15; migration 0010) -----------
 
 
 class CheckIn(Base):
