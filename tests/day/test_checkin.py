@@ -152,7 +152,7 @@ def test_a_replacement_that_breaks_a_rule_is_refused(day: Day) -> None:
     # a started round keeps its seating
     game = next(g for g in day.svc.games.overview(tid) if g.round == 1 and g.table == 1)
     g = day.svc.games.head(tid, game.code).game_struct()
-    day.svc.save_protocol(tid, g, actor=ORGANIZER, base_revision=game.revision)
+    day.svc.protocols.save_draft(tid, game.code, g, actor=ORGANIZER, base_revision=game.revision)
     with pytest.raises(DayRefused) as e:
         svc.reseat(tid, "qual", 1, actor=ORGANIZER)
     assert e.value.code == "round_started"

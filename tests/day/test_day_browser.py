@@ -119,10 +119,11 @@ def test_the_players_page_follows_his_confirmed_game_without_a_reload(
     # the judge's protocol of the open table, submitted and confirmed meanwhile
     info = svc.games.head(tid, code)
     filled = msgspec.structs.replace(game, id=code, judge=info.game_struct().judge)
-    saved = svc.save_protocol(tid, filled, actor=HEAD_JUDGE_NAME, base_revision=info.number)
-    sub = svc.submit_protocol(tid, code, actor=HEAD_JUDGE_NAME, base_revision=saved.number)
+    saved = svc.protocols.save_draft(tid, code, filled, actor=HEAD_JUDGE_NAME,
+                                    base_revision=info.number)
+    sub = svc.protocols.submit(tid, code, actor=HEAD_JUDGE_NAME, base_revision=saved.number)
     started = time.monotonic()
-    svc.confirm_protocol(tid, code, actor=HEAD_JUDGE_NAME, base_revision=sub.number)
+    svc.protocols.confirm(tid, code, actor=HEAD_JUDGE_NAME, base_revision=sub.number)
     page.locator(f'[data-game="{code}"]').wait_for(timeout=5_000)
     seconds = time.monotonic() - started
     assert seconds < 5
