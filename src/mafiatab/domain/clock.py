@@ -28,8 +28,10 @@ MAX_OFFSET: Final = 2 * 24 * 3600
 def zone_label(zone: dt.tzinfo, moment: dt.datetime | None = None) -> str:
     """The zone's IANA name ("Europe/Moscow"), else its abbreviation at the moment."""
     key = getattr(zone, "key", None)
-    if isinstance(key, str) and key:
+    if isinstance(key, str) and key and not key.startswith("Etc/"):
         return key
+    # "Etc/..." names are the database's fixed offsets (with inverted signs): their
+    # abbreviation ("UTC", "+03") reads right
     return (moment or dt.datetime(2000, 1, 1, tzinfo=dt.UTC)).astimezone(zone).tzname() or "UTC"
 
 

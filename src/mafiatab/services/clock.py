@@ -64,6 +64,11 @@ def valid_zone(name: str) -> ZoneInfo | None:
         return None
 
 
+#: the names the zone database gives UTC itself
+UTC_ALIASES = frozenset({"UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "GMT+0", "GMT-0",
+                         "Greenwich"})
+
+
 @lru_cache(maxsize=1)
 def server_zone_name() -> str:
     """The server's zone as an IANA name: `TZ`, else what /etc/localtime points to, else
@@ -82,7 +87,8 @@ def server_zone_name() -> str:
         candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
     for name in candidates:
         if valid_zone(name) is not None:
-            return name
+            # the zone database's aliases of UTC ("Etc/UTC" on Debian) read as UTC
+            return "UTC" if name.removeprefix("Etc/") in UTC_ALIASES else name
     return "UTC"
 
 
