@@ -39,3 +39,22 @@ def test_sqlite_pragmas(sqlite_url: str) -> None:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
+
+
+def test_participants_are_indexed_by_player_both_ways(engine: Engine) -> None:
+    """Migration 0011: a person's tournaments are found by `player_id` alone (an index
+    of its own), and its downgrade takes the index away again."""
+    from alembic import command
+
+    from mafiatab.storage.engine import _alembic_config, writer
+
+    def indexed() -> list[list[str | None]]:
+        return [list(ix["column_names"])
+                for ix in inspect(engine).get_indexes("tournament_participants")]
+
+    assert ["player_id"] in indexed()
+    with writer(engine).begin() as conn:
+        command.downgrade(_alembic_config(conn), "0010")
+    assert ["player_id"] not in indexed()
+    upgrade(engine)
+    assert ["player_id"] in indexed()

@@ -117,6 +117,9 @@ class Participant(Base):
     __table_args__ = (
         UniqueConstraint("tournament_id", "code"),
         UniqueConstraint("tournament_id", "player_id"),
+        #: a person's tournaments (the people's pages, merges, ratings) by `player_id`
+        #: alone: the unique pair above leads with the tournament and does not serve it
+        Index("ix_tournament_participants_player_id", "player_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
