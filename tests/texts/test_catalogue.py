@@ -42,6 +42,13 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("**/*.py", r"\b(?:AccountError|Denied)\(", ("account",)),
     ("**/*.py", r"\b(?:BackupError|DatabaseError)\(", ("storage",)),
     ("**/*.py", r"\bProblem\(", ("problem",)),
+    # the services whose refusals read a section of `texts.refusals`
+    ("services/roster.py", r"\bRosterError\(", ("roster",)),
+    ("services/roster.py", r"\bRefusal\([^,]+,[^,]+,", ("roster_reason",)),
+    ("services/account_admin.py", r"\bAdminRefused\(", ("admin",)),
+    ("**/*.py", r"\bSetup(?:Refused|Invalid)\(", ("setup",)),
+    ("services/people.py", r"\bPeople(?:Error|NotFound|Denied)\(", ("people",)),
+    ("services/checkin.py", r"\bDay(?:NotFound|Refused)\(", ("day",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 
@@ -100,3 +107,59 @@ def test_russian_numbers_have_a_decimal_comma_and_a_real_minus() -> None:
     assert texts.number(Decimal("-0.4"), "en") == "-0.4"
     assert texts.number(12345, "ru") == "12\xa0345"
     assert texts.number(12345, "en") == "12,345"
+
+
+def _refusal_classes() -> list[type]:
+    import importlib
+    import pkgutil
+
+    import mafiatab
+    from mafiatab.domain.problems import Refused
+
+    for info in pkgutil.walk_packages(mafiatab.__path__, "mafiatab."):
+        if ".web" in info.name or info.name.endswith("__main__"):
+            continue
+        importlib.import_module(info.name)
+    found: list[type] = []
+    todo: list[type] = [Refused]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def test_no_refusal_says_words_past_the_catalogue() -> None:
+    """Every refusal's words are the catalogue's: no class of the family overrides
+    `message` with words of its own, and a class that names its section names one the
+    catalogue lists (so the test above checks its keys in both languages)."""
+    from mafiatab.domain.problems import Refused
+
+    classes = _refusal_classes()
+    assert len(classes) > 20
+    own = [c.__qualname__ for c in classes if c is not Refused and "message" in vars(c)]
+    assert own == []
+    listed = {id(section) for section in SECTIONS.values()}
+    unlisted = [c.__qualname__ for c in classes
+                if "texts" in vars(c) and id(vars(c)["texts"]) not in listed]
+    assert unlisted == []
+
+
+def test_a_moved_refusal_reads_in_both_languages_with_its_code() -> None:
+    from mafiatab.services.clock import BadZone
+    from mafiatab.services.roster import Refusal, RosterError
+    from mafiatab.services.video import BadVideo
+
+    zone = BadZone("Mars/Olympus")
+    assert zone.message("ru").startswith("часовой пояс 'Mars/Olympus' неизвестен")
+    assert zone.message("en").startswith("time zone 'Mars/Olympus' is unknown")
+    assert zone.as_dict("en")["problems"][0]["code"] == "bad_zone"
+    video = BadVideo("scheme")
+    assert video.message("ru") == "ссылка должна начинаться с http:// или https://"
+    assert video.as_dict("en")["problems"][0]["params"] == {"why": "scheme"}
+    why = Refusal(0, "", "long_nickname", {"n": 100}).word()
+    player = RosterError("bad_player", player="p1", reason=why)
+    assert player.message("ru") == "игрок p1: ник длиннее 100 символов"
+    assert player.message("en") == "player p1: a nickname longer than 100 characters"
+    assert player.as_dict("ru")["problems"][0]["params"] == {"player": "p1",
+                                                             "reason": "long_nickname"}

@@ -14,7 +14,8 @@
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import ClassVar
 
 from sqlalchemy import delete, select, update
 
@@ -30,27 +31,13 @@ from mafiatab.services.accounts import (
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
 from mafiatab.storage.models import WebSession
-
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "reset_self": (
-        "свой пароль меняют на главной странице, со старым паролем",
-        "your own password is changed on the start page, with the old one",
-    ),
-    "reset_code_account": (
-        "{user} входит по коду турнира; пароля у такой учётной записи нет",
-        "{user} signs in with a tournament's code; such an account has no password",
-    ),
-}
+from mafiatab.texts.refusals import ADMIN
 
 
 class AdminRefused(AccountError):
-    """A reset that cannot be done (422), in Russian or English."""
+    """A reset that cannot be done (422); its words are the catalogue's `admin` section."""
 
-    def message(self, lang: str = "en") -> str:
-        pair = _MESSAGES.get(self.code)
-        if pair is None:
-            return super().message(lang)
-        return (pair[0] if lang == "ru" else pair[1]).format(**self.params)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = ADMIN
 
 
 class AccountAdmin:

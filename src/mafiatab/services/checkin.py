@@ -49,6 +49,7 @@ from mafiatab.services.store import (
 )
 from mafiatab.storage import models as db
 from mafiatab.storage.models import DRAFT, HEAD_JUDGE, ORGANIZER, PLAYER
+from mafiatab.texts.refusals import DAY
 
 STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: the reason of a seating draft revision (the seating page's own, services/seating_web.py)
@@ -138,48 +139,19 @@ class Reseated:
     left: list[str]
 
 
-# --- refusals ------------------------------------------------------------------------------
-
-#: code -> (Russian, English)
-MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "no_checkin_key": ("этот QR-код регистрации устарел — отсканируйте код на стойке",
-                       "this check-in QR code is old: scan the one at the desk"),
-    "no_player": ("игрок {player} не зарегистрирован в турнире",
-                  "player {player} is not registered in the tournament"),
-    "no_round": ("тура {round} стадии {stage} нет", "stage {stage} has no round {round}"),
-    "not_seated": ("игрок {player} не сидит в туре {round}",
-                   "player {player} is not seated in round {round}"),
-    "present": ("игрок {player} на месте — заменять его не нужно",
-                "player {player} is present: no need to replace him"),
-    "not_present": ("игрок {player} не отмечен как пришедший",
-                    "player {player} has not checked in"),
-    "seated": ("игрок {player} уже сидит в туре {round}",
-               "player {player} is already seated in round {round}"),
-    "round_started": ("тур {round} стадии {stage} уже начат — рассадку не меняют",
-                      "round {round} of stage {stage} has started: its seating stays"),
-    "breaks_rule": ("замена нарушает правило рассадки (клуб за одним столом или закрепление)",
-                    "the change breaks a seating rule (one club at a table, or a pin)"),
-    "too_few_present": ("на тур {round} пришло слишком мало игроков ({present})",
-                        "too few players came for round {round} ({present})"),
-}
+# --- refusals (their words: the catalogue's `day` section) --------------------------------
 
 
-class _Worded:
-    code: str
-    params: dict[str, Any]
-    #: the day's own section of texts (the refusal's problem reads its words there)
-    texts: ClassVar[Mapping[str, tuple[str, str]]] = MESSAGES
-
-    def message(self, lang: str = "en") -> str:
-        return MESSAGES[self.code][0 if lang == "ru" else 1].format(**self.params)
-
-
-class DayNotFound(_Worded, NotFound):
+class DayNotFound(NotFound):
     """A key, player or round that is not there (404)."""
 
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = DAY
 
-class DayRefused(_Worded, StateError):
+
+class DayRefused(StateError):
     """A change the round's state or its rules refuse (409)."""
+
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = DAY
 
 
 # --- the seating arithmetic (pure) -------------------------------------------------------
@@ -761,5 +733,5 @@ class CheckinService:
         s.flush()
 
 
-__all__ = ["MESSAGES", "CheckinService", "DayNotFound", "DayRefused", "NoShow", "Presence",
+__all__ = ["CheckinService", "DayNotFound", "DayRefused", "NoShow", "Presence",
            "Reseated", "RoundPlan", "SeatingMetrics", "Table", "optimise_round", "stage_metrics"]

@@ -16,15 +16,17 @@ import contextlib
 import datetime as dt
 import os
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.storage import models as db
 from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER
+from mafiatab.texts.refusals import ZONE
 
 #: who sets the zone
 SETTERS: Final = frozenset({ORGANIZER, HEAD_JUDGE})
@@ -36,15 +38,10 @@ MAX_NAME: Final = 64
 class BadZone(ServiceError):
     """The name is not a time zone of the zone database."""
 
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = ZONE
+
     def __init__(self, name: str) -> None:
         super().__init__("bad_zone", zone=name[:MAX_NAME])
-
-    def message(self, lang: str = "en") -> str:
-        zone = self.params["zone"]
-        if lang == "ru":
-            return (f"часовой пояс {zone!r} неизвестен: нужно имя из базы часовых поясов, "
-                    "например Europe/Moscow")
-        return f"time zone {zone!r} is unknown: give a zone database name, e.g. Europe/Moscow"
 
 
 @lru_cache(maxsize=1)

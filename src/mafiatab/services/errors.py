@@ -14,8 +14,11 @@ from mafiatab.texts.service import ACTIONS, ROLES, SERVICE, STATES
 
 
 class ServiceError(Refused):
-    """A use case refused: one problem, its code a key of the services' section of the
-    catalogue (`texts.service`), its parameters; `message(lang)` in Russian or English."""
+    """A use case refused: one problem, its code a key of the class's section of the
+    catalogue (`texts`: the services' `texts.service` unless a subclass names its own, as
+    `texts.refusals`' sections), its parameters; `message(lang)` in Russian or English.
+    A code missing from the section is a bug the catalogue's test finds, not words a
+    subclass may give past the catalogue."""
 
     status = 400
     #: the catalogue's section of this family's codes
@@ -24,23 +27,12 @@ class ServiceError(Refused):
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
         self.params = params
-        texts = self.texts
-        if code not in texts and type(self).message is not Refused.message:
-            # a family that keeps its words beside its service says them in `message`:
-            # the problem carries those words under the same code and parameters
-            texts = {code: (_literal(type(self).message(self, "ru")),
-                            _literal(type(self).message(self, "en")))}
-        super().__init__([Problem(code, params=_words(params), texts=texts)])
+        super().__init__([Problem(code, params=_words(params), texts=self.texts)])
 
     @property
     def error(self) -> str:  # type: ignore[override]
         """The API's `error` field: the code itself."""
         return self.code
-
-
-def _literal(text: str) -> str:
-    """A finished text kept as a template with no placeholders."""
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _word(table: Mapping[str, tuple[str, str]], code: Any) -> Any:

@@ -25,9 +25,9 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol
 
 import msgspec
 from sqlalchemy import delete, func, select, update
@@ -66,41 +66,10 @@ from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
 from mafiatab.services.store import Store, record_audit
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.storage import models as db
+from mafiatab.texts.refusals import PEOPLE
 
 if TYPE_CHECKING:
     from mafiatab.domain.protocol import Tournament
-
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "no_person": ("игрок №{ref} не найден", "player no. {ref} not found"),
-    "no_club": ("клуб «{ref}» не найден", "club '{ref}' not found"),
-    "no_merge": ("объединение №{ref} не найдено", "merge no. {ref} not found"),
-    "same_person": ("нельзя объединить игрока с самим собой",
-                    "a player cannot be merged with himself"),
-    "same_tournament": (
-        "игроки №{kept} и №{merged} оба играли в турнире «{tournament}»: это два человека",
-        "players no. {kept} and no. {merged} both played in '{tournament}': two people",
-    ),
-    "already_split": ("объединение №{ref} уже разделено ({at})",
-                      "merge no. {ref} was already split ({at})"),
-    "split_later_first": (
-        "сначала разделите более позднее объединение №{later}: игрок №{kept} с тех пор "
-        "объединён снова или изменился",
-        "split the later merge no. {later} first: player no. {kept} was merged again or "
-        "changed since",
-    ),
-    "not_federation_organizer": (
-        "{user}: это может только организатор с правом создавать турниры",
-        "{user}: only an organizer with the right to create tournaments may do this",
-    ),
-    "bad_stage_kind": ("неизвестный вид стадии {value!r}", "unknown stage kind {value!r}"),
-    "no_stage_kind": ("нужен хотя бы один вид стадии", "at least one stage kind is needed"),
-    "bad_table": ("за столом нужны 10 разных игроков: 6 мирных, шериф, 2 мафии и дон",
-                  "a table needs 10 different players: 6 civilians, a sheriff, 2 mafia, a don"),
-    "bad_rules": ("неизвестные правила {value!r}", "unknown rules {value!r}"),
-    "not_rated": ("игра {game} турнира №{ref} не рейтинговая или не найдена",
-                  "game {game} of tournament no. {ref} is not rated or not found"),
-    "reason_too_long": ("причина длиннее {n} знаков", "the reason is longer than {n} characters"),
-}
 
 REASON_LIMIT: Final = 2000
 #: tournaments whose digests are kept in memory (a 100-game tournament's is ~1,000 game
@@ -109,10 +78,9 @@ DIGESTS_KEPT: Final = 1024
 
 
 class PeopleError(ServiceError):
-    """A refusal of this service, in Russian or English."""
+    """A refusal of this service; its words are the catalogue's `people` section."""
 
-    def message(self, lang: str = "en") -> str:
-        return _MESSAGES[self.code][0 if lang == "ru" else 1].format(**self.params)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = PEOPLE
 
 
 class PeopleNotFound(PeopleError, NotFound):

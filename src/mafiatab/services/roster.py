@@ -28,14 +28,15 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import Word
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.store import (
     Store,
@@ -46,6 +47,8 @@ from mafiatab.services.store import (
 )
 from mafiatab.storage import models as db
 from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER
+from mafiatab.texts import say
+from mafiatab.texts.refusals import ROSTER, ROSTER_REASON
 
 MANAGE: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 MAX_NICK: Final = 100
@@ -63,57 +66,14 @@ HEADERS: Final[dict[str, str]] = {
     "id": "id", "код": "id", "№": "id",
 }
 
-_REASONS: Final[dict[str, tuple[str, str]]] = {
-    "empty_nickname": ("нет ника", "no nickname"),
-    "long_nickname": ("ник длиннее {n} символов", "a nickname longer than {n} characters"),
-    "long_club": ("название клуба длиннее {n} символов", "a club name longer than {n} characters"),
-    "bad_id": ("id: от 1 до {n} букв, цифр, «-» или «_»",
-               "id: 1 to {n} letters, digits, '-' or '_'"),
-    "control": ("управляющий символ в строке", "a control character in the line"),
-    "too_many_fields": (
-        "полей больше двух, а строки заголовка нет: первой строкой напишите «ник;клуб;id»",
-        "more than two fields and no header row: make the first line 'nickname;club;id'"),
-    "extra_fields": ("лишние поля после {n}-го", "extra fields after field {n}"),
-    "taken_nickname": ("ник «{value}» уже в турнире", "nickname '{value}' is already registered"),
-    "twice_nickname": ("ник «{value}» уже был в строке {line}",
-                       "nickname '{value}' was already on line {line}"),
-    "taken_id": ("id «{value}» уже занят", "id '{value}' is taken"),
-    "too_many_lines": ("строк больше {n}", "more than {n} lines"),
-}
-
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "no_participant": ("в турнире нет игрока {player}", "no player {player} in the tournament"),
-    "bad_player": ("игрок {player}: {reason}", "player {player}: {reason}"),
-    "bad_file": (
-        "файл не прочитан: {detail}. Нужен CSV (UTF-8 или Windows-1251) или XLSX со строкой "
-        "заголовка: ник;клуб (и id по желанию)",
-        "the file could not be read: {detail}. A CSV (UTF-8 or Windows-1251) or XLSX with a "
-        "header row is needed: nickname;club (and id if you like)"),
-    "no_header": (
-        "в первой строке файла нет заголовка (ник, клуб, id): «{line}»",
-        "the file's first row is no header (nickname, club, id): '{line}'"),
-    "withdrawn_seated": (
-        "{players}: снят(ы) с турнира, за стол не сажаются",
-        "{players}: withdrawn from the tournament, not seated again"),
-}
-
-
 class RosterError(ServiceError):
-    """A refusal of the roster's (400), in Russian or English."""
+    """A refusal of the roster's (400); its words are the catalogue's `roster` section."""
 
-    def message(self, lang: str = "en") -> str:
-        pair = _MESSAGES.get(self.code)
-        if pair is None:
-            return super().message(lang)
-        params = dict(self.params)
-        if lang != "ru" and "reason_en" in params:
-            params["reason"] = params["reason_en"]
-        return (pair[0] if lang == "ru" else pair[1]).format(**params)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = ROSTER
 
 
 def reason_text(code: str, lang: str, **params: object) -> str:
-    ru, en = _REASONS[code]
-    return (ru if lang == "ru" else en).format(**params)
+    return say(ROSTER_REASON, code, lang, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +87,10 @@ class Refusal:
 
     def reason(self, lang: str) -> str:
         return reason_text(self.code, lang, **self.params)
+
+    def word(self) -> Word:
+        """The reason as a refusal's parameter: its code, its words in both languages."""
+        return Word(self.code, self.reason("ru"), self.reason("en"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,8 +347,7 @@ class Roster:
         """Correct a player's nickname and club: the participant moves to that identity."""
         got = _entry(0, "", [nickname, club or ""], ["nickname", "club"])
         if isinstance(got, Refusal):
-            raise RosterError("bad_player", player=player, reason=got.reason("ru"),
-                              reason_en=got.reason("en"))
+            raise RosterError("bad_player", player=player, reason=got.word())
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
@@ -399,10 +362,8 @@ class Roster:
                 .join(db.Participant, db.Participant.player_id == db.Player.id)
                 .where(db.Participant.tournament_id == t.id, db.Participant.id != row.id))
             if any(n.casefold() == got.nickname.casefold() for n in others):
-                raise RosterError("bad_player", player=player,
-                                  reason=reason_text("taken_nickname", "ru", value=got.nickname),
-                                  reason_en=reason_text("taken_nickname", "en",
-                                                        value=got.nickname))
+                taken = Refusal(0, "", "taken_nickname", {"value": got.nickname})
+                raise RosterError("bad_player", player=player, reason=taken.word())
             new = model.Player(id=player, nickname=got.nickname, club=got.club)
             if (old.nickname, old.club) != (new.nickname, new.club):
                 ident = player_identities(s, [new])[0]

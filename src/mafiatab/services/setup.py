@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
@@ -33,6 +33,7 @@ from mafiatab.services.store import Store, record_audit, require_role, tournamen
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.storage import models as db
 from mafiatab.storage.models import DRAFT, HEAD_JUDGE, ORGANIZER, Assignment
+from mafiatab.texts.refusals import SETUP
 
 MANAGE: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: the reason the seating gives its drafts (`services.seating_web.SEATING_REASON`)
@@ -40,36 +41,16 @@ SEATING_REASON: Final = "seating"
 #: a round is seated with at least one table of ten
 TABLE: Final = 10
 
-_MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "rules_locked": (
-        "правила и их настройки меняются только до первой внесённой игры; игра {game} "
-        "уже внесена ({state}, {author})",
-        "the rules and their options change only until the first game is entered; game "
-        "{game} is entered ({state}, {author})"),
-    "rules_needed": (
-        "выберите правила турнира: {choices}",
-        "choose the tournament's rules: {choices}"),
-}
-
-
 class SetupRefused(StateError):
     """A change the tournament's state no longer allows (409)."""
 
-    def message(self, lang: str = "en") -> str:
-        pair = _MESSAGES.get(self.code)
-        if pair is None:
-            return super().message(lang)
-        return (pair[0] if lang == "ru" else pair[1]).format(**self.params)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = SETUP
 
 
 class SetupInvalid(ServiceError):
     """A set-up value that is not one (400)."""
 
-    def message(self, lang: str = "en") -> str:
-        pair = _MESSAGES.get(self.code)
-        if pair is None:
-            return super().message(lang)
-        return (pair[0] if lang == "ru" else pair[1]).format(**self.params)
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = SETUP
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import msgspec
 
@@ -33,6 +34,7 @@ from mafiatab.domain.clock import (
     timecode,
     video_at,
 )
+from mafiatab.domain.problems import Word
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.store import (
     Store,
@@ -47,31 +49,19 @@ from mafiatab.services.store import (
 from mafiatab.services.tournaments import decode_game, diff_dicts, encode_game
 from mafiatab.storage import models as db
 from mafiatab.storage.models import CONFIRMED, HEAD_JUDGE, ORGANIZER
+from mafiatab.texts.refusals import VIDEO, VIDEO_WHY
 
 #: who sets a game's video
 SETTERS: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 
-_WHY: Final[dict[str, tuple[str, str]]] = {
-    "empty": ("нужна ссылка", "a link is needed"),
-    "too_long": ("слишком длинная ссылка", "the link is too long"),
-    "spaces": ("в ссылке пробелы", "the link has spaces"),
-    "scheme": ("ссылка должна начинаться с http:// или https://",
-               "the link must start with http:// or https://"),
-    "host": ("в ссылке нет сайта", "the link has no host"),
-    "not_number": ("смещение — целое число секунд", "the offset is whole seconds"),
-    "range": ("смещение — от 0 до 172800 секунд", "the offset is 0 to 172800 seconds"),
-}
-
-
 class BadVideo(ServiceError):
-    """The video link or its offset is refused (nothing was written)."""
+    """The video link or its offset is refused (nothing was written); `why` is a code
+    of the catalogue's `video_why` section."""
+
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = VIDEO
 
     def __init__(self, why: str) -> None:
-        super().__init__("bad_video", why=why)
-
-    def message(self, lang: str = "en") -> str:
-        ru, en = _WHY.get(str(self.params["why"]), ("неверное видео", "bad video"))
-        return ru if lang == "ru" else en
+        super().__init__("bad_video", why=Word(why, *VIDEO_WHY[why]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,157 @@
+"""The refusals of the services that keep a section of their own (the roster, the set-up,
+the people, the day, the zone, the video), Russian first and English second. Each refusal
+class names its section (`texts` of `services.errors.ServiceError`); its problems carry
+the code and the parameters, never finished words."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: why a roster line is not a player (`services.roster.Refusal`)
+ROSTER_REASON: Final[dict[str, tuple[str, str]]] = {
+    "empty_nickname": ("нет ника", "no nickname"),
+    "long_nickname": ("ник длиннее {n} символов", "a nickname longer than {n} characters"),
+    "long_club": ("название клуба длиннее {n} символов", "a club name longer than {n} characters"),
+    "bad_id": ("id: от 1 до {n} букв, цифр, «-» или «_»",
+               "id: 1 to {n} letters, digits, '-' or '_'"),
+    "control": ("управляющий символ в строке", "a control character in the line"),
+    "too_many_fields": (
+        "полей больше двух, а строки заголовка нет: первой строкой напишите «ник;клуб;id»",
+        "more than two fields and no header row: make the first line 'nickname;club;id'"),
+    "extra_fields": ("лишние поля после {n}-го", "extra fields after field {n}"),
+    "taken_nickname": ("ник «{value}» уже в турнире", "nickname '{value}' is already registered"),
+    "twice_nickname": ("ник «{value}» уже был в строке {line}",
+                       "nickname '{value}' was already on line {line}"),
+    "taken_id": ("id «{value}» уже занят", "id '{value}' is taken"),
+    "too_many_lines": ("строк больше {n}", "more than {n} lines"),
+}
+
+
+#: the roster's refusals (`services.roster.RosterError`)
+ROSTER: Final[dict[str, tuple[str, str]]] = {
+    "no_participant": ("в турнире нет игрока {player}", "no player {player} in the tournament"),
+    "bad_player": ("игрок {player}: {reason}", "player {player}: {reason}"),
+    "bad_file": (
+        "файл не прочитан: {detail}. Нужен CSV (UTF-8 или Windows-1251) или XLSX со строкой "
+        "заголовка: ник;клуб (и id по желанию)",
+        "the file could not be read: {detail}. A CSV (UTF-8 or Windows-1251) or XLSX with a "
+        "header row is needed: nickname;club (and id if you like)"),
+    "no_header": (
+        "в первой строке файла нет заголовка (ник, клуб, id): «{line}»",
+        "the file's first row is no header (nickname, club, id): '{line}'"),
+    "withdrawn_seated": (
+        "{players}: снят(ы) с турнира, за стол не сажаются",
+        "{players}: withdrawn from the tournament, not seated again"),
+}
+
+
+#: an administrator's resets (`services.account_admin.AdminRefused`)
+ADMIN: Final[dict[str, tuple[str, str]]] = {
+    "reset_self": (
+        "свой пароль меняют на главной странице, со старым паролем",
+        "your own password is changed on the start page, with the old one",
+    ),
+    "reset_code_account": (
+        "{user} входит по коду турнира; пароля у такой учётной записи нет",
+        "{user} signs in with a tournament's code; such an account has no password",
+    ),
+}
+
+
+#: the set-up's refusals (`services.setup.SetupRefused`, `SetupInvalid`)
+SETUP: Final[dict[str, tuple[str, str]]] = {
+    "rules_locked": (
+        "правила и их настройки меняются только до первой внесённой игры; игра {game} "
+        "уже внесена ({state}, {author})",
+        "the rules and their options change only until the first game is entered; game "
+        "{game} is entered ({state}, {author})"),
+    "rules_needed": (
+        "выберите правила турнира: {choices}",
+        "choose the tournament's rules: {choices}"),
+}
+
+
+#: the people's and clubs' refusals (`services.people.PeopleError`)
+PEOPLE: Final[dict[str, tuple[str, str]]] = {
+    "no_person": ("игрок №{ref} не найден", "player no. {ref} not found"),
+    "no_club": ("клуб «{ref}» не найден", "club '{ref}' not found"),
+    "no_merge": ("объединение №{ref} не найдено", "merge no. {ref} not found"),
+    "same_person": ("нельзя объединить игрока с самим собой",
+                    "a player cannot be merged with himself"),
+    "same_tournament": (
+        "игроки №{kept} и №{merged} оба играли в турнире «{tournament}»: это два человека",
+        "players no. {kept} and no. {merged} both played in '{tournament}': two people",
+    ),
+    "already_split": ("объединение №{ref} уже разделено ({at})",
+                      "merge no. {ref} was already split ({at})"),
+    "split_later_first": (
+        "сначала разделите более позднее объединение №{later}: игрок №{kept} с тех пор "
+        "объединён снова или изменился",
+        "split the later merge no. {later} first: player no. {kept} was merged again or "
+        "changed since",
+    ),
+    "not_federation_organizer": (
+        "{user}: это может только организатор с правом создавать турниры",
+        "{user}: only an organizer with the right to create tournaments may do this",
+    ),
+    "bad_stage_kind": ("неизвестный вид стадии {value!r}", "unknown stage kind {value!r}"),
+    "no_stage_kind": ("нужен хотя бы один вид стадии", "at least one stage kind is needed"),
+    "bad_table": ("за столом нужны 10 разных игроков: 6 мирных, шериф, 2 мафии и дон",
+                  "a table needs 10 different players: 6 civilians, a sheriff, 2 mafia, a don"),
+    "bad_rules": ("неизвестные правила {value!r}", "unknown rules {value!r}"),
+    "not_rated": ("игра {game} турнира №{ref} не рейтинговая или не найдена",
+                  "game {game} of tournament no. {ref} is not rated or not found"),
+    "reason_too_long": ("причина длиннее {n} знаков", "the reason is longer than {n} characters"),
+}
+
+
+#: why a game's video link or offset is refused (`services.video.BadVideo`)
+VIDEO_WHY: Final[dict[str, tuple[str, str]]] = {
+    "empty": ("нужна ссылка", "a link is needed"),
+    "too_long": ("слишком длинная ссылка", "the link is too long"),
+    "spaces": ("в ссылке пробелы", "the link has spaces"),
+    "scheme": ("ссылка должна начинаться с http:// или https://",
+               "the link must start with http:// or https://"),
+    "host": ("в ссылке нет сайта", "the link has no host"),
+    "not_number": ("смещение — целое число секунд", "the offset is whole seconds"),
+    "range": ("смещение — от 0 до 172800 секунд", "the offset is 0 to 172800 seconds"),
+}
+
+
+#: the day's refusals: check-in and no-shows (`services.checkin.DayRefused`)
+DAY: Final[dict[str, tuple[str, str]]] = {
+    "no_checkin_key": ("этот QR-код регистрации устарел — отсканируйте код на стойке",
+                       "this check-in QR code is old: scan the one at the desk"),
+    "no_player": ("игрок {player} не зарегистрирован в турнире",
+                  "player {player} is not registered in the tournament"),
+    "no_round": ("тура {round} стадии {stage} нет", "stage {stage} has no round {round}"),
+    "not_seated": ("игрок {player} не сидит в туре {round}",
+                   "player {player} is not seated in round {round}"),
+    "present": ("игрок {player} на месте — заменять его не нужно",
+                "player {player} is present: no need to replace him"),
+    "not_present": ("игрок {player} не отмечен как пришедший",
+                    "player {player} has not checked in"),
+    "seated": ("игрок {player} уже сидит в туре {round}",
+               "player {player} is already seated in round {round}"),
+    "round_started": ("тур {round} стадии {stage} уже начат — рассадку не меняют",
+                      "round {round} of stage {stage} has started: its seating stays"),
+    "breaks_rule": ("замена нарушает правило рассадки (клуб за одним столом или закрепление)",
+                    "the change breaks a seating rule (one club at a table, or a pin)"),
+    "too_few_present": ("на тур {round} пришло слишком мало игроков ({present})",
+                        "too few players came for round {round} ({present})"),
+}
+
+
+#: a tournament's time zone (`services.clock.BadZone`)
+ZONE: Final[dict[str, tuple[str, str]]] = {
+    "bad_zone": (
+        "часовой пояс {zone!r} неизвестен: нужно имя из базы часовых поясов, "
+        "например Europe/Moscow",
+        "time zone {zone!r} is unknown: give a zone database name, e.g. Europe/Moscow"),
+}
+
+
+#: a game's video (`services.video.BadVideo`): the reason is a word of `VIDEO_WHY`
+VIDEO: Final[dict[str, tuple[str, str]]] = {
+    "bad_video": ("{why}", "{why}"),
+}
