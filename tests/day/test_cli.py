@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from mafiatab.cli import app
@@ -57,3 +58,40 @@ def test_team_standings_from_the_command_line(day: Day) -> None:
     shown = json.loads(_run("day", "teams", str(tid), "--db", str(day.db), "--json"))
     rows = TeamService(day.svc.store, day.svc.standings.compute).standings(tid)
     assert [(x["team"], x["place"]) for x in shown] == [(r.team, r.place) for r in rows]
+
+
+def test_the_command_line_answers_a_team_or_job_refusal_with_exit_1(
+        day: Day, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`TeamsInvalid` and `JobRefused` are of the `Refused` family: `main` lists their
+    words in the language asked for and exits 1, no traceback. (No command registers
+    teams or queues a job yet, so a one-command app stands in for the command set; the
+    refusals are the real services'.)"""
+    import sys
+
+    import typer
+
+    import mafiatab.cli as cli
+    from mafiatab.services.jobs import Jobs
+    from mafiatab.services.teams import parse_teams
+
+    tid = day.tournament("CLI refusals")
+    one = typer.Typer()
+
+    @one.command()
+    def refuse(what: str, lang: str = "ru") -> None:
+        if what == "teams":
+            parse_teams("Север: nobody-here", [])
+        Jobs(day.svc.store).cancel(tid, "seating")
+
+    monkeypatch.setattr(cli, "app", one)
+    for argv, words in [
+            (["teams"], "игрок «nobody-here» не зарегистрирован в турнире"),
+            (["teams", "--lang", "en"], "player 'nobody-here' is not registered"),
+            (["job"], "нечего отменять: рассадка не составляется"),
+            (["job", "--lang", "en"], "nothing to cancel: no seating is being generated")]:
+        monkeypatch.setattr(sys, "argv", ["mafiatab", *argv])
+        with pytest.raises(SystemExit) as e:
+            cli.main()
+        assert e.value.code == 1
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err

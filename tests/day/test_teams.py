@@ -151,3 +151,22 @@ def test_ci_per_team_is_off_by_default_in_both_federations_with_its_own_clause()
         assert p.comp_per_team.value is False and p.comp_per_team.clause.startswith(prefix)
         on = get_profile(rules, {"comp_per_team": "on"})
         assert on.comp_per_team.value is True and on.comp_per_team.clause.startswith(prefix)
+
+
+def test_teams_that_cannot_be_read_are_a_clean_422_in_both_languages(
+        day: Day, client_for: Callable[[str], TestClient]) -> None:
+    """`TeamsInvalid` is of the one `Refused` family, its words the catalogue's."""
+    data = json.loads((EXAMPLES / "fsm-40-players-qual-semi.json").read_text())
+    tid = day.svc.tournaments.import_file(json.dumps(data, ensure_ascii=False).encode(),
+                                          actor=ORGANIZER)
+    org = client_for(ORGANIZER)
+    r = org.post(f"/t/{tid}/teams", data={"teams": "Север: nobody-here", "csrf": csrf_of(org)})
+    assert r.status_code == 422
+    assert "игрок «nobody-here» не зарегистрирован в турнире" in r.text
+    org.get("/lang/en")
+    try:
+        r = org.post(f"/t/{tid}/teams", data={"teams": "no colon", "csrf": csrf_of(org)})
+        assert r.status_code == 422
+        assert "line &#39;no colon&#39;: expected &#39;Team: player, player&#39;" in r.text
+    finally:
+        org.get("/lang/ru")

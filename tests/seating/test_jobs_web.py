@@ -25,7 +25,7 @@ from mafiatab.services.jobs import (
     Jobs,
     Outcome,
 )
-from mafiatab.services.seating_web import KIND, SeatingDesk, SeatingParams, SeatingRefused
+from mafiatab.services.seating_web import KIND, SeatingDesk, SeatingParams
 from mafiatab.storage.engine import make_engine, upgrade
 from tests.storage.conftest import db_url, pg_url, sqlite_url  # noqa: F401 - fixtures
 
@@ -148,9 +148,9 @@ def test_cancel_stops_a_running_search_before_its_limit(engine: Engine) -> None:
         assert stopped < 30, stopped  # far below the 60 s limit
         current = other_desk.job(tid)
         assert current is not None and current.number == done.number != job.number
-        with pytest.raises(SeatingRefused) as e:
+        with pytest.raises(JobRefused) as e:  # the jobs' own refusal, of the Refused family
             other_desk.cancel(tid)
-        assert e.value.status == 404
+        assert e.value.status == 404 and e.value.code == "no_job"
     finally:
         runner_desk.stop_runner()
 

@@ -49,6 +49,8 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("**/*.py", r"\bSetup(?:Refused|Invalid)\(", ("setup",)),
     ("services/people.py", r"\bPeople(?:Error|NotFound|Denied)\(", ("people",)),
     ("services/checkin.py", r"\bDay(?:NotFound|Refused)\(", ("day",)),
+    ("services/teams.py", r"\bTeamsInvalid\(", ("teams",)),
+    ("services/jobs.py", r"\bJobRefused\(", ("jobs",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 

@@ -165,3 +165,27 @@ def test_republishing_a_played_round_is_refused(
     r = _post(org, f"/api/t/{tid}/seating/publish", {"round": 1})
     assert r.status_code == 409
     assert "подтверждён" in r.json()["message"] or "confirmed" in r.json()["message"]
+
+
+def test_a_job_refusal_is_a_clean_4xx_in_both_languages(
+        cup: int, client_for: Callable[[str], TestClient]) -> None:
+    """The jobs' refusals are of the one `Refused` family: the app's handler answers them
+    with their status, code and words (the API's JSON, the page's error page)."""
+    org = client_for("organizer")
+    r = _post(org, f"/api/t/{cup}/seating/cancel", {})
+    assert r.status_code == 404, r.text
+    body = r.json()
+    assert body["error"] == "no_job" and body["problems"][0]["code"] == "no_job"
+    assert body["message"] == "нечего отменять: рассадка не составляется"
+    page = org.post(f"/t/{cup}/seating/cancel", data={"csrf": csrf_of(org)})
+    assert page.status_code == 404 and "нечего отменять" in page.text
+    org.get("/lang/en")
+    try:
+        r = _post(org, f"/api/t/{cup}/seating/cancel", {})
+        assert r.status_code == 404
+        assert r.json()["message"] == "nothing to cancel: no seating is being generated"
+        page = org.post(f"/t/{cup}/seating/cancel", data={"csrf": csrf_of(org)})
+        assert page.status_code == 404 and "nothing to cancel" in page.text
+    finally:
+        org.get("/lang/ru")
+

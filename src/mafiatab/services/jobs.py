@@ -44,14 +44,16 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.store import Store, aware
 from mafiatab.storage import models as db
+from mafiatab.texts.refusals import JOBS
 
 WAITING: Final = "waiting"
 RUNNING: Final = "running"
@@ -99,14 +101,16 @@ class JobLimits:
                    stale=max(1.0, float(env.get("MAFIATAB_JOBS_STALE", base.stale))))
 
 
-class JobRefused(Exception):
-    """A job that cannot be started or changed, with the reason in both languages and
-    the HTTP status the web layer answers with."""
+class JobRefused(ServiceError):
+    """A job that cannot be started or changed (one of the `Refused` family): its code a
+    key of the catalogue's `jobs` section, and the HTTP status the web layer answers with
+    (409 one is running already, 503 the queue is full, 404 nothing to cancel)."""
 
-    def __init__(self, reason_ru: str, reason_en: str, status: int = 409) -> None:
-        super().__init__(reason_en)
-        self.reason_ru = reason_ru
-        self.reason_en = reason_en
+    status = 409
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = JOBS
+
+    def __init__(self, code: str, *, status: int = 409, **params: Any) -> None:
+        super().__init__(code, **params)
         self.status = status
 
 
@@ -256,10 +260,7 @@ class Jobs:
                 waiting = s.scalar(select(func.count()).select_from(db.Job)
                                    .where(db.Job.state == WAITING)) or 0
                 if waiting >= self.limits.queued:
-                    raise JobRefused(
-                        f"Очередь сервера полна ({waiting} задач): попробуйте через минуту.",
-                        f"The server's queue is full ({waiting} jobs): try again in a minute.",
-                        status=503)
+                    raise JobRefused("queue_full", waiting=waiting, status=503)
                 row = db.Job(tournament_id=tournament, kind=kind, state=WAITING, owner=owner,
                              params=params, inputs=inputs, time_limit=time_limit,
                              progress=0.0, info="", reason_ru="", reason_en="", published={},
@@ -268,9 +269,7 @@ class Jobs:
                 s.flush()
                 job_id = row.id
         except IntegrityError:
-            raise JobRefused("Рассадка уже составляется — дождитесь конца или отмените её.",
-                             "A seating is being generated already: wait for it or cancel it.",
-                             status=409) from None
+            raise JobRefused("job_running", status=409) from None
         self._changed()
         view = self.get(job_id)
         assert view is not None
@@ -283,9 +282,7 @@ class Jobs:
                                                 db.Job.kind == kind, db.Job.state.in_(BUSY))
                            .with_for_update())
             if row is None:
-                raise JobRefused("Нечего отменять: рассадка не составляется.",
-                                 "Nothing to cancel: no seating is being generated.",
-                                 status=404)
+                raise JobRefused("no_job", status=404)
             if row.state == WAITING:
                 row.state, row.finished_at = CANCELLED, _now()
             row.cancel_requested = True

@@ -46,7 +46,6 @@ from mafiatab.services.jobs import (
     WAITING,
     Control,
     JobLimits,
-    JobRefused,
     JobRunner,
     Jobs,
     JobView,
@@ -456,22 +455,15 @@ class SeatingDesk:
         tournament's proposal. Refused (409) while the tournament's last search is
         waiting or running, 503 when the server's queue is full."""
         players, inputs = self.build(tournament, params)
-        try:
-            view = self.jobs.submit(tournament, KIND, owner=actor, params=params.stored(),
-                                    inputs=inputs,
-                                    time_limit=default_time_limit(len(players),
-                                                                  params.time_limit))
-        except JobRefused as e:
-            raise SeatingRefused(e.reason_ru, e.reason_en, e.status) from None
+        view = self.jobs.submit(tournament, KIND, owner=actor, params=params.stored(),
+                                inputs=inputs,
+                                time_limit=default_time_limit(len(players), params.time_limit))
         self.runner.wake()
         return SeatingJob.of(view)
 
     def cancel(self, tournament: int) -> SeatingJob:
         """Stop the tournament's waiting or running generation (404 when none)."""
-        try:
-            view = self.jobs.cancel(tournament, KIND)
-        except JobRefused as e:
-            raise SeatingRefused(e.reason_ru, e.reason_en, e.status) from None
+        view = self.jobs.cancel(tournament, KIND)
         self.runner.cancel_local(view.id)
         return SeatingJob.of(view)
 

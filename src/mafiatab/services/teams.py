@@ -10,7 +10,8 @@ nothing here recomputes a point. An import of a format-1 file with `teams` store
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session
 from mafiatab.domain import protocol as model
 from mafiatab.domain.standings import Standings
 from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, check_teams, team_standings
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.store import (
     Store,
     profile_of,
@@ -27,21 +29,19 @@ from mafiatab.services.store import (
 )
 from mafiatab.storage import models as db
 from mafiatab.storage.models import ORGANIZER
+from mafiatab.texts.refusals import TEAMS
 
 #: bounds of what a form may register
 MAX_TEAMS = 200
 MAX_NAME = 200
 
 
-class TeamsInvalid(ValueError):
-    """Teams typed on the form that cannot be read, in both languages."""
+class TeamsInvalid(ServiceError):
+    """Teams typed on the form that cannot be read (422, one of the `Refused` family): its
+    code a key of the catalogue's `teams` section."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__(en)
-        self.ru, self.en = ru, en
-
-    def message(self, lang: str) -> str:
-        return self.en if lang == "en" else self.ru
+    status = 422
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = TEAMS
 
 
 def add_teams(s: Session, tournament: int, teams: Sequence[model.TeamEntry]) -> None:
@@ -76,20 +76,18 @@ def parse_teams(text: str, players: Sequence[model.Player]) -> list[Team]:
             continue
         m = re.fullmatch(r"\s*(.+?)\s*:\s*(.*?)\s*", line)
         if m is None or len(m.group(1)) > MAX_NAME:
-            raise TeamsInvalid(f"Строка «{line[:80]}»: нужно «Команда: игрок, игрок».",
-                               f"Line '{line[:80]}': expected 'Team: player, player'.")
+            raise TeamsInvalid("teams_line", line=line[:80])
         members = []
         for ref in (r.strip() for r in m.group(2).split(",")):
             if not ref:
                 continue
             pid = by_id.get(ref) or by_nick.get(ref.casefold())
             if pid is None:
-                raise TeamsInvalid(f"Игрок «{ref[:80]}» не зарегистрирован в турнире.",
-                                   f"Player '{ref[:80]}' is not registered in the tournament.")
+                raise TeamsInvalid("teams_unknown_player", player=ref[:80])
             members.append(pid)
         out.append(Team(f"t{len(out) + 1}", m.group(1), tuple(members)))
         if len(out) > MAX_TEAMS:
-            raise TeamsInvalid(f"Команд больше {MAX_TEAMS}.", f"More than {MAX_TEAMS} teams.")
+            raise TeamsInvalid("teams_too_many", n=MAX_TEAMS)
     return out
 
 

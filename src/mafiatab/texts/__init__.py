@@ -58,6 +58,8 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "zone": ("mafiatab.texts.refusals", "ZONE"),
     "video": ("mafiatab.texts.refusals", "VIDEO"),
     "video_why": ("mafiatab.texts.refusals", "VIDEO_WHY"),
+    "teams": ("mafiatab.texts.refusals", "TEAMS"),
+    "jobs": ("mafiatab.texts.refusals", "JOBS"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),

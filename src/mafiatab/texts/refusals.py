@@ -1,7 +1,8 @@
 """The refusals of the services that keep a section of their own (the roster, the set-up,
-the people, the day, the zone, the video), Russian first and English second. Each refusal
-class names its section (`texts` of `services.errors.ServiceError`); its problems carry
-the code and the parameters, never finished words."""
+the people, the day, the zone, the video, the teams, the background jobs), Russian first
+and English second. Each refusal class names its section (`texts` of
+`services.errors.ServiceError`); its problems carry the code and the parameters, never
+finished words."""
 
 from __future__ import annotations
 
@@ -154,4 +155,25 @@ ZONE: Final[dict[str, tuple[str, str]]] = {
 #: a game's video (`services.video.BadVideo`): the reason is a word of `VIDEO_WHY`
 VIDEO: Final[dict[str, tuple[str, str]]] = {
     "bad_video": ("{why}", "{why}"),
+}
+
+
+#: teams typed on the form (`services.teams.TeamsInvalid`)
+TEAMS: Final[dict[str, tuple[str, str]]] = {
+    "teams_line": ("строка «{line}»: нужно «Команда: игрок, игрок»",
+                   "line '{line}': expected 'Team: player, player'"),
+    "teams_unknown_player": ("игрок «{player}» не зарегистрирован в турнире",
+                             "player '{player}' is not registered in the tournament"),
+    "teams_too_many": ("команд больше {n}", "more than {n} teams"),
+}
+
+
+#: the background jobs' queue (`services.jobs.JobRefused`)
+JOBS: Final[dict[str, tuple[str, str]]] = {
+    "queue_full": ("очередь сервера полна ({waiting} задач): попробуйте через минуту",
+                   "the server's queue is full ({waiting} jobs): try again in a minute"),
+    "job_running": ("рассадка уже составляется — дождитесь конца или отмените её",
+                    "a seating is being generated already: wait for it or cancel it"),
+    "no_job": ("нечего отменять: рассадка не составляется",
+               "nothing to cancel: no seating is being generated"),
 }
