@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from mafiatab.domain.standings import ranking_key
-from mafiatab.domain.teams import team_standings, teams_of
+from mafiatab.domain.standings import SUMMED, compute_standings, ranking_key
+from mafiatab.domain.teams import Team, team_standings, teams_of
 from mafiatab.formats.tournament_json import dumps_tournament
 from mafiatab.rules import get_profile
 from mafiatab.services.teams import TeamService
@@ -170,3 +172,46 @@ def test_teams_that_cannot_be_read_are_a_clean_422_in_both_languages(
         assert "line &#39;no colon&#39;: expected &#39;Team: player, player&#39;" in r.text
     finally:
         org.get("/lang/ru")
+
+
+# --- a team's line is its members' standings lines added (D7) ------------------------------
+
+POOL = [f"p{i}" for i in range(1, 21)]
+
+
+@st.composite
+def _games(draw: st.DrawFn) -> list[dict[str, Any]]:
+    out = []
+    for i in range(draw(st.integers(1, 6))):
+        players = draw(st.permutations(POOL))[:10]
+        fk = draw(st.one_of(st.none(), st.integers(1, 10)))
+        fields: dict[str, Any] = {"first_killed": fk}
+        if fk is not None:
+            others = [s for s in range(1, 11) if s != fk]
+            fields["best_move"] = draw(st.lists(st.sampled_from(others), max_size=3,
+                                                unique=True))
+        out.append(game(f"g{i}", players=players, rnd=i + 1,
+                        result=draw(st.sampled_from(["red", "black"])), **fields))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(["fsm", "fiim2018"]), games=_games(),
+       team_of=st.lists(st.one_of(st.none(), st.integers(0, 3)), min_size=20, max_size=20))
+def test_a_teams_total_is_the_sum_of_its_members_standings_totals(
+        rules: str, games: list[dict[str, Any]], team_of: list[int | None]) -> None:
+    """Whatever the games and the teams, a team's line (and its total) is its members'
+    lines of `domain.standings` added up: the team row is built on the standings' rows."""
+    loaded = load_tournament(json.dumps(tournament(rules, games, n_players=20)))
+    rows = compute_standings(loaded.tournament, loaded.profile).rows
+    by_player = {r.player: r for r in rows}
+    teams = [Team(f"t{k}", f"T{k}", tuple(p for p, x in zip(POOL, team_of, strict=True)
+                                          if x == k))
+             for k in sorted({x for x in team_of if x is not None})]
+    got = team_standings(rows, teams, loaded.profile, POOL)
+    assert sorted(r.team for r in got) == sorted(t.id for t in teams)
+    for line in got:
+        members = [by_player[m] for m in line.members if m in by_player]
+        assert line.total == sum((r.total for r in members), start=0)
+        for name in SUMMED:
+            assert getattr(line, name) == sum((getattr(r, name) for r in members), start=0)

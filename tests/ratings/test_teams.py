@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mafiatab.domain.standings import Row
 from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, rank_teams, team_standings
 from mafiatab.rules import get_profile
 from mafiatab.services.tournament_file import load_tournament, standings_of
@@ -51,7 +52,7 @@ def test_a_teams_line_is_the_sum_of_its_members_lines(name: str, size: int) -> N
 
 
 def _line(team: str, **values: int) -> TeamRow:
-    return TeamRow(team, team.upper(), (team + "-a",), **values)
+    return TeamRow(team, team.upper(), (team + "-a",), Row(team, team.upper(), **values))
 
 
 def test_fsm_8_7_tie_breakers_applied_to_teams() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from math import lcm
 from operator import attrgetter
@@ -53,6 +53,17 @@ class Row:
     @property
     def total(self) -> Hundredths:
         return self.main + self.extra
+
+    def add(self, other: Row) -> None:
+        """Add another line's counts and points to this one (`SUMMED`): the one way lines
+        are added up (a team's line is its members' lines added, `domain.teams`)."""
+        for name in SUMMED:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+#: the fields of a `Row` that add up over lines: all but who it is and its place
+SUMMED: tuple[str, ...] = tuple(f.name for f in fields(Row)
+                                if f.name not in ("player", "nickname", "place", "lot_needed"))
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ from mafiatab.domain.points import Hundredths
 from mafiatab.domain.problems import Problem, Refused
 from mafiatab.domain.protocol import TeamEntry, Tournament
 from mafiatab.domain.scoring import GameScore
-from mafiatab.domain.standings import CompensationRate, Row, compensation_rates
+from mafiatab.domain.standings import SUMMED, CompensationRate, Row, compensation_rates
 from mafiatab.rules.profile import RuleProfile
 
 
@@ -35,26 +35,27 @@ class Team:
 
 @dataclass(slots=True)
 class TeamRow:
-    """A team's line: its members' sums, in hundredths as in `Row`."""
+    """A team's line: `sums` is a standings `Row` of the team, its members' rows added by
+    `Row.add`, so that its counts and its `total` are summed the standings' one way (a
+    team row never repeats them); `place` and `lot_needed` are the team's own ranking.
+    The counts read through (`row.wins`, `row.main`), as the tie-breakers and pages ask."""
 
     team: str
     name: str
     members: tuple[str, ...]
-    games: int = 0
-    wins: int = 0
-    wins_don_sheriff: int = 0
-    first_killed: int = 0
-    main: Hundredths = 0
-    extra: Hundredths = 0
-    best_move: Hundredths = 0
-    compensation: Hundredths = 0
-    penalties: Hundredths = 0
+    sums: Row
     place: int = 0
     lot_needed: bool = False
 
     @property
     def total(self) -> Hundredths:
-        return self.main + self.extra
+        return self.sums.total
+
+    def __getattr__(self, name: str) -> Hundredths:
+        if name in SUMMED:
+            value: Hundredths = getattr(self.sums, name)
+            return value
+        raise AttributeError(name)
 
 
 class TeamsRefused(Refused):
@@ -88,10 +89,6 @@ def check_teams(teams: Sequence[Team], players: Sequence[str]) -> None:
         raise refused
 
 
-_SUMMED = ("games", "wins", "wins_don_sheriff", "first_killed", "main", "extra", "best_move",
-           "compensation", "penalties")
-
-
 def team_standings(rows: Sequence[Row], teams: Sequence[Team], profile: RuleProfile,
                    players: Sequence[str], lots: Sequence[str] = ()) -> list[TeamRow]:
     """Teams ranked by the profile's tie-breakers over their members' sums.
@@ -105,13 +102,11 @@ def team_standings(rows: Sequence[Row], teams: Sequence[Team], profile: RuleProf
     by_player = {r.player: r for r in rows}
     out: list[TeamRow] = []
     for t in teams:
-        line = TeamRow(t.id, t.name, t.members)
+        line = TeamRow(t.id, t.name, t.members, Row(t.id, t.name))
         for m in t.members:
             row = by_player.get(m)
-            if row is None:
-                continue
-            for name in _SUMMED:
-                setattr(line, name, getattr(line, name) + getattr(row, name))
+            if row is not None:
+                line.sums.add(row)
         out.append(line)
     return rank_teams(out, profile, lots)
 
