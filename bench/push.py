@@ -22,10 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -37,46 +34,21 @@ from mafiatab.formats.tournament_json import game_to_dict
 from mafiatab.sample import sample_tournament
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import DEMO_PASSWORD, Demo, populate
+from server import fresh_postgres, serving
 
 PATHS = {"standings": "/t/{tid}/standings/events", "hall": "/t/{tid}/hall/events"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _fresh_postgres(url: str) -> None:
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    u = make_url(url)
-    admin = create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
-        c.execute(text(f'CREATE DATABASE "{u.database}"'))
-    admin.dispose()
 
 
 def build(db: str | None, folder: Path, players: int) -> tuple[str, Demo, dict[str, dict[str, object]]]:
     sample = sample_tournament("fsm", players, 2, seed=7, name="Push cup")
     url = str(folder / "push.sqlite") if db is None else db
     if db is not None:
-        _fresh_postgres(db)
+        fresh_postgres(db)
     engine = make_engine(url)
     demo = populate(engine, sample, folder / "push.sqlite")
     engine.dispose()
     protocols = {f"qual-r2-t{g.table}": game_to_dict(g) for g in sample.games if g.round == 2}
     return url, demo, protocols
-
-
-def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
-    code = ("import uvicorn; from mafiatab.web.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, secret='bench'), host='127.0.0.1', port={port}, "
-            "log_level='error', backlog=4096)")
-    return subprocess.Popen([sys.executable, "-c", code])
 
 
 def sign_in(base: str, user: str) -> tuple[httpx.Client, dict[str, str]]:
@@ -227,24 +199,11 @@ def main() -> None:
         url, demo, protocols = build(args.db, Path(tmp), args.players)
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
-        port = _free_port()
-        server = start_server(url, port)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    if httpx.get(base + "/api/session", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                time.sleep(0.1)
+        with serving(url, backlog=4096, stop_wait=10) as server:
             games = demo.open_games[:args.confirms]
-            revisions = submit_all(base, demo.tournament, protocols, games)
-            asyncio.run(run(port, demo.tournament, args.topic, args.listeners, revisions,
-                            args.confirms, args.gap, base))
-        finally:
-            server.terminate()
-            server.wait(10)
+            revisions = submit_all(server.base, demo.tournament, protocols, games)
+            asyncio.run(run(server.port, demo.tournament, args.topic, args.listeners, revisions,
+                            args.confirms, args.gap, server.base))
 
 
 if __name__ == "__main__":

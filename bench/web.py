@@ -37,10 +37,7 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -52,6 +49,7 @@ from mafiatab.formats.tournament_json import game_to_dict
 from mafiatab.sample import sample_tournament
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import DEMO_PASSWORD, Demo, populate
+from server import fresh_postgres, serving
 
 
 @dataclass
@@ -66,62 +64,18 @@ class Stats:
             self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _fresh_postgres(url: str) -> None:
-    """Drop and create the benchmark's database (its name is the URL's last part)."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    u = make_url(url)
-    admin = create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
-        c.execute(text(f'CREATE DATABASE "{u.database}"'))
-    admin.dispose()
-
-
 def build(db: str | None, folder: Path) -> tuple[str, Demo, dict[str, dict[str, object]]]:
     sample = sample_tournament("fsm", 500, 2, seed=7, name="Bench cup")
     if db is None:
         url = str(folder / "bench.sqlite")
     else:
-        _fresh_postgres(db)
+        fresh_postgres(db)
         url = db
     engine = make_engine(url)
     demo = populate(engine, sample, folder / "bench.sqlite")
     engine.dispose()
     protocols = {f"qual-r2-t{g.table}": game_to_dict(g) for g in sample.games if g.round == 2}
     return url, demo, protocols
-
-
-def start_workers(url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
-    """The app as `serve --workers N` runs it (uvicorn's processes, each `worker_app`),
-    with the benchmark's backlog; one worker runs the same way, in one process."""
-    import os
-
-    from mafiatab.web.server import WORKER_DB_ENV
-
-    env = {**os.environ, WORKER_DB_ENV: url, "MAFIATAB_SECRET": "bench"}
-    code = ("import uvicorn; uvicorn.run('mafiatab.web.server:worker_app', factory=True, "
-            f"workers={workers}, host='127.0.0.1', port={port}, log_level='error', "
-            "backlog=2048)")
-    return subprocess.Popen([sys.executable, "-c", code], env=env)
-
-
-def start_server(url: str, port: int, per_address: str | None = None) -> subprocess.Popen[bytes]:
-    limits = ("" if per_address is None else
-              f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
-              f".SignInLimits(per_address={per_address!r})")
-    code = ("import uvicorn, sys; from mafiatab.web.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
-            f"port={port}, log_level='error', backlog=2048)")
-    return subprocess.Popen([sys.executable, "-c", code])
 
 
 def rss_mb(pid: int) -> float:
@@ -283,17 +237,6 @@ def summary(stats: Stats, elapsed: float) -> dict[str, tuple[float, float]]:
     return out
 
 
-def wait_up(base: str) -> None:
-    for _ in range(300):
-        try:
-            if httpx.get(base + "/api/session", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise SystemExit(f"the server at {base} did not start")
-
-
 def compare_workers(args: argparse.Namespace) -> None:
     """One worker, then `args.workers`, each on a database made anew (see the module)."""
     import os
@@ -302,17 +245,10 @@ def compare_workers(args: argparse.Namespace) -> None:
     for workers in (1, args.workers):
         with tempfile.TemporaryDirectory() as tmp:
             url, demo, protocols = build(args.db, Path(tmp))
-            port = _free_port()
-            server = start_workers(url, port, workers)
-            base = f"http://127.0.0.1:{port}"
-            try:
-                wait_up(base)
+            with serving(url, workers=workers) as server:
                 load1 = os.getloadavg()[0]
-                stats, elapsed = asyncio.run(load(base, demo, protocols, args.viewers,
+                stats, elapsed = asyncio.run(load(server.base, demo, protocols, args.viewers,
                                                   args.polls, args.interval, args.limit))
-            finally:
-                server.terminate()
-                server.wait(20)
             report(stats, elapsed, f"{workers} worker(s): {args.viewers} viewers × "
                    f"{args.polls} polls, {len(demo.open_games)} judges, PostgreSQL "
                    f"(load average before: {load1:.1f}, {os.cpu_count()} cores)")
@@ -351,17 +287,9 @@ def main() -> None:
         url, demo, protocols = build(args.db, Path(tmp))
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
-        port = _free_port()
-        server = start_server(url, port, args.per_address)
         flooding = args.flood is not None
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    if httpx.get(base + "/api/session", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+        with serving(url, per_address=args.per_address, stop_wait=10) as server:
+            base = server.base
             if flooding:
                 stats, elapsed, counts, memory = asyncio.run(flood(
                     base, demo, protocols, server.pid, args.flood, args.flood_seconds))
@@ -374,11 +302,10 @@ def main() -> None:
                       + f"; server errors (5xx other than 503 busy): {errors}")
                 print(f"server RSS: {memory[0]:.0f} MB before, {max(memory):.0f} MB at the peak")
                 return
+            stats, elapsed = asyncio.run(load(base, demo, protocols, args.viewers, args.polls,
+                                              args.interval, args.limit))
             report(stats, elapsed, f"{args.viewers} viewers × {args.polls} polls, "
                    f"{len(demo.open_games)} judges, {'PostgreSQL' if args.db else 'SQLite'}")
-        finally:
-            server.terminate()
-            server.wait(10)
 
 
 if __name__ == "__main__":

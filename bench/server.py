@@ -1,0 +1,119 @@
+"""How a benchmark starts the web app, the one way bench/web.py and bench/push.py do it: a
+free loopback port, a PostgreSQL database made anew when one is asked for, one uvicorn
+process (or `serve --workers N`'s processes), waited for until it answers, stopped at the
+end. Run a bench as `python bench/NAME.py`: this directory is then on the import path."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import httpx
+
+#: `BENCH_PORTS=8100-8199`: take the port from this range (a machine shared by several
+#: people gives each a range); unset: any free port
+PORTS_ENV = "BENCH_PORTS"
+
+
+def free_port() -> int:
+    """A free loopback port: the first of `BENCH_PORTS` that binds, else one the OS picks."""
+    wanted = os.environ.get(PORTS_ENV, "")
+    candidates = [0]
+    if wanted:
+        first, _, last = wanted.partition("-")
+        candidates = list(range(int(first), int(last or first) + 1))
+    for candidate in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            port: int = s.getsockname()[1]
+            return port
+    raise SystemExit(f"no free port in {PORTS_ENV}={wanted}")
+
+
+def fresh_postgres(url: str) -> None:
+    """Drop and create the benchmark's database (its name is the URL's last part)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    admin = create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
+        c.execute(text(f'CREATE DATABASE "{u.database}"'))
+    admin.dispose()
+
+
+def start_app(url: str, port: int, *, backlog: int = 2048,
+              per_address: str | None = None) -> subprocess.Popen[bytes]:
+    """One uvicorn process serving `create_app(url)`; `per_address`: the sign-in limit per
+    address (`SignInLimits.per_address`) instead of the app's default."""
+    limits = ("" if per_address is None else
+              f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
+              f".SignInLimits(per_address={per_address!r})")
+    code = ("import uvicorn; from mafiatab.web.app import create_app; "
+            f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
+            f"port={port}, log_level='error', backlog={backlog})")
+    return subprocess.Popen([sys.executable, "-c", code])
+
+
+def start_workers(url: str, port: int, workers: int, *,
+                  backlog: int = 2048) -> subprocess.Popen[bytes]:
+    """The app as `serve --workers N` runs it (uvicorn's processes, each `worker_app`);
+    one worker runs the same way, in one process."""
+    from mafiatab.web.server import WORKER_DB_ENV
+
+    env = {**os.environ, WORKER_DB_ENV: url, "MAFIATAB_SECRET": "bench"}
+    code = ("import uvicorn; uvicorn.run('mafiatab.web.server:worker_app', factory=True, "
+            f"workers={workers}, host='127.0.0.1', port={port}, log_level='error', "
+            f"backlog={backlog})")
+    return subprocess.Popen([sys.executable, "-c", code], env=env)
+
+
+def wait_up(base: str, seconds: float = 30) -> None:
+    """Until the server answers `/api/session` (or give up: the bench stops)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/session", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"the server at {base} did not start")
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    port: int
+    base: str
+    process: subprocess.Popen[bytes]
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+@contextmanager
+def serving(url: str, *, workers: int | None = None, backlog: int = 2048,
+            per_address: str | None = None, stop_wait: float = 20) -> Iterator[Server]:
+    """The app on a free port, up and answering, stopped when the block ends. `workers`:
+    `serve --workers N`'s way (None: one `create_app` process)."""
+    port = free_port()
+    process = (start_app(url, port, backlog=backlog, per_address=per_address)
+               if workers is None else start_workers(url, port, workers, backlog=backlog))
+    try:
+        server = Server(port, f"http://127.0.0.1:{port}", process)
+        wait_up(server.base)
+        yield server
+    finally:
+        process.terminate()
+        process.wait(stop_wait)
