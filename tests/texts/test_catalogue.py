@@ -51,6 +51,10 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("services/checkin.py", r"\bDay(?:NotFound|Refused)\(", ("day",)),
     ("services/teams.py", r"\bTeamsInvalid\(", ("teams",)),
     ("services/jobs.py", r"\bJobRefused\(", ("jobs",)),
+    # the file readers' refusals (`texts.files`)
+    ("formats/archive.py", r"\b_bad\(", ("files",)),
+    ("**/*.py", r"\b(?:ArchiveError|CrosswalkError|PolemicaError|RecordError|PointsCsvError)\(",
+     ("files",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 
@@ -165,3 +169,36 @@ def test_a_moved_refusal_reads_in_both_languages_with_its_code() -> None:
     assert player.message("en") == "player p1: a nickname longer than 100 characters"
     assert player.as_dict("ru")["problems"][0]["params"] == {"player": "p1",
                                                              "reason": "long_nickname"}
+
+
+#: where `stated` (words given past the catalogue) is still called, and why
+STATED_STAYS = {
+    # a seating request's reasons are made with counted nouns, and a job's outcome is
+    # stored as its two texts (jobs.reason_ru/reason_en) and shown again from there
+    "services/seating_web.py",
+    "seating/model.py",
+}
+
+
+def test_words_go_past_the_catalogue_only_where_listed() -> None:
+    """`stated(ru, en)` lets a caller give literal words; the file readers' refusals say
+    codes of `texts.files` instead (each with its parameters)."""
+    calls = {str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
+             if "domain/problems.py" not in str(path)
+             and re.search(r"\bstated\(", path.read_text(encoding="utf-8"))}
+    assert calls == STATED_STAYS
+
+
+def test_a_file_reader_refuses_with_a_code_and_its_params() -> None:
+    from mafiatab.formats.archive import ArchiveError, unpack
+    from mafiatab.formats.crosswalk import CrosswalkError, parse_crosswalk
+
+    with pytest.raises(ArchiveError) as e:
+        unpack(b"not a zip")
+    got = e.value.as_dict("ru")["problems"][0]
+    assert got["code"] == "archive_not_zip" and got["message"].startswith("не zip-архив (")
+    assert e.value.message("en").startswith("not a zip archive (")
+    with pytest.raises(CrosswalkError) as c:
+        parse_crosswalk({"gomafia": {"17": 5}})
+    assert c.value.as_dict("en")["problems"][0]["params"] == {"system": "gomafia", "ext": "17"}
+    assert c.value.message("ru") == "crosswalk.gomafia.17: ожидался id игрока (текст)"

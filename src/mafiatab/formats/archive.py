@@ -29,7 +29,8 @@ from typing import Any, Final
 
 import msgspec
 
-from mafiatab.domain.problems import Refused, stated
+from mafiatab.domain.problems import Problem, Refused
+from mafiatab.texts.files import FILES
 
 FORMAT: Final = "mafiatab.archive/1"
 MANIFEST: Final = "manifest.json"
@@ -48,9 +49,9 @@ _ENCODER = msgspec.json.Encoder(decimal_format="number")
 class ArchiveError(Refused):
     """An archive that is not one, or whose content does not match its manifest."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__([stated(ru, en)])
-        self.ru, self.en = ru, en
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=FILES)])
+        self.ru, self.en = self.message("ru"), self.message("en")
 
 
 def dumps_member(value: Any) -> bytes:
@@ -82,8 +83,8 @@ def pack(members: Mapping[str, bytes], about: Mapping[str, Any]) -> bytes:
     return buf.getvalue()
 
 
-def _bad(ru: str, en: str) -> ArchiveError:
-    return ArchiveError(ru, en)
+def _bad(code: str, **params: Any) -> ArchiveError:
+    return ArchiveError(code, **params)
 
 
 def unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -91,44 +92,39 @@ def unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as e:
-        raise _bad(f"не zip-архив ({e})", f"not a zip archive ({e})") from None
+        raise _bad("archive_not_zip", detail=str(e)) from None
     with zf:
         infos = {i.filename: i for i in zf.infolist()}
         unexpected = sorted(set(infos) - {MANIFEST, *MEMBERS})
         if unexpected:
-            raise _bad(f"лишние файлы в архиве: {', '.join(unexpected)}",
-                       f"unexpected files in the archive: {', '.join(unexpected)}")
+            raise _bad("archive_unexpected", names=", ".join(unexpected))
         if MANIFEST not in infos:
-            raise _bad("в архиве нет manifest.json", "the archive has no manifest.json")
+            raise _bad("archive_no_manifest")
         for info in infos.values():
             if info.file_size > MAX_MEMBER_BYTES:
-                raise _bad(f"{info.filename}: слишком большой ({info.file_size} байт)",
-                           f"{info.filename}: too large ({info.file_size} bytes)")
+                raise _bad("archive_too_large", name=info.filename, size=info.file_size)
         try:
             manifest = msgspec.json.decode(zf.read(MANIFEST))
         except (msgspec.DecodeError, zipfile.BadZipFile) as e:
-            raise _bad(f"manifest.json не читается ({e})",
-                       f"manifest.json cannot be read ({e})") from None
+            raise _bad("archive_manifest_unreadable", detail=str(e)) from None
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-            raise _bad(f"manifest.json: формат не {FORMAT}", f"manifest.json: not {FORMAT}")
+            raise _bad("archive_manifest_format", format=FORMAT)
         files = manifest.get("files")
         listed: dict[str, dict[str, Any]] = {
             str(f.get("name")): f for f in files if isinstance(f, dict)
         } if isinstance(files, list) else {}
         if sorted(listed) != sorted(MEMBERS):
-            raise _bad("manifest.json: список файлов не тот",
-                       "manifest.json: the list of files is not the archive's")
+            raise _bad("archive_manifest_files")
         members: dict[str, bytes] = {}
         for name in MEMBERS:
             if name not in infos:
-                raise _bad(f"в архиве нет {name}", f"the archive has no {name}")
+                raise _bad("archive_member_missing", name=name)
             try:
                 content = zf.read(name)
             except (zipfile.BadZipFile, OSError) as e:
-                raise _bad(f"{name}: повреждён ({e})", f"{name}: damaged ({e})") from None
+                raise _bad("archive_member_damaged", name=name, detail=str(e)) from None
             entry = listed[name]
             if len(content) != entry.get("bytes") or sha256(content) != entry.get("sha256"):
-                raise _bad(f"{name}: контрольная сумма не совпадает с manifest.json",
-                           f"{name}: the checksum does not match manifest.json")
+                raise _bad("archive_checksum", name=name)
             members[name] = content
     return manifest, members

@@ -23,8 +23,9 @@ from typing import Any, Final
 
 import msgspec
 
-from mafiatab.domain.problems import Refused, stated
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.domain.protocol import Player, Tournament
+from mafiatab.texts.files import FILES
 
 FIELD: Final = "crosswalk"
 
@@ -32,9 +33,9 @@ FIELD: Final = "crosswalk"
 class CrosswalkError(Refused):
     """A crosswalk that is not an object of systems, each an object of text -> text."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__([stated(ru, en)])
-        self.ru, self.en = ru, en
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=FILES)])
+        self.ru, self.en = self.message("ru"), self.message("en")
 
 
 @dataclass(slots=True)
@@ -72,17 +73,14 @@ def _natural(key: str) -> tuple[int, int | str]:
 def parse_crosswalk(raw: object) -> Crosswalk:
     """A crosswalk from its JSON value; `CrosswalkError` says what is wrong."""
     if not isinstance(raw, Mapping):
-        raise CrosswalkError("crosswalk: ожидался объект систем",
-                             "crosswalk: an object of systems was expected")
+        raise CrosswalkError("crosswalk_not_object")
     out = Crosswalk()
     for system, ids in raw.items():
         if not isinstance(system, str) or not isinstance(ids, Mapping):
-            raise CrosswalkError(f"crosswalk.{system}: ожидался объект «id -> id игрока»",
-                                 f"crosswalk.{system}: an object of id -> player id was expected")
+            raise CrosswalkError("crosswalk_system", system=system)
         for ext, pid in ids.items():
             if not isinstance(pid, str) or not pid:
-                raise CrosswalkError(f"crosswalk.{system}.{ext}: ожидался id игрока (текст)",
-                                     f"crosswalk.{system}.{ext}: a player id (text) was expected")
+                raise CrosswalkError("crosswalk_player", system=system, ext=ext)
             out.add(system, str(ext), pid)
     return out
 

@@ -28,9 +28,10 @@ from typing import Any
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import parse_event
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.domain.problems import Problem, Refused, Word, stated
+from mafiatab.domain.problems import Problem, Refused, Word
 from mafiatab.domain.protocol import BLACK_ROLES
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.texts.files import FILES
 
 SOURCE = "mafiaratings"
 ROLES = {"civ": "red", "sheriff": "sheriff", "maf": "black", "don": "don"}
@@ -72,9 +73,9 @@ class Conversion:
 class RecordError(Refused):
     """The record is not a mafiaratings game (no 10 players, an unknown role)."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__([stated(ru, en)])
-        self.ru, self.en = ru, en
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=FILES)])
+        self.ru, self.en = self.message("ru"), self.message("en")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,14 +146,13 @@ class _Converter:
                  game_id: str) -> None:
         players = record.get("players")
         if not isinstance(players, list) or len(players) != 10:
-            raise RecordError("в игре mafiaratings 10 игроков", "a mafiaratings game has 10 players")
+            raise RecordError("mafiaratings_ten")
         self.p = [dict(pl) if isinstance(pl, Mapping) else {} for pl in players]
         self.roles: dict[int, str] = {}
         for seat, pl in zip(_SEATS, self.p, strict=True):
             role = pl.get("role", "civ")
             if role not in ROLES:
-                raise RecordError(f"место {seat}: неизвестная роль {role!r}",
-                                  f"seat {seat}: unknown role {role!r}")
+                raise RecordError("mafiaratings_role", seat=seat, role=role)
             self.roles[seat] = ROLES[role]
         self.profile = profile
         self.game_id = game_id

@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
-from mafiatab.domain.problems import Refused, stated
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.domain.protocol import Player, Tournament
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport
 from mafiatab.formats.import_report import ru_number as R
 from mafiatab.rules import get_profile
 from mafiatab.rules.profile import ExtraLimits, RuleProfile
+from mafiatab.texts.files import FILES
 
 FIELD: Final = "published_results"
 SYSTEM: Final = "csv"
@@ -77,9 +78,9 @@ WORDS: Final = {
 class PointsCsvError(Refused):
     """A table that cannot be read, or whose values break today's scales."""
 
-    def __init__(self, ru: str, en: str, report: ImportReport | None = None) -> None:
-        super().__init__([stated(ru, en)])
-        self.ru, self.en, self.report = ru, en, report
+    def __init__(self, code: str, report: ImportReport | None = None, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=FILES)])
+        self.ru, self.en, self.report = self.message("ru"), self.message("en"), report
 
 
 def _hundredths(value: int) -> Decimal:
@@ -136,8 +137,7 @@ def _decode(data: bytes) -> tuple[str, str]:
             return data.decode(encoding), encoding
         except UnicodeDecodeError:
             continue
-    raise PointsCsvError("файл не в UTF-8 и не в Windows-1251",
-                         "the file is neither UTF-8 nor Windows-1251")
+    raise PointsCsvError("points_encoding")
 
 
 def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
@@ -211,13 +211,9 @@ class _Table:
             report.mapped("header", f"столбцы игр: {len(self.per_game)} → баллы за игры",
                           f"{len(self.per_game)} per-game columns -> per-game points")
         if "nickname" not in self.columns.values():
-            raise PointsCsvError("в заголовке нет столбца с ником (игрок / ник / nickname)",
-                                 "the header has no nickname column (player / nickname)",
-                                 report)
+            raise PointsCsvError("points_no_nickname", report)
         if not set(self.columns.values()) & {"total", "main", "extra"} and not self.per_game:
-            raise PointsCsvError("в заголовке нет баллов (итого / основные / доп. / игры)",
-                                 "the header has no points (total / main / extra / games)",
-                                 report)
+            raise PointsCsvError("points_no_points", report)
         self.body = rows[1:]
 
     def read(self) -> tuple[list[_Row], list[tuple[str, str, str]]]:
@@ -330,7 +326,7 @@ def read_points_csv(data: bytes, *, rules: str, name: str, lenient: bool = False
     rows = [r for r in csv.reader(io.StringIO(text), _dialect(text))]
     rows = [r for r in rows if any(c.strip() for c in r)]
     if not rows:
-        raise PointsCsvError("пустой файл", "an empty file", report)
+        raise PointsCsvError("points_empty", report)
     table = _Table(rows, report)
     parsed, errors = table.read()
     scales = Scales.of(get_profile(rules))
@@ -348,12 +344,7 @@ def read_points_csv(data: bytes, *, rules: str, name: str, lenient: bool = False
     if problems:
         for where, ru, en in problems:
             report.not_mapped(where, ru, en)
-        raise PointsCsvError(
-            f"таблица не принята: значения не по нынешним шкалам или не читаются — "
-            f"{len(problems)} (--lenient оставит значения вне шкал как опубликованы, "
-            "с пометкой)",
-            f"the table is refused: values off today's scales or unreadable: "
-            f"{len(problems)} (--lenient keeps off-scale values as published, marked)", report)
+        raise PointsCsvError("points_refused", report, count=len(problems))
     cw = Crosswalk() if crosswalk is None else crosswalk.merged(Crosswalk())
     ids = PlayerIds(cw, known)
     results: list[dict[str, Any]] = []

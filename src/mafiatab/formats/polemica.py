@@ -56,7 +56,7 @@ from mafiatab.domain.gamelog_events import (
     to_dict,
 )
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.domain.problems import Problem, Refused, stated
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.domain.protocol import (
     BLACK,
     BLACK_ROLES,
@@ -77,6 +77,7 @@ from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport, ru_number
 from mafiatab.rules import get_profile
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.texts.files import FILES
 
 SYSTEM: Final = "polemica"
 ROLES: Final = {0: DON, 1: BLACK, 2: RED, 3: SHERIFF}
@@ -103,9 +104,9 @@ SETTINGS: Final = {
 class PolemicaError(Refused):
     """A file that holds no Polemica game records at all."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__([stated(ru, en)])
-        self.ru, self.en = ru, en
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=FILES)])
+        self.ru, self.en = self.message("ru"), self.message("en")
 
 
 def records_of(data: object) -> list[dict[str, Any]]:
@@ -115,9 +116,7 @@ def records_of(data: object) -> list[dict[str, Any]]:
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not all(isinstance(g, dict) for g in data):
-        raise PolemicaError("ожидалась игра Polemica (объект), их список или {\"games\": [...]}",
-                            "a Polemica game (an object), a list of them, or {\"games\": [...]}"
-                            " was expected")
+        raise PolemicaError("polemica_no_games")
     return list(data)
 
 

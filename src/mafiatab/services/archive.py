@@ -256,8 +256,7 @@ def import_archive(engine: Engine, data: bytes) -> ImportedArchive:
     except (_Inconsistent, KeyError, TypeError, ValueError) as e:
         if isinstance(e, fmt.ArchiveError | ProtocolRefused):
             raise
-        raise fmt.ArchiveError(f"содержимое архива не согласовано: {e}",
-                               f"the archive's members do not agree: {e}") from None
+        raise fmt.ArchiveError("archive_inconsistent", detail=str(e)) from None
 
 
 def _import(engine: Engine, data: bytes, manifest: dict[str, Any],

@@ -60,6 +60,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "video_why": ("mafiatab.texts.refusals", "VIDEO_WHY"),
     "teams": ("mafiatab.texts.refusals", "TEAMS"),
     "jobs": ("mafiatab.texts.refusals", "JOBS"),
+    "files": ("mafiatab.texts.files", "FILES"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),
