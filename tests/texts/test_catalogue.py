@@ -55,6 +55,7 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("formats/archive.py", r"\b_bad\(", ("files",)),
     ("**/*.py", r"\b(?:ArchiveError|CrosswalkError|PolemicaError|RecordError|PointsCsvError)\(",
      ("files",)),
+    ("seating/*.py", r"\bInfeasibleRequest\(", ("seating_request",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 
@@ -173,10 +174,9 @@ def test_a_moved_refusal_reads_in_both_languages_with_its_code() -> None:
 
 #: where `stated` (words given past the catalogue) is still called, and why
 STATED_STAYS = {
-    # a seating request's reasons are made with counted nouns, and a job's outcome is
-    # stored as its two texts (jobs.reason_ru/reason_en) and shown again from there
+    # a seating job's outcome is stored as its two texts (jobs.reason_ru/reason_en) and
+    # shown again from there; the desk's own refusals still give words (not yet moved)
     "services/seating_web.py",
-    "seating/model.py",
 }
 
 
@@ -202,3 +202,16 @@ def test_a_file_reader_refuses_with_a_code_and_its_params() -> None:
         parse_crosswalk({"gomafia": {"17": 5}})
     assert c.value.as_dict("en")["problems"][0]["params"] == {"system": "gomafia", "ext": "17"}
     assert c.value.message("ru") == "crosswalk.gomafia.17: ожидался id игрока (текст)"
+
+
+def test_a_seating_request_refuses_with_counted_words_and_numbers_for_the_api() -> None:
+    from mafiatab.seating.model import InfeasibleRequest, build_request
+
+    with pytest.raises(InfeasibleRequest) as e:
+        build_request(30, 7, tables=2)
+    assert e.value.reason("ru").startswith("30 игроков × 7 игр = 210 мест, это не кратно 20")
+    assert e.value.reason("en").startswith("30 players × 7 games = 210 seats, not a multiple")
+    got = e.value.as_dict("en")["problems"][0]
+    assert got["code"] == "seating_not_multiple"
+    assert got["params"] == {"players": "30", "games": "7", "seats": "210", "multiple": 20,
+                             "tables": 2}

@@ -73,12 +73,7 @@ def generate(
     if metrics.hard_violations:
         # The checks of model.py are necessary conditions only; when the search cannot meet
         # the constraints we refuse rather than hand out a seating that breaks them.
-        raise InfeasibleRequest(
-            "Не удалось соблюсти ограничения (клубы, закрепления, доступность): нарушений "
-            f"{metrics.hard_violations}. Ослабьте ограничения.",
-            "The constraints (clubs, pins, availability) could not be met: "
-            f"{metrics.hard_violations} violations. Relax them.",
-        )
+        raise InfeasibleRequest("seating_constraints_unmet", violations=metrics.hard_violations)
     return Result(
         seating=seating,
         metrics=metrics,

@@ -8,25 +8,34 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from mafiatab import i18n
-from mafiatab.domain.problems import Refused, stated
+from mafiatab.domain.problems import Problem, Refused, Word
+from mafiatab.texts.seating import SEATING_REQUEST
 
 
 def _n(n: int, word: str, lang: str = "ru") -> str:
     """A count with its word in the form the number asks for (`2 стола`, `5 игроков`)."""
     return i18n.count(n, word, lang)
 
+
+def counted(n: int, word: str) -> Word:
+    """A count as a refusal's parameter: the number for the API, `2 стола` / `2 tables`
+    for people."""
+    return Word(str(n), _n(n, word), _n(n, word, "en"))
+
 TABLE_SIZE = 10
 
 
 class InfeasibleRequest(Refused):
-    """A request that no seating can satisfy; the message says why (shown to the organizer)."""
+    """A request that no seating can satisfy; the message says why (shown to the organizer):
+    a code of the catalogue's `seating_request` section and its parameters."""
 
-    def __init__(self, reason_ru: str, reason_en: str) -> None:
-        super().__init__([stated(reason_ru, reason_en)])
-        self.reason_ru = reason_ru
-        self.reason_en = reason_en
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=SEATING_REQUEST)])
+        self.reason_ru = self.message("ru")
+        self.reason_en = self.message("en")
 
     def reason(self, lang: str) -> str:
         return self.reason_en if lang == "en" else self.reason_ru
@@ -92,32 +101,20 @@ def build_request(
 ) -> SeatingRequest:
     """Check the numbers and the constraints; raise InfeasibleRequest with the reason."""
     if players < TABLE_SIZE:
-        raise InfeasibleRequest(
-            f"Нужно хотя бы {_n(TABLE_SIZE, 'player')}, а их {players}.",
-            f"At least {TABLE_SIZE} players are needed, got {players}.",
-        )
+        raise InfeasibleRequest("seating_too_few_players",
+                                need=counted(TABLE_SIZE, "player"), players=players)
     if games < 1:
-        raise InfeasibleRequest(
-            "Каждый игрок должен сыграть хотя бы одну игру.",
-            "Every player must play at least one game.",
-        )
+        raise InfeasibleRequest("seating_no_games")
     if tables is None:
         tables = default_tables(players, games)
     if tables < 1 or tables * TABLE_SIZE > players:
-        raise InfeasibleRequest(
-            f"{_n(tables, 'table')} по {_n(TABLE_SIZE, 'seat')} не заполнить, когда игроков {players}.",
-            f"{_n(tables, 'table', 'en')} of {TABLE_SIZE} cannot be filled by {players} players.",
-        )
+        raise InfeasibleRequest("seating_tables_unfilled", tables=counted(tables, "table"),
+                                size=counted(TABLE_SIZE, "seat"), players=players)
     seats = players * games
     if seats % (TABLE_SIZE * tables) != 0:
-        raise InfeasibleRequest(
-            f"{_n(players, 'player')} × {_n(games, 'game')} = {_n(seats, 'seat')}, это не "
-            f"кратно {TABLE_SIZE * tables} (столов в туре: {tables}); выберите другое --tables "
-            "или число игр.",
-            f"{players} players × {games} games = {seats} seats, not a multiple of "
-            f"{TABLE_SIZE * tables} ({tables} tables a round); choose another --tables "
-            "or number of games.",
-        )
+        raise InfeasibleRequest("seating_not_multiple", players=counted(players, "player"),
+                                games=counted(games, "game"), seats=counted(seats, "seat"),
+                                multiple=TABLE_SIZE * tables, tables=tables)
     rounds = seats // (TABLE_SIZE * tables)
     req = SeatingRequest(
         players=players,
@@ -138,37 +135,24 @@ def _check_constraints(req: SeatingRequest) -> None:
     n, g, t = req.players, req.rounds, req.tables
     for p in list(req.clubs) + list(req.pins) + list(req.availability):
         if not 0 <= p < n:
-            raise InfeasibleRequest(
-                f"Игрока {p + 1} нет: игроки пронумерованы 1…{n}.",
-                f"There is no player {p + 1}: players are numbered 1…{n}.",
-            )
+            raise InfeasibleRequest("seating_no_such_player", player=p + 1, n=n)
     for p, tb in req.pins.items():
         if not 0 <= tb < t:
-            raise InfeasibleRequest(
-                f"Игрок {p + 1} закреплён за столом {tb + 1}, а столов в туре {t}.",
-                f"Player {p + 1} is pinned to table {tb + 1}, but there are {t} tables a round.",
-            )
+            raise InfeasibleRequest("seating_pin_table", player=p + 1, table=tb + 1, tables=t)
     for p, rounds in req.availability.items():
         bad = [r for r in rounds if not 0 <= r < g]
         if bad:
-            raise InfeasibleRequest(
-                f"У игрока {p + 1} указан тур {bad[0] + 1}, а туров {g}.",
-                f"Player {p + 1} lists round {bad[0] + 1}, but there are {g} rounds.",
-            )
+            raise InfeasibleRequest("seating_avail_round", player=p + 1, round=bad[0] + 1,
+                                    rounds=g)
         if len(rounds) < req.games:
-            raise InfeasibleRequest(
-                f"Игрок {p + 1} может прийти только на {_n(len(rounds), 'round')}, а должен "
-                f"сыграть {_n(req.games, 'game')}.",
-                f"Player {p + 1} can come to {_n(len(rounds), 'round', 'en')} only but must "
-                f"play {_n(req.games, 'game', 'en')}.",
-            )
+            raise InfeasibleRequest("seating_avail_few", player=p + 1,
+                                    rounds=counted(len(rounds), "round"),
+                                    games=counted(req.games, "game"))
     for r in range(g):
         here = sum(1 for p in range(n) if req.available(p, r))
         if here < TABLE_SIZE * t:
-            raise InfeasibleRequest(
-                f"В туре {r + 1} могут играть только {_n(here, 'player')}, а нужно {TABLE_SIZE * t}.",
-                f"Only {here} players can play in round {r + 1}, {TABLE_SIZE * t} are needed.",
-            )
+            raise InfeasibleRequest("seating_round_few", round=r + 1,
+                                    here=counted(here, "player"), need=TABLE_SIZE * t)
     # Pins: at most 10 per table in a round, never two club-mates at one table.
     for tb in range(t):
         pinned = [p for p, x in req.pins.items() if x == tb]
@@ -176,10 +160,8 @@ def _check_constraints(req: SeatingRequest) -> None:
             at_table = [p for p in pinned if req.available(p, r)]
             if len(at_table) > TABLE_SIZE and req.byes_per_round == 0:
                 k = len(at_table)
-                raise InfeasibleRequest(
-                    f"За столом {tb + 1} закреплено {_n(k, 'player')}, а мест {TABLE_SIZE}.",
-                    f"{k} players are pinned to table {tb + 1}, it has {TABLE_SIZE} seats.",
-                )
+                raise InfeasibleRequest("seating_pinned_many", table=tb + 1,
+                                        pinned=counted(k, "player"), size=TABLE_SIZE)
         if req.byes_per_round == 0:
             seen: dict[str, int] = {}
             for p in pinned:
@@ -187,12 +169,8 @@ def _check_constraints(req: SeatingRequest) -> None:
                 if club is None:
                     continue
                 if club in seen:
-                    raise InfeasibleRequest(
-                        f"Игроки {seen[club] + 1} и {p + 1} из одного клуба «{club}» закреплены "
-                        f"за одним столом {tb + 1}.",
-                        f"Players {seen[club] + 1} and {p + 1} of club '{club}' are both pinned "
-                        f"to table {tb + 1}.",
-                    )
+                    raise InfeasibleRequest("seating_pinned_clubmates", first=seen[club] + 1,
+                                            second=p + 1, club=club, table=tb + 1)
                 seen[club] = p
     # Clubs: at most one member per table in a round.
     members: dict[str, list[int]] = {}
@@ -200,28 +178,19 @@ def _check_constraints(req: SeatingRequest) -> None:
         members.setdefault(club, []).append(p)
     for club, ps in members.items():
         if req.byes_per_round == 0 and len(ps) > t:
-            raise InfeasibleRequest(
-                f"В клубе «{club}» {_n(len(ps), 'player')}, а столов в туре {t}: развести их нельзя.",
-                f"Club '{club}' has {len(ps)} players but there are {t} tables a round: "
-                "they cannot be kept apart.",
-            )
+            raise InfeasibleRequest("seating_club_too_big", club=club,
+                                    members=counted(len(ps), "player"), tables=t)
         if len(ps) * req.games > t * g:
-            raise InfeasibleRequest(
-                f"Клуб «{club}»: {_n(len(ps), 'player')} × {_n(req.games, 'game')} не "
-                f"уместить по одному за стол: туров {g}, столов в туре {t}.",
-                f"Club '{club}': {len(ps)} players × {req.games} games do not fit one a table "
-                f"into {g} rounds of {t} tables.",
-            )
+            raise InfeasibleRequest("seating_club_no_fit", club=club,
+                                    members=counted(len(ps), "player"),
+                                    games=counted(req.games, "game"), rounds=g, tables=t)
         for r in range(g):
             must = [
                 p for p in ps if req.byes_per_round == 0 and req.available(p, r)
             ]
             if len(must) > t:
-                raise InfeasibleRequest(
-                    f"Клуб «{club}»: в туре {r + 1} играют {_n(len(must), 'player')}, а столов {t}.",
-                    f"Club '{club}': {len(must)} players play round {r + 1}, there are {t} "
-                    "tables.",
-                )
+                raise InfeasibleRequest("seating_club_round", club=club, round=r + 1,
+                                        members=counted(len(must), "player"), tables=t)
 
 
 def sum_sq_lower_bound(players: int, games: int, tables: int, rounds: int) -> int:

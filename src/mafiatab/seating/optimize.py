@@ -206,7 +206,7 @@ def play_schedule(request: SeatingRequest, rng: np.random.Generator) -> NDArray[
 def _play_schedule_cpsat(request: SeatingRequest, avail: NDArray[np.bool_]) -> NDArray[np.bool_]:
     from ortools.sat.python import cp_model
 
-    from mafiatab.seating.model import InfeasibleRequest
+    from mafiatab.seating.model import InfeasibleRequest, counted
 
     n, g, need = request.players, request.rounds, TABLE_SIZE * request.tables
     model = cp_model.CpModel()
@@ -221,12 +221,8 @@ def _play_schedule_cpsat(request: SeatingRequest, avail: NDArray[np.bool_]) -> N
     solver.parameters.max_time_in_seconds = 30.0
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise InfeasibleRequest(
-            "По доступности игроков нельзя составить туры: каждому нужно сыграть "
-            f"{request.games} игр, а в каждом туре должно играть {need}.",
-            f"The players' availability admits no schedule where everyone plays "
-            f"{request.games} games and {need} play each round.",
-        )
+        raise InfeasibleRequest("seating_no_schedule", games=counted(request.games, "game"),
+                                need=need)
     play = np.zeros((g, n), dtype=bool)
     for (r, p), var in x.items():
         play[r, p] = bool(solver.value(var))
@@ -253,10 +249,7 @@ def random_start(
         if over:
             from mafiatab.seating.model import InfeasibleRequest
 
-            raise InfeasibleRequest(
-                f"В туре {r + 1} за одним столом закреплено больше {TABLE_SIZE} игроков.",
-                f"More than {TABLE_SIZE} players are pinned to one table in round {r + 1}.",
-            )
+            raise InfeasibleRequest("seating_round_pinned_over", round=r + 1, size=TABLE_SIZE)
         for tb in fill:
             while len(tb) < TABLE_SIZE:
                 tb.append(free.pop())

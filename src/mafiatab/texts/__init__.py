@@ -61,6 +61,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "teams": ("mafiatab.texts.refusals", "TEAMS"),
     "jobs": ("mafiatab.texts.refusals", "JOBS"),
     "files": ("mafiatab.texts.files", "FILES"),
+    "seating_request": ("mafiatab.texts.seating", "SEATING_REQUEST"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),
