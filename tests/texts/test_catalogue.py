@@ -56,6 +56,7 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("**/*.py", r"\b(?:ArchiveError|CrosswalkError|PolemicaError|RecordError|PointsCsvError)\(",
      ("files",)),
     ("seating/*.py", r"\bInfeasibleRequest\(", ("seating_request",)),
+    ("**/*.py", r"\bSeatingRefused\(", ("seating_desk",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 
@@ -172,17 +173,14 @@ def test_a_moved_refusal_reads_in_both_languages_with_its_code() -> None:
                                                              "reason": "long_nickname"}
 
 
-#: where `stated` (words given past the catalogue) is still called, and why
-STATED_STAYS = {
-    # a seating job's outcome is stored as its two texts (jobs.reason_ru/reason_en) and
-    # shown again from there; the desk's own refusals still give words (not yet moved)
-    "services/seating_web.py",
-}
+#: where `stated` (words given past the catalogue) may be called: only for a text that
+#: comes from outside the program; none does today
+STATED_STAYS: set[str] = set()
 
 
 def test_words_go_past_the_catalogue_only_where_listed() -> None:
-    """`stated(ru, en)` lets a caller give literal words; the file readers' refusals say
-    codes of `texts.files` instead (each with its parameters)."""
+    """`stated(ru, en)` lets a caller give literal words; the file readers', the seating
+    request's and the seating desk's refusals say codes of the catalogue instead."""
     calls = {str(path.relative_to(SRC)) for path in SRC.rglob("*.py")
              if "domain/problems.py" not in str(path)
              and re.search(r"\bstated\(", path.read_text(encoding="utf-8"))}
@@ -215,3 +213,24 @@ def test_a_seating_request_refuses_with_counted_words_and_numbers_for_the_api() 
     assert got["code"] == "seating_not_multiple"
     assert got["params"] == {"players": "30", "games": "7", "seats": "210", "multiple": 20,
                              "tables": 2}
+
+
+def test_the_seating_desk_refuses_with_codes_and_carries_a_requests_problem() -> None:
+    from mafiatab.seating.model import InfeasibleRequest, build_request
+    from mafiatab.services.seating_web import (
+        MAX_GAMES,
+        SeatingParams,
+        SeatingRefused,
+        check_bounds,
+    )
+
+    with pytest.raises(SeatingRefused) as e:
+        check_bounds(SeatingParams("qual", 0))
+    assert e.value.as_dict("en")["problems"][0]["params"] == {"bound": "games"}
+    assert e.value.reason("ru") == f"Рассадка: игр на игрока — от 1 до {MAX_GAMES}."
+    assert e.value.reason("en") == f"Seating: games per player are 1 to {MAX_GAMES}."
+    with pytest.raises(InfeasibleRequest) as r:
+        build_request(5, 1)
+    carried = SeatingRefused.carrying(r.value)
+    assert carried.status == 422 and carried.problems == r.value.problems
+    assert carried.reason("en") == "At least 10 players are needed, got 5."

@@ -417,7 +417,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "голосов {count}, а за столом не больше {max}",
         "{count} votes, but at most {max} players are at the table",
     ),
-    # --- a refusal whose layer gives its words with it (a bound the service checks) ---
+    # --- a refusal whose words come from outside the program (`stated`) ---
     "stated": ("{text}", "{text}"),
     "cannot_read": ("не удалось прочитать {file}: {detail}", "cannot read {file}: {detail}"),
     # --- teams (domain.teams) ---
@@ -566,7 +566,9 @@ class Problem:
 
 
 def stated(ru: str, en: str, **where: Any) -> Problem:
-    """A problem whose words its layer gives with it (a bound checked where it is set)."""
+    """A problem whose words come from outside the program (a text stored or received in
+    both languages), never for the program's own words: those are codes of the catalogue
+    with their parameters (tests/texts lists the callers; there are none today)."""
     return Problem("stated", params={"text": Word(en, ru, en)}, **where)
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.problems import Refused, stated
+from mafiatab.domain.problems import Problem, Reason, Refused, Word
 from mafiatab.services.facade import Services
 from mafiatab.services.jobs import (
     BUSY,
@@ -53,6 +53,7 @@ from mafiatab.services.jobs import (
 )
 from mafiatab.services.store import Store
 from mafiatab.storage.models import DRAFT
+from mafiatab.texts.seating import SEATING_BOUND, SEATING_DESK
 
 log = logging.getLogger(__name__)
 
@@ -75,11 +76,21 @@ class SeatingRefused(Refused):
     """A seating request or publication that cannot be done, with the reason in both
     languages; `status` is the HTTP status the web layer answers with."""
 
-    def __init__(self, reason_ru: str, reason_en: str, status: int = 422) -> None:
-        super().__init__([stated(reason_ru, reason_en)])
-        self.reason_ru = reason_ru
-        self.reason_en = reason_en
+    def __init__(self, code: str, *, status: int = 422, **params: Any) -> None:
+        self._take([Problem(code, params=params, texts=SEATING_DESK)], status)
+
+    def _take(self, problems: Sequence[Reason], status: int) -> None:
+        super().__init__(problems)
         self.status = status
+        self.reason_ru, self.reason_en = self.message("ru"), self.message("en")
+
+    @classmethod
+    def carrying(cls, refused: Refused, status: int = 422) -> SeatingRefused:
+        """Another layer's refusal (a request no seating can meet) as the desk's: its
+        problems, codes and words unchanged."""
+        new = cls.__new__(cls)
+        new._take(refused.problems, status)
+        return new
 
     def reason(self, lang: str) -> str:
         return self.reason_en if lang == "en" else self.reason_ru
@@ -264,8 +275,7 @@ def parse_rounds(text: str) -> frozenset[int]:
             continue
         m = re.fullmatch(r"\s*([0-9]{1,4})\s*(?:-\s*([0-9]{1,4})\s*)?", part)
         if not m or int(m.group(1)) < 1 or int(m.group(2) or m.group(1)) < int(m.group(1)):
-            raise SeatingRefused(f"Не понял список туров «{text}» (пример: 1-3,5).",
-                                 f"Cannot read the round list '{text}' (e.g. 1-3,5).")
+            raise SeatingRefused("desk_rounds_unreadable", text=text)
         out.update(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
     return frozenset(out)
 
@@ -279,8 +289,7 @@ def find_player(players: Sequence[model.Player], ref: str) -> model.Player:
     for p in players:
         if p.nickname.casefold() == ref.casefold():
             return p
-    raise SeatingRefused(f"Игрок «{ref}» не зарегистрирован в турнире.",
-                         f"Player '{ref}' is not registered in the tournament.")
+    raise SeatingRefused("desk_unknown_player", ref=ref)
 
 
 def parse_lines(text: str, players: Sequence[model.Player]) -> list[tuple[model.Player, str]]:
@@ -291,8 +300,7 @@ def parse_lines(text: str, players: Sequence[model.Player]) -> list[tuple[model.
             continue
         m = re.fullmatch(r"\s*(.+?)\s*[:=]\s*(.+?)\s*", line)
         if not m:
-            raise SeatingRefused(f"Строка «{line}»: нужно «игрок: значение».",
-                                 f"Line '{line}': expected 'player: value'.")
+            raise SeatingRefused("desk_line", line=line)
         out.append((find_player(players, m.group(1)), m.group(2)))
     return out
 
@@ -301,8 +309,7 @@ def parse_pins(text: str, players: Sequence[model.Player]) -> dict[str, int]:
     pins: dict[str, int] = {}
     for p, value in parse_lines(text, players):
         if not (value.isascii() and value.isdigit() and len(value) <= 4) or int(value) < 1:
-            raise SeatingRefused(f"Закрепление игрока {p.nickname}: «{value}» — не номер стола.",
-                                 f"Pin of {p.nickname}: '{value}' is not a table number.")
+            raise SeatingRefused("desk_pin_not_table", nickname=p.nickname, value=value)
         pins[p.id] = int(value)
     return pins
 
@@ -317,27 +324,24 @@ def parse_availability(text: str, players: Sequence[model.Player]) -> dict[str, 
 def check_bounds(params: SeatingParams) -> None:
     """Refuse numbers no tournament needs before anything is built from them: a request
     for 10⁹ games must cost nothing (the generator's arrays grow with the rounds)."""
-    checks = [
-        (1 <= params.games <= MAX_GAMES, f"игр на игрока — от 1 до {MAX_GAMES}",
-         f"games per player are 1 to {MAX_GAMES}"),
-        (params.tables is None or 1 <= params.tables <= MAX_PLAYERS // 10,
-         f"столов — от 1 до {MAX_PLAYERS // 10}", f"tables are 1 to {MAX_PLAYERS // 10}"),
-        (1 <= params.first_round <= MAX_FIRST_ROUND, f"первый тур — от 1 до {MAX_FIRST_ROUND}",
-         f"the first round is 1 to {MAX_FIRST_ROUND}"),
-        (0 <= params.seed <= MAX_SEED, "зерно — неотрицательное, до 2⁶³", "the seed is 0 to 2⁶³"),
-        (params.iterations is None or 1 <= params.iterations <= MAX_ITERATIONS,
-         f"итераций — до {MAX_ITERATIONS}", f"iterations are at most {MAX_ITERATIONS}"),
-        (params.time_limit is None or 0 < params.time_limit <= MAX_TIME_LIMIT,
-         f"предел времени — до {int(MAX_TIME_LIMIT)} с",
-         f"the time limit is at most {int(MAX_TIME_LIMIT)} s"),
-        (all(1 <= t <= MAX_PLAYERS // 10 for t in params.pins.values()),
-         "стол закрепления — из столов тура", "a pinned table is one of the round's tables"),
+    checks: list[tuple[bool, str, int | None]] = [
+        (1 <= params.games <= MAX_GAMES, "games", MAX_GAMES),
+        (params.tables is None or 1 <= params.tables <= MAX_PLAYERS // 10, "tables",
+         MAX_PLAYERS // 10),
+        (1 <= params.first_round <= MAX_FIRST_ROUND, "first_round", MAX_FIRST_ROUND),
+        (0 <= params.seed <= MAX_SEED, "seed", None),
+        (params.iterations is None or 1 <= params.iterations <= MAX_ITERATIONS, "iterations",
+         MAX_ITERATIONS),
+        (params.time_limit is None or 0 < params.time_limit <= MAX_TIME_LIMIT, "time_limit",
+         int(MAX_TIME_LIMIT)),
+        (all(1 <= t <= MAX_PLAYERS // 10 for t in params.pins.values()), "pins", None),
         (all(1 <= r <= MAX_GAMES * 50 for rs in params.availability.values() for r in rs),
-         "туры доступности — из туров рассадки", "available rounds are rounds of the seating"),
+         "availability", None),
     ]
-    for ok, ru, en in checks:
+    for ok, bound, most in checks:
         if not ok:
-            raise SeatingRefused(f"Рассадка: {ru}.", f"Seating: {en}.")
+            ru, en = (text.format(max=most) for text in SEATING_BOUND[bound])
+            raise SeatingRefused("desk_bound", bound=Word(bound, ru, en))
 
 
 def default_time_limit(players: int, asked: float | None) -> float:
@@ -407,8 +411,7 @@ class SeatingDesk:
     def require_job(self, tournament: int) -> SeatingJob:
         job = self.job(tournament)
         if job is None:
-            raise SeatingRefused("Рассадка ещё не составлена.", "No seating has been generated yet.",
-                                 status=404)
+            raise SeatingRefused("desk_none_yet", status=404)
         return job
 
     def build(self, tournament: int, params: SeatingParams) -> tuple[list[model.Player],
@@ -423,13 +426,11 @@ class SeatingDesk:
         gone = self.svc.roster.withdrawn(tournament)  # a withdrawn player is not seated again
         players = [p for p in players if p.id not in gone]
         if len(players) > MAX_PLAYERS:
-            raise SeatingRefused(f"Рассадка в веб-приложении — до {MAX_PLAYERS} игроков.",
-                                 f"The web app seats up to {MAX_PLAYERS} players.")
+            raise SeatingRefused("desk_too_many_players", max=MAX_PLAYERS)
         if params.stage not in {s.id for s in stages}:
-            raise SeatingRefused(f"Стадии «{params.stage}» в турнире нет.",
-                                 f"The tournament has no stage '{params.stage}'.")
+            raise SeatingRefused("desk_no_stage", stage=params.stage)
         if params.first_round < 1:
-            raise SeatingRefused("Номер первого тура — с 1.", "The first round is 1 or more.")
+            raise SeatingRefused("desk_first_round")
         index = {p.id: i for i, p in enumerate(players)}
         clubs = ({index[p.id]: p.club for p in players if p.club}
                  if params.separate_clubs else {})
@@ -441,7 +442,7 @@ class SeatingDesk:
                                     seed=params.seed, clubs=clubs, pins=pins,
                                     availability=availability)
         except InfeasibleRequest as e:
-            raise SeatingRefused(e.reason_ru, e.reason_en) from None
+            raise SeatingRefused.carrying(e) from None
         inputs = {"players": [{"id": p.id, "nickname": p.nickname, "club": p.club}
                               for p in players],
                   "tables": request.tables, "rounds": request.rounds,
@@ -485,11 +486,9 @@ class SeatingDesk:
         with the judges given per table (1-based). Returns the games' codes."""
         job = self.require_job(tournament)
         if job.state != DONE or job.document is None:
-            raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.",
-                                 status=409)
+            raise SeatingRefused("desk_not_ready", status=409)
         if not 1 <= rnd <= job.request.rounds:
-            raise SeatingRefused(f"В рассадке туры 1…{job.request.rounds}, тура {rnd} нет.",
-                                 f"The seating has rounds 1…{job.request.rounds}, not {rnd}.")
+            raise SeatingRefused("desk_no_round", rounds=job.request.rounds, round=rnd)
         judges = {t: j.strip() for t, j in (judges or {}).items() if j and j.strip()}
         stage, number = job.params.stage, job.stage_round(rnd)
         tables = job.rounds()[rnd - 1]
@@ -503,18 +502,11 @@ class SeatingDesk:
         if started:
             which = ", ".join(f"{g.table} ({g.state}, rev. {g.revision}, {g.author})"
                               for g in sorted(started, key=lambda x: x.table))
-            raise SeatingRefused(
-                f"Тур {number} стадии {stage} уже начат: протоколы столов {which} уже "
-                "заполняются или поданы. Пересадить игроков этого тура нельзя.",
-                f"Round {number} of stage {stage} has started: the protocols of tables {which} "
-                "are being filled in or were submitted. Its seating can no longer change.",
-                status=409)
+            raise SeatingRefused("desk_round_started", status=409, number=number, stage=stage,
+                                 which=which)
         extra = sorted(set(existing) - set(range(1, len(tables) + 1)))
         if extra:
-            raise SeatingRefused(
-                f"В туре {number} уже есть столы {extra}, которых нет в этой рассадке.",
-                f"Round {number} already has tables {extra} that this seating lacks.",
-                status=409)
+            raise SeatingRefused("desk_extra_tables", status=409, number=number, extra=extra)
         codes = []
         for t, seated in enumerate(tables, start=1):
             ids = [p.id for p in seated]

@@ -62,6 +62,8 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "jobs": ("mafiatab.texts.refusals", "JOBS"),
     "files": ("mafiatab.texts.files", "FILES"),
     "seating_request": ("mafiatab.texts.seating", "SEATING_REQUEST"),
+    "seating_desk": ("mafiatab.texts.seating", "SEATING_DESK"),
+    "seating_bound": ("mafiatab.texts.seating", "SEATING_BOUND"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),

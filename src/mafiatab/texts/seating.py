@@ -61,3 +61,52 @@ SEATING_REQUEST: Final[dict[str, tuple[str, str]]] = {
         "The constraints (clubs, pins, availability) could not be met: {violations} "
         "violations. Relax them."),
 }
+
+
+#: the seating desk's refusals (`services.seating_web.SeatingRefused`)
+SEATING_DESK: Final[dict[str, tuple[str, str]]] = {
+    "desk_rounds_unreadable": ("Не понял список туров «{text}» (пример: 1-3,5).",
+                               "Cannot read the round list '{text}' (e.g. 1-3,5)."),
+    "desk_unknown_player": ("Игрок «{ref}» не зарегистрирован в турнире.",
+                            "Player '{ref}' is not registered in the tournament."),
+    "desk_line": ("Строка «{line}»: нужно «игрок: значение».",
+                  "Line '{line}': expected 'player: value'."),
+    "desk_pin_not_table": ("Закрепление игрока {nickname}: «{value}» — не номер стола.",
+                           "Pin of {nickname}: '{value}' is not a table number."),
+    "desk_bound": ("Рассадка: {bound}.", "Seating: {bound}."),
+    "desk_none_yet": ("Рассадка ещё не составлена.", "No seating has been generated yet."),
+    "desk_too_many_players": ("Рассадка в веб-приложении — до {max} игроков.",
+                              "The web app seats up to {max} players."),
+    "desk_no_stage": ("Стадии «{stage}» в турнире нет.",
+                      "The tournament has no stage '{stage}'."),
+    "desk_first_round": ("Номер первого тура — с 1.", "The first round is 1 or more."),
+    "desk_not_ready": ("Рассадка ещё не готова.", "The seating is not ready yet."),
+    "desk_no_round": ("В рассадке туры 1…{rounds}, тура {round} нет.",
+                      "The seating has rounds 1…{rounds}, not {round}."),
+    "desk_rounds_are": ("В рассадке туры 1…{rounds}.", "The seating has rounds 1…{rounds}."),
+    "desk_round_started": (
+        "Тур {number} стадии {stage} уже начат: протоколы столов {which} уже заполняются или "
+        "поданы. Пересадить игроков этого тура нельзя.",
+        "Round {number} of stage {stage} has started: the protocols of tables {which} are "
+        "being filled in or were submitted. Its seating can no longer change."),
+    "desk_extra_tables": ("В туре {number} уже есть столы {extra}, которых нет в этой рассадке.",
+                          "Round {number} already has tables {extra} that this seating lacks."),
+    "desk_not_a_number": ("Поле «{name}»: «{value}» — не число.",
+                          "Field '{name}': '{value}' is not a number."),
+    "desk_games_needed": ("Укажите число игр у каждого игрока.", "Give the games per player."),
+    "desk_round_needed": ("Укажите тур.", "Give the round."),
+}
+
+#: the bounds of a seating request (`services.seating_web.check_bounds`), the {bound} of
+#: `desk_bound`
+SEATING_BOUND: Final[dict[str, tuple[str, str]]] = {
+    "games": ("игр на игрока — от 1 до {max}", "games per player are 1 to {max}"),
+    "tables": ("столов — от 1 до {max}", "tables are 1 to {max}"),
+    "first_round": ("первый тур — от 1 до {max}", "the first round is 1 to {max}"),
+    "seed": ("зерно — неотрицательное, до 2⁶³", "the seed is 0 to 2⁶³"),
+    "iterations": ("итераций — до {max}", "iterations are at most {max}"),
+    "time_limit": ("предел времени — до {max} с", "the time limit is at most {max} s"),
+    "pins": ("стол закрепления — из столов тура", "a pinned table is one of the round's tables"),
+    "availability": ("туры доступности — из туров рассадки",
+                     "available rounds are rounds of the seating"),
+}

@@ -191,8 +191,7 @@ def _int(value: str | None, default: int | None, name: str) -> int | None:
         return default
     digits = value.removeprefix("-")
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
-        raise SeatingRefused(f"Поле «{name}»: «{value}» — не число.",
-                             f"Field '{name}': '{value}' is not a number.")
+        raise SeatingRefused("desk_not_a_number", name=name, value=value)
     return int(value)
 
 
@@ -247,7 +246,7 @@ def _params_from_form(f: dict[str, str], svc: Services, tid: int) -> SeatingPara
     _t, players, _s = svc.tournaments.context(tid)
     games = _int(f.get("games"), None, "games")
     if games is None:
-        raise SeatingRefused("Укажите число игр у каждого игрока.", "Give the games per player.")
+        raise SeatingRefused("desk_games_needed")
     limit = _int(f.get("time_limit"), None, "time_limit")
     return SeatingParams(
         stage=f.get("stage") or _default_stage(svc, tid), games=games,
@@ -303,7 +302,7 @@ async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
     try:
         rnd = _int(f.get("round"), None, "round")
         if rnd is None:
-            raise SeatingRefused("Укажите тур.", "Give the round.")
+            raise SeatingRefused("desk_round_needed")
         judges = {int(k.removeprefix("judge_")): v for k, v in f.items()
                   if k.startswith("judge_") and k.removeprefix("judge_").isdecimal()
                   and len(k) <= 10}
@@ -322,11 +321,10 @@ def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
         job = d.require_job(tid)
         rounds = job.rounds()
         if not rounds:
-            raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.", 409)
+            raise SeatingRefused("desk_not_ready", status=409)
         wanted = sorted(parse_rounds(round or "")) or list(range(1, len(rounds) + 1))
         if any(r > len(rounds) for r in wanted):
-            raise SeatingRefused(f"В рассадке туры 1…{len(rounds)}.",
-                                 f"The seating has rounds 1…{len(rounds)}.", 404)
+            raise SeatingRefused("desk_rounds_are", status=404, rounds=len(rounds))
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
     t, _p, stages = svc.tournaments.context(tid)
@@ -350,7 +348,7 @@ def seating_download(request: Request, tid: int, me: Who, d: Desk) -> Response:
 def _document(d: SeatingDesk, tid: int) -> dict[str, Any]:
     job = d.require_job(tid)
     if job.document is None:
-        raise SeatingRefused("Рассадка ещё не готова.", "The seating is not ready yet.", 409)
+        raise SeatingRefused("desk_not_ready", status=409)
     return job.document
 
 
