@@ -72,10 +72,19 @@ def build(db: str | None, folder: Path, players: int) -> tuple[str, Demo, dict[s
     return url, demo, protocols
 
 
-def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
-    code = ("import uvicorn; from mafiatab.web.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, secret='bench'), host='127.0.0.1', port={port}, "
-            "log_level='error', backlog=4096)")
+def start_server(url: str, port: int, profile: str | None = None,
+                 plain: bool = False) -> subprocess.Popen[bytes]:
+    """One uvicorn process; `plain`: the pure-Python loop and HTTP (asyncio, h11), the
+    baseline of uvicorn's C ones (uvloop, httptools) that `mafiatab serve` gets."""
+    extra = ", loop='asyncio', http='h11'" if plain else ""
+    run = (f"uvicorn.run(create_app({url!r}, secret='bench'), host='127.0.0.1', port={port}, "
+           f"log_level='error', backlog=4096{extra})")
+    if profile:  # the event loop's thread under cProfile, its stats written at shutdown
+        # (uvicorn restores the SIGTERM handler it found and raises the signal again)
+        run = ("import cProfile, signal, sys; pr = cProfile.Profile(); "
+               "signal.signal(signal.SIGTERM, lambda *a: (pr.disable(), "
+               f"pr.dump_stats({profile!r}), sys.exit(0))); pr.enable(); {run}")
+    code = "import uvicorn; from mafiatab.web.app import create_app; " + run
     return subprocess.Popen([sys.executable, "-c", code])
 
 
@@ -221,6 +230,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=100)
     ap.add_argument("--confirms", type=int, default=5)
     ap.add_argument("--gap", type=float, default=2.0, help="seconds between confirmations")
+    ap.add_argument("--plain", action="store_true",
+                    help="serve on asyncio's loop and h11 (the baseline of uvloop, httptools)")
+    ap.add_argument("--profile", help="write the server's event-loop profile (cProfile) here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
@@ -228,7 +240,7 @@ def main() -> None:
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
         port = _free_port()
-        server = start_server(url, port)
+        server = start_server(url, port, args.profile, args.plain)
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(200):
