@@ -122,6 +122,12 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "save": ("Сохранить", "Save"),
     "no_teams": ("Команды не зарегистрированы.", "No teams are registered."),
     "updated": ("обновлено", "updated"),
+    "photo": ("Моё фото для трансляции", "My photo for the stream"),
+    "photo_hint": ("JPEG, PNG, WebP или GIF до 3 МБ; обрезается до квадрата по центру.",
+                   "JPEG, PNG, WebP or GIF up to 3 MB; cropped to its centred square."),
+    "photo_upload": ("Загрузить фото", "Upload the photo"),
+    "photo_file": ("Файл фото", "The photo's file"),
+    "photo_remove": ("Удалить фото", "Remove the photo"),
 }
 
 
@@ -144,6 +150,7 @@ class Day:
         self.checkin = CheckinService(web.store)
         self.my = MyPageService(web, web.appeals, self.checkin)
         self.teams = TeamService(web.store, web.standings.cached)
+        self.photos = web.photos
 
 
 def day(request: Request) -> Day:
@@ -156,8 +163,12 @@ DaySvc = Annotated[Day, Depends(day)]
 
 def install(app: FastAPI) -> None:
     """The day's services and routes (one line in `create_app`, after appeals.install)."""
+    from mafiatab.web import photos  # players' photos for the overlay
+
     app.state.day = Day(app.state.services)
     app.include_router(router)
+    app.include_router(photos.router)
+    app.include_router(photos.api)
 
 
 def _see(url: str) -> RedirectResponse:
@@ -337,7 +348,15 @@ def _me_context(d: Day, me: Principal, tid: int) -> dict[str, Any]:
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
 def me_page(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    return render(request, "me.html", mine=True, **_me_context(d, me, tid),
+    from mafiatab.web.photos import photo_url
+
+    context = _me_context(d, me, tid)
+    page = context["page"]
+    digests = d.photos.digests(tid)
+    photos = {page.player: photo_url(tid, page.player, digests[page.player])} \
+        if page.player in digests else {}
+    return render(request, "me.html", mine=True, **context, photos=photos,
+                  p={"id": page.player, "nickname": page.nickname}, photo_next=f"/t/{tid}/me",
                   headers={"Cache-Control": "no-store"})
 
 
