@@ -65,6 +65,9 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "no_round": ("Ни один тур не ждёт начала: опубликуйте рассадку.",
                  "No round waits to start: publish a seating."),
     "no_shows": ("Не пришли", "No-shows"),
+    "started_tables": ("Уже играют столы {tables}: их рассадка не меняется, пересаживаются "
+                       "остальные.", "Tables {tables} have started: their seating stays, the "
+                       "others are re-seated."),
     "all_here": ("Все игроки тура на месте.", "Every player of the round is present."),
     "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
     "replace_by": ("Заменить: {who}", "Replace by {who}"),
