@@ -74,8 +74,8 @@ def build(db: str | None, folder: Path, players: int) -> tuple[str, Demo, dict[s
 
 def start_server(url: str, port: int, profile: str | None = None,
                  plain: bool = False) -> subprocess.Popen[bytes]:
-    """One uvicorn process; `plain`: the pure-Python loop and HTTP (asyncio, h11), the
-    baseline of uvicorn's C ones (uvloop, httptools) that `mafiatab serve` gets."""
+    """One uvicorn process; `plain`: asyncio's loop and h11 even where uvloop and httptools
+    are installed (uvicorn takes them by itself then): the two compared in one run."""
     extra = ", loop='asyncio', http='h11'" if plain else ""
     run = (f"uvicorn.run(create_app({url!r}, secret='bench'), host='127.0.0.1', port={port}, "
            f"log_level='error', backlog=4096{extra})")

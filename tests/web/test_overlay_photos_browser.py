@@ -13,7 +13,8 @@ from PIL import Image, ImageDraw
 
 from tests.web.conftest import World
 from tests.web.test_browser import _shot, browser, live  # noqa: F401 (fixtures)
-from tests.web.test_overlay_push import Staff
+from tests.web.test_live import ROLES
+from tests.web.test_overlay_push import Staff, judge1_at_table_1
 
 FULL_HD = {"width": 1920, "height": 1080}
 TIMEOUT = 10_000
@@ -73,11 +74,26 @@ def test_the_overlay_shows_photos_and_placeholders(
         assert refused == []
         page.add_style_tag(content="html { background: #55606a }")
         _shot(page, "overlay-photos-1920", full=False)
+        # the game goes on: roles shown at once (no delay), a player out, a foul
+        judge1_at_table_1(world)
+        head.call("POST", f"/api/t/{tid}/screens", json={"roles_delay": 0})
+        judge = Staff(base, "judge1")
+        url = f"/api/t/{tid}/games/{code}/live"
+        for n, event in enumerate([{"type": "deal", "roles": ROLES},
+                                   {"type": "foul", "seat": 4}]):
+            st = judge.call("GET", url)
+            judge.call("POST", url, json={"base_revision": st["revision"], "events": [
+                {"id": f"ph-{n}", "seq": st["seq"] + 1, "event": event}]})
+        page.locator("#ov-role-3").wait_for(timeout=20_000)
+        page.locator("#ov-seat-4 .ov-fouls i").wait_for(timeout=TIMEOUT)
+        assert page.locator(".ov-photo img").count() == len(with_photo)
+        _shot(page, "overlay-photos-live-1920", full=False)
         # the operator may switch the photos off
         plain = browser.new_context(viewport=FULL_HD).new_page()
         plain.goto(f"{base}/t/{tid}/overlay/{code}?hide=photos")
         plain.locator("#ov-seat-10 .ov-name").wait_for(timeout=TIMEOUT)
         assert plain.locator(".ov-photo").count() == 0
     finally:
+        head.call("POST", f"/api/t/{tid}/screens", json={"roles_delay": None})
         for seat in with_photo:
             head.call("DELETE", f"/api/t/{tid}/players/{players[seat - 1]}/photo")

@@ -157,6 +157,12 @@ class Photos:
                                    tournament=t.name, roles=sorted(STAFF | {PLAYER}))
         return t.id
 
+    def require_may_change(self, tournament: int, player: str, *, actor: str) -> None:
+        """`PermissionDenied` (or `PhotoNotFound` for no such player) unless `actor` may
+        set or remove this player's photo: asked before an upload is read."""
+        with self.store.read() as s:
+            self._check(s, tournament, player, actor, "manage")
+
     def may_change(self, tournament: int, player: str, *, actor: str) -> bool:
         """Whether `actor` may set or remove this player's photo (staff, or the player)."""
         try:

@@ -55,6 +55,7 @@ async def _upload(request: Request) -> tuple[bytes, str]:
 @router.post("/t/{tid}/players/{pid}/photo")
 async def photo_post(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
+    await run_in_threadpool(lambda: svc.photos.require_may_change(tid, pid, actor=user))
     data, nxt = await _upload(request)
     await run_in_threadpool(lambda: svc.photos.set_photo(tid, pid, data, actor=user))
     return see_other(nxt)
@@ -98,6 +99,7 @@ def photo_get(request: Request, tid: int, pid: str, me: Who, svc: Svc,
 async def photo_put_api(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
     """The image as the request's body (JPEG, PNG, WebP or GIF, up to 3 MB)."""
     user = require_user(me)
+    await run_in_threadpool(lambda: svc.photos.require_may_change(tid, pid, actor=user))
     data = bytearray()
     async for chunk in request.stream():
         data += chunk

@@ -87,7 +87,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                        "His played games stay; the seating leaves him out."),
     "edit_player": ("Исправить", "Correct"),
     "photo": ("Фото для трансляции", "Photo for the stream"),
-    "photo_hint": ("JPEG, PNG, WebP или GIF до 3 МБ; обрезается до квадрата по центру.",
+    "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",
                    "JPEG, PNG, WebP or GIF up to 3 MB; cropped to its centred square."),
     "photo_upload": ("Загрузить фото", "Upload the photo"),
     "photo_file": ("Файл фото", "The photo's file"),
