@@ -88,6 +88,11 @@ def test_the_overlay_shows_photos_and_placeholders(
         page.locator("#ov-seat-4 .ov-fouls i").wait_for(timeout=TIMEOUT)
         assert page.locator(".ov-photo img").count() == len(with_photo)
         _shot(page, "overlay-photos-live-1920", full=False)
+        # a photo uploaded while the overlay is open shows without a reload (pushed)
+        head.call("PUT", f"/api/t/{tid}/players/{players[2]}/photo", content=portrait(3),
+                  headers={"content-type": "image/jpeg"})
+        page.locator("#ov-seat-3 .ov-photo img").wait_for(timeout=TIMEOUT)
+        with_photo.add(3)
         # the operator may switch the photos off
         plain = browser.new_context(viewport=FULL_HD).new_page()
         plain.goto(f"{base}/t/{tid}/overlay/{code}?hide=photos")

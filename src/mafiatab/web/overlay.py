@@ -248,7 +248,8 @@ async def overlay_events(request: Request, tid: int, code: str,
     hub = hub_of(request)
 
     def probe() -> Any:
-        return svc.screens.overlay_version(tid, code)
+        # the game's version, and the players' photos (one uploaded mid-game shows at once)
+        return svc.screens.overlay_version(tid, code), tuple(sorted(svc.photos.digests(tid).items()))
 
     def draw() -> str:
         # one render serves every listener of the language: the content does not depend
@@ -263,7 +264,8 @@ async def overlay_events(request: Request, tid: int, code: str,
         checked: Any = None  # the access part of the version this listener was checked at
         async for event in hub.events(topic, probe, lang, draw):
             version = hub.topics[topic].version if topic in hub.topics else None
-            access = version.access if isinstance(version, OverlayVersion) else version
+            game = version[0] if isinstance(version, tuple) else version
+            access = game.access if isinstance(game, OverlayVersion) else game
             if access != checked:
                 if not await run_in_threadpool(svc.screens.may_watch, tid, key=key, user=me.user):
                     yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
