@@ -7,6 +7,7 @@ started and who stayed away."""
 from __future__ import annotations
 
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mafiatab.services.checkin import CheckinService, DayRefused
-from tests.day.conftest import HEAD, ORGANIZER, PINS, PLAYERS, Day
+from tests.day.conftest import HEAD, ORGANIZER, PINS, PLAYERS, Day, csrf_of
 
 CLUBS = {p.id: p.club for p in PLAYERS}
 NAMES = {p.id: p.nickname for p in PLAYERS}
@@ -125,3 +126,52 @@ def test_any_no_shows_in_a_partly_started_round_keep_every_rule(
     assert all("p01" not in t for i, t in enumerate(after[rnd]) if i != PINS["p01"] - 1)
     assert all(after[r] == before[r] for r in before if r != rnd)
     assert result.after.hard == 0
+
+
+def test_a_round_not_yet_published_is_published_for_those_present(
+        day: Day, client_for: Callable[[str], TestClient]) -> None:
+    """The seating page's proposal, its round 1 not entered yet: the desk sees its
+    no-shows and publishes it for those present in one step (rules kept, audited)."""
+    from mafiatab.domain.protocol import Stage
+
+    tid = day.svc.tournaments.create_tournament(
+        "Draft round cup", "fsm", actor=ORGANIZER,
+        stages=[Stage(id="qual", name="Отбор", kind="qualification")])
+    day.svc.tournaments.register_players(tid, PLAYERS, actor=ORGANIZER)
+    day.svc.access.grant(tid, HEAD, "head_judge", actor=ORGANIZER)
+    org = client_for(ORGANIZER)
+    h = {"X-CSRF-Token": csrf_of(org)}
+    r = org.post(f"/api/t/{tid}/seating/generate", headers=h, json={
+        "games": 6, "tables": 3, "iterations": 50_000, "time_limit": 20,
+        "pins": {"p01": 1}})
+    assert r.status_code == 202, r.text
+    deadline = time.monotonic() + 90
+    while (state := org.get(f"/api/t/{tid}/seating/status").json()["state"]) in (
+            "waiting", "running"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert state == "done"
+    proposal = org.get(f"/api/t/{tid}/seating").json()
+    # its seats are the players' numbers in registration order (1-based)
+    first = [PLAYERS[i - 1].id for table in proposal["rounds"][0]["tables"]
+             for i in table["seats"]]
+    late = {first[3], first[17]} - {"p01"}
+    svc = CheckinService(day.svc.store)
+    _present_all_but(svc, tid, late)
+    page = org.get(f"/t/{tid}/checkin")
+    assert 'id="draft-round"' in page.text and all(f'data-absent="{p}"' in page.text for p in late)
+    done = org.post(f"/t/{tid}/checkin/publish", data={"round": "1", "csrf": csrf_of(org)},
+                    follow_redirects=False)
+    assert done.status_code == 303 and "message=" in done.headers["location"]
+    after = _rounds(day, tid)
+    seated = [p for t in after[1] for p in t]
+    assert len(after[1]) == 3 and len(seated) == 30 == len(set(seated))
+    assert not late & set(seated)
+    for t in after[1]:
+        assert len({CLUBS[p] for p in t}) == 10
+    assert "p01" in after[1][0]
+    actions = [a for _at, _u, a, _d in day.svc.tournaments.audit_log(tid)]
+    assert "reseat_round" in actions
+    # the next round waits now as a published one
+    plan = svc.next_round(tid, actor=ORGANIZER)
+    assert plan is not None and plan.round == 1 and plan.no_shows == []
