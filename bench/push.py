@@ -193,13 +193,17 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=100)
     ap.add_argument("--confirms", type=int, default=5)
     ap.add_argument("--gap", type=float, default=2.0, help="seconds between confirmations")
+    ap.add_argument("--plain", action="store_true",
+                    help="serve on asyncio's loop and h11 (the baseline of uvloop, httptools)")
+    ap.add_argument("--profile", help="write the server's event-loop profile (cProfile) here")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         url, demo, protocols = build(args.db, Path(tmp), args.players)
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
-        with serving(url, backlog=4096, stop_wait=10) as server:
+        with serving(url, backlog=4096, stop_wait=10, profile=args.profile,
+                     plain=args.plain) as server:
             games = demo.open_games[:args.confirms]
             revisions = submit_all(server.base, demo.tournament, protocols, games)
             asyncio.run(run(server.port, demo.tournament, args.topic, args.listeners, revisions,

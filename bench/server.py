@@ -52,16 +52,24 @@ def fresh_postgres(url: str) -> None:
     admin.dispose()
 
 
-def start_app(url: str, port: int, *, backlog: int = 2048,
-              per_address: str | None = None) -> subprocess.Popen[bytes]:
+def start_app(url: str, port: int, *, backlog: int = 2048, per_address: str | None = None,
+              profile: str | None = None, plain: bool = False) -> subprocess.Popen[bytes]:
     """One uvicorn process serving `create_app(url)`; `per_address`: the sign-in limit per
-    address (`SignInLimits.per_address`) instead of the app's default."""
+    address (`SignInLimits.per_address`) instead of the app's default; `profile`: the event
+    loop's thread under cProfile, its stats written to that file at SIGTERM; `plain`:
+    asyncio's loop and h11 even where uvloop and httptools are installed (uvicorn takes them
+    by itself then), so that the two can be compared in one run."""
     limits = ("" if per_address is None else
               f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
               f".SignInLimits(per_address={per_address!r})")
-    code = ("import uvicorn; from mafiatab.web.app import create_app; "
-            f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
-            f"port={port}, log_level='error', backlog={backlog})")
+    extra = ", loop='asyncio', http='h11'" if plain else ""
+    run = (f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
+           f"port={port}, log_level='error', backlog={backlog}{extra})")
+    if profile:  # uvicorn restores the SIGTERM handler it found and raises the signal again
+        run = ("import cProfile, signal, sys; pr = cProfile.Profile(); "
+               "signal.signal(signal.SIGTERM, lambda *a: (pr.disable(), "
+               f"pr.dump_stats({profile!r}), sys.exit(0))); pr.enable(); {run}")
+    code = "import uvicorn; from mafiatab.web.app import create_app; " + run
     return subprocess.Popen([sys.executable, "-c", code])
 
 
@@ -104,11 +112,13 @@ class Server:
 
 @contextmanager
 def serving(url: str, *, workers: int | None = None, backlog: int = 2048,
-            per_address: str | None = None, stop_wait: float = 20) -> Iterator[Server]:
+            per_address: str | None = None, stop_wait: float = 20,
+            profile: str | None = None, plain: bool = False) -> Iterator[Server]:
     """The app on a free port, up and answering, stopped when the block ends. `workers`:
     `serve --workers N`'s way (None: one `create_app` process)."""
     port = free_port()
-    process = (start_app(url, port, backlog=backlog, per_address=per_address)
+    process = (start_app(url, port, backlog=backlog, per_address=per_address,
+                         profile=profile, plain=plain)
                if workers is None else start_workers(url, port, workers, backlog=backlog))
     try:
         server = Server(port, f"http://127.0.0.1:{port}", process)

@@ -149,10 +149,12 @@ def test_a_replacement_that_breaks_a_rule_is_refused(day: Day) -> None:
     assert e.value.code == "present" and "на месте" in e.value.message("ru")
     with pytest.raises(PermissionDenied):
         svc.set_present(tid, absent, True, actor="nobody")
-    # a started round keeps its seating
-    game = next(g for g in day.svc.games.overview(tid) if g.round == 1 and g.table == 1)
-    g = day.svc.games.head(tid, game.code).game_struct()
-    day.svc.protocols.save_draft(tid, game.code, g, actor=ORGANIZER, base_revision=game.revision)
+    # a started round keeps its seating: once every table of it has started
+    for table in (1, 2, 3):
+        game = next(g for g in day.svc.games.overview(tid) if g.round == 1 and g.table == table)
+        g = day.svc.games.head(tid, game.code).game_struct()
+        day.svc.protocols.save_draft(tid, game.code, g, actor=ORGANIZER,
+                                     base_revision=game.revision)
     with pytest.raises(DayRefused) as e:
         svc.reseat(tid, "qual", 1, actor=ORGANIZER)
     assert e.value.code == "round_started"

@@ -23,6 +23,7 @@ from mafiatab.web import (
     game_time,
     live,
     pages,
+    photos,
     seating_pages,
     setup_pages,
 )
@@ -173,6 +174,13 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/games/{code}/video", STAFF, {"url": "", "offset": "0"}),
     ("PUT", "/api/t/{tid}/games/{code}/video", STAFF, {"url": None}),
     ("GET", "/api/t/{tid}/games/{code}/moments", ALL, None),
+    # issue 15: players' photos ({pid} is not player1's own player: he may not change it;
+    # his own photo is tests/day/test_photos.py's)
+    ("POST", "/t/{tid}/players/{pid}/photo", STAFF, {}),
+    ("POST", "/t/{tid}/players/{pid}/photo/remove", STAFF, {}),
+    ("GET", "/t/{tid}/players/{pid}/photo.jpg", ALL, None),
+    ("PUT", "/api/t/{tid}/players/{pid}/photo", STAFF, {}),
+    ("DELETE", "/api/t/{tid}/players/{pid}/photo", STAFF, None),
 ]
 ROUTES += SEATING_ROUTES
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
@@ -184,7 +192,7 @@ PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
 def test_every_route_listed() -> None:
     routers = (front_pages.router, account_api.router, pages.router, api.router, live.pages,
                live.api, appeals.router, appeals.api, seating_pages.router, setup_pages.router,
-               setup_pages.api, game_time.router, game_time.api)
+               setup_pages.api, game_time.router, game_time.api, photos.router, photos.api)
     routes = {(m, r.path) for router in routers for r in router.routes
               if isinstance(r, APIRoute) for m in r.methods}
     listed = {(m, p) for m, p, _, _ in ROUTES}

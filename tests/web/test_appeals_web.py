@@ -163,7 +163,7 @@ def test_pages_charts_and_downloads(world: World, client_for: Callable[[str], Te
         hj.post(f"/api/t/{tid}/options", headers=_w(hj), json={})
 
 
-def test_a_players_code_on_the_sign_in_page_opens_his_appeals(
+def test_a_players_code_on_the_sign_in_page_opens_his_own_page(
         world: World, client_for: Callable[[str], TestClient]) -> None:
     tid = world.demo.tournament
     org = client_for("organizer")
@@ -171,4 +171,6 @@ def test_a_players_code_on_the_sign_in_page_opens_his_appeals(
                     json={"player": world.sample.players[-2].id}).json()["code"]
     c = client_for("anon")
     r = c.post("/login/code", data={"code": code, "csrf": csrf_of(c)}, follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/appeals"
+    assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/me"
+    page = c.get(f"/t/{tid}/me")
+    assert page.status_code == 200 and world.sample.players[-2].nickname in page.text

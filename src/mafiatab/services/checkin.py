@@ -125,6 +125,8 @@ class RoundPlan:
     metrics: SeatingMetrics
     separate_clubs: bool
     pins: dict[str, int] = field(default_factory=dict)
+    #: the tables whose game has started (their seating stays; the others may change)
+    started: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,6 +368,12 @@ class _StageGames:
 
     rounds: dict[int, dict[int, Table]]
     states: dict[int, bool]  # round -> every table is still its seating draft
+    #: round -> the tables whose game has started (a revision other than its seating)
+    started: dict[int, set[int]] = field(default_factory=dict)
+
+    def some_open(self, rnd: int) -> bool:
+        """Whether a table of the round is still at its seating."""
+        return len(self.started.get(rnd, ())) < len(self.rounds.get(rnd, {}))
 
 
 class CheckinService:
@@ -469,21 +477,24 @@ class CheckinService:
         present = set(self._presence(s, tid))
         players = self._players(s, tid)
         tables = [games.rounds[number][k] for k in sorted(games.rounds[number])]
+        started = games.started.get(number, set())
+        waiting = [tb for tb in tables if tb.number not in started]
         seated = {p for tb in tables for p in tb.seats}
         others = [self._grid(games.rounds[r]) for r in sorted(games.rounds) if r != number]
         separate = self._separated(games, clubs)
         played = self._played(games, number)
         rounds = [self._grid(games.rounds[r]) for r in sorted(games.rounds)]
         index = sorted(games.rounds).index(number)
-        metrics = stage_metrics(rounds, clubs, separate, pins, absent_of(tables, present), index)
+        metrics = stage_metrics(rounds, clubs, separate, pins, absent_of(waiting, present), index)
         search = _Search(others, clubs, separate, pins, played, metrics.max_meetings)
         # reserves with the fewest games of the stage first (as `reseat` brings them in)
         reserves = sorted((p for p in players if p in present and p not in seated),
                           key=lambda p: (played.get(p, 0), players.index(p)))
-        absent = frozenset(p for p in seated if p not in present)
+        # a player at a started table plays (ticked or not): no-shows are at the others
+        absent = absent_of(waiting, present)
         no_shows: list[NoShow] = []
         taken: set[str] = set()
-        for tb in tables:
+        for tb in waiting:
             row = list(tb.seats)
             for i, p in enumerate(tb.seats):
                 if p in absent:
@@ -494,7 +505,8 @@ class CheckinService:
                         taken.add(best)
                         row[i] = best
                     no_shows.append(NoShow(p, tb.number, i + 1, best))
-        return RoundPlan(stage, number, tables, no_shows, reserves, metrics, separate, pins)
+        return RoundPlan(stage, number, tables, no_shows, reserves, metrics, separate, pins,
+                         sorted(started))
 
     @staticmethod
     def _best_reserve(tb: Table, seat: int, reserves: Sequence[str], search: _Search
@@ -531,6 +543,8 @@ class CheckinService:
             if any(reserve in tb.seats for tb in tables.values()):
                 raise DayRefused("seated", player=reserve, round=rnd)
             tb, i = where[0]
+            if tb.number in games.started.get(rnd, set()):
+                raise DayRefused("table_started", table=tb.number)
             clubs = self._clubs(s, t.id)
             separate = self._separated(games, clubs)
             trial = list(tb.seats)
@@ -561,27 +575,41 @@ class CheckinService:
             clubs = self._clubs(s, t.id)
             separate = self._separated(games, clubs)
             tables = [games.rounds[rnd][k] for k in sorted(games.rounds[rnd])]
+            # started tables keep their seating and players; the others are re-seated
+            # among themselves (and the reserves), the stage's metrics counted whole
+            started = games.started.get(rnd, set())
+            waiting = [tb for tb in tables if tb.number not in started]
             order = sorted(games.rounds)
             index = order.index(rnd)
             others = [self._grid(games.rounds[r]) for r in order if r != rnd]
             played = self._played(games, rnd)
             seated = [p for tb in tables for p in tb.seats]
-            absent = frozenset(p for p in seated if p not in present)
+            movable_seated = [p for tb in waiting for p in tb.seats]
+            absent = absent_of(waiting, present)
             before_rounds = [self._grid(games.rounds[r]) for r in order]
             before = stage_metrics(before_rounds, clubs, separate, pins, absent, index)
             reserves = sorted((p for p in players if p in present and p not in set(seated)),
                               key=lambda p: (played.get(p, 0), players.index(p)))
-            keep = len(tables)
-            while keep and sum(1 for p in seated if p not in absent) + len(reserves) < keep * TABLE_SIZE:
+            keep = len(waiting)
+            while keep and (sum(1 for p in movable_seated if p not in absent) + len(reserves)
+                            < keep * TABLE_SIZE):
                 keep -= 1
             if keep == 0:
                 raise DayRefused("too_few_present", round=rnd, present=len(present))
+            kept, gone = waiting[:keep], waiting[keep:]
             search = _Search(others, clubs, separate, pins, played, before.max_meetings)
-            # start: the kept tables with each no-show's seat given to the next reserve
+            # start: every table of the round by number (a started one as it is, a dropped
+            # one empty), each no-show's seat given to the next reserve
             bench = list(reserves)
             start: list[list[str]] = []
-            overflow: list[str] = [p for tb in tables[keep:] for p in tb.seats if p not in absent]
-            for tb in tables[:keep]:
+            overflow: list[str] = [p for tb in gone for p in tb.seats if p not in absent]
+            for tb in tables:
+                if tb.number in started:
+                    start.append(list(tb.seats))
+                    continue
+                if tb in gone:
+                    start.append([])
+                    continue
                 row = list(tb.seats)
                 for i, p in enumerate(tb.seats):
                     if p not in absent:
@@ -594,7 +622,8 @@ class CheckinService:
                     row[i] = pick
                 start.append(row)
             bench = overflow + bench
-            fixed = frozenset(p for p in pins if p in {q for r in start for q in r})
+            fixed = frozenset(p for p in pins if p in {q for r in start for q in r}) | {
+                p for tb in tables if tb.number in started for p in tb.seats}
 
             def metrics_of(seating: list[list[str]]) -> SeatingMetrics:
                 grid = [seating if r == rnd else self._grid(games.rounds[r]) for r in order]
@@ -616,16 +645,19 @@ class CheckinService:
             if metrics_of(best).hard:
                 raise DayRefused("breaks_rule", player="", table=0)
             changed: list[int] = []
-            for tb, new in zip(tables[:keep], best, strict=True):
-                if new != tb.seats:
+            for tb, new in zip(tables, best, strict=True):
+                if tb in kept and new != tb.seats:
                     self._write_table(s, t.id, tb, new, actor)
                     changed.append(tb.number)
-            dropped = [tb.number for tb in tables[keep:]]
-            for tb in tables[keep:]:
+                elif tb.number in started:
+                    assert new == tb.seats  # fixed: the search never moves them
+            dropped = [tb.number for tb in gone]
+            for tb in gone:
                 s.execute(delete(db.Game).where(db.Game.tournament_id == t.id,
                                                 db.Game.code == tb.game))
             after_rounds = [self._grid(games.rounds[r]) if r != rnd else best for r in order]
             after = stage_metrics(after_rounds, clubs, separate, pins, absent, index)
+            best = [r for r in best if r]  # the dropped tables' empty rows
             now = {p for r in best for p in r}
             result = Reseated(stage, rnd, before, after, changed, dropped,
                               sorted(now - set(seated)), sorted(set(seated) - now))
@@ -642,7 +674,7 @@ class CheckinService:
                                .order_by(db.Stage.position)):
             games = self._stage_games(s, tid, stage)
             for number in sorted(games.rounds):
-                if games.states[number]:
+                if games.some_open(number):
                     return stage, number, games
         return None
 
@@ -650,7 +682,7 @@ class CheckinService:
         games = self._stage_games(s, tid, stage)
         if rnd not in games.rounds:
             raise DayNotFound("no_round", stage=stage, round=rnd)
-        if not games.states[rnd]:
+        if not games.some_open(rnd):
             raise DayRefused("round_started", stage=stage, round=rnd)
         return games
 
@@ -670,6 +702,8 @@ class CheckinService:
             out.rounds.setdefault(rnd, {})[table] = Table(table, code, head, _seats_of(protocol))
             waiting = state == DRAFT and reason == SEATING_REASON
             out.states[rnd] = out.states.get(rnd, True) and waiting
+            if not waiting:
+                out.started.setdefault(rnd, set()).add(table)
         return out
 
     @staticmethod

@@ -26,7 +26,8 @@ Who holds what:
 * `judge_codes`: a round's judges' codes for the blank protocols;
 * `people`: persons across tournaments, clubs, the rating;
 * `zones`: each tournament's time zone;
-* `videos`: games' videos and the timecodes of their events.
+* `videos`: games' videos and the timecodes of their events;
+* `photos`: players' photos for the overlay (staff, or the player his own).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from mafiatab.services.exports import Exports
 from mafiatab.services.games import Games
 from mafiatab.services.judge_codes import JudgeCodes
 from mafiatab.services.people import People
+from mafiatab.services.photos import Photos
 from mafiatab.services.protocols import Protocols
 from mafiatab.services.roster import Roster
 from mafiatab.services.screens import ScreenService
@@ -78,6 +80,7 @@ class Services:
         self.people = People(self.store, self.tournaments)
         self.zones = TournamentClock(self.store)
         self.videos = GameVideo(self.store)
+        self.photos = Photos(self.store)
 
 
 __all__ = ["Services"]

@@ -32,6 +32,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -648,3 +649,23 @@ class TeamMember(Base):
     team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
     player_code: Mapped[str] = mapped_column(String(100))
     position: Mapped[int] = mapped_column(Integer)
+
+
+# --- players' photos on the overlay (issue 15; migration 0012) ------------------------------
+
+
+class PlayerPhoto(Base):
+    """A player's photo in one tournament (the overlay's seat cards): never the file that
+    was sent, always our own re-encoding (a small square JPEG, no metadata)."""
+
+    __tablename__ = "player_photos"
+    __table_args__ = (UniqueConstraint("tournament_id", "player_code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player_code: Mapped[str] = mapped_column(String(100))
+    image: Mapped[bytes] = mapped_column(LargeBinary)
+    #: the image's SHA-256 (hex): the HTTP validator and the overlay's cache key
+    digest: Mapped[str] = mapped_column(String(64))
+    by_user: Mapped[str] = mapped_column(String(200))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -60,6 +60,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "video_why": ("mafiatab.texts.refusals", "VIDEO_WHY"),
     "teams": ("mafiatab.texts.refusals", "TEAMS"),
     "jobs": ("mafiatab.texts.refusals", "JOBS"),
+    "photos": ("mafiatab.texts.refusals", "PHOTOS"),
     "files": ("mafiatab.texts.files", "FILES"),
     "seating_request": ("mafiatab.texts.seating", "SEATING_REQUEST"),
     "seating_desk": ("mafiatab.texts.seating", "SEATING_DESK"),

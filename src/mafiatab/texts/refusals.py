@@ -136,6 +136,8 @@ DAY: Final[dict[str, tuple[str, str]]] = {
                "player {player} is already seated in round {round}"),
     "round_started": ("тур {round} стадии {stage} уже начат — рассадку не меняют",
                       "round {round} of stage {stage} has started: its seating stays"),
+    "table_started": ("игра за столом {table} уже начата — её рассадку не меняют",
+                      "the game at table {table} has started: its seating stays"),
     "breaks_rule": ("замена нарушает правило рассадки (клуб за одним столом или закрепление)",
                     "the change breaks a seating rule (one club at a table, or a pin)"),
     "too_few_present": ("на тур {round} пришло слишком мало игроков ({present})",
@@ -176,4 +178,20 @@ JOBS: Final[dict[str, tuple[str, str]]] = {
                     "a seating is being generated already: wait for it or cancel it"),
     "no_job": ("нечего отменять: рассадка не составляется",
                "nothing to cancel: no seating is being generated"),
+}
+
+
+#: the players' photos' refusals (`services.photos.PhotoRefused`, `PhotoNotFound`)
+PHOTOS: Final[dict[str, tuple[str, str]]] = {
+    "photo_too_big": ("файл фото больше {limit} МБ", "the photo's file is over {limit} MB"),
+    "photo_empty": ("файл фото пуст", "the photo's file is empty"),
+    "photo_not_image": ("это не изображение (JPEG, PNG, WebP или GIF)",
+                        "this is not an image (JPEG, PNG, WebP or GIF)"),
+    "photo_too_large": ("изображение слишком большое: больше {limit} млн точек",
+                        "the image is too large: over {limit} million pixels"),
+    "photo_too_small": ("изображение слишком маленькое (меньше {side}×{side} точек)",
+                        "the image is too small (under {side}×{side} pixels)"),
+    "no_player": ("игрок {player} не зарегистрирован в турнире",
+                  "player {player} is not registered in the tournament"),
+    "no_photo": ("у игрока {player} нет фото", "player {player} has no photo"),
 }

@@ -575,9 +575,19 @@ def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
                           default=1)
     t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
-    # a seated table prints its players and judge (FIIM 9.2-9.3)
-    heads = [svc.games.head(tid, g.code) for g in games if g.stage == stage and g.round == round]
-    seated = [h.game_struct() for h in heads if h is not None]
+    # a seated table prints its players and judge (FIIM 9.2-9.3); the judge is the table's
+    # assignment (changed after the seating was entered), the protocol's spelling kept
+    seated = []
+    for g in games:
+        if g.stage != stage or g.round != round:
+            continue
+        head = svc.games.head(tid, g.code)
+        if head is None:
+            continue
+        game = head.game_struct()
+        if g.judge and (game.judge or "").casefold() != g.judge:
+            game = msgspec.structs.replace(game, judge=g.judge)
+        seated.append(game)
     data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
                                       seated=seated, today=dt.date.today().isoformat()),
                          me.lang)

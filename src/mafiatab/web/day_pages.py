@@ -18,6 +18,7 @@ API under `/api/t/{tid}/...` calls the same functions.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
 import segno
@@ -65,6 +66,16 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "no_round": ("Ни один тур не ждёт начала: опубликуйте рассадку.",
                  "No round waits to start: publish a seating."),
     "no_shows": ("Не пришли", "No-shows"),
+    "draft_round": ("Рассадка тура {round} ещё не опубликована",
+                    "Round {round}'s seating is not published yet"),
+    "publish_present": ("Опубликовать тур для пришедших", "Publish the round for those present"),
+    "publish_hint": ("Столы тура вносятся как рассадка игр; не пришедших сразу заменяют по правилам "
+                     "рассадки.", "The round's tables are entered as the games' seating; the "
+                     "no-shows are replaced at once, by the seating's rules."),
+    "published": ("Тур {round} опубликован.", "Round {round} published."),
+    "started_tables": ("Уже играют столы {tables}: их рассадка не меняется, пересаживаются "
+                       "остальные.", "Tables {tables} have started: their seating stays, the "
+                       "others are re-seated."),
     "all_here": ("Все игроки тура на месте.", "Every player of the round is present."),
     "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
     "replace_by": ("Заменить: {who}", "Replace by {who}"),
@@ -122,6 +133,12 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "save": ("Сохранить", "Save"),
     "no_teams": ("Команды не зарегистрированы.", "No teams are registered."),
     "updated": ("обновлено", "updated"),
+    "photo": ("Моё фото для трансляции", "My photo for the stream"),
+    "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",
+                   "JPEG, PNG, WebP or GIF up to 3 MB; cropped to its centred square."),
+    "photo_upload": ("Загрузить фото", "Upload the photo"),
+    "photo_file": ("Файл фото", "The photo's file"),
+    "photo_remove": ("Удалить фото", "Remove the photo"),
 }
 
 
@@ -144,6 +161,7 @@ class Day:
         self.checkin = CheckinService(web.store)
         self.my = MyPageService(web, web.appeals, self.checkin)
         self.teams = TeamService(web.store, web.standings.cached)
+        self.photos = web.photos
 
 
 def day(request: Request) -> Day:
@@ -156,8 +174,12 @@ DaySvc = Annotated[Day, Depends(day)]
 
 def install(app: FastAPI) -> None:
     """The day's services and routes (one line in `create_app`, after appeals.install)."""
+    from mafiatab.web import photos  # players' photos for the overlay
+
     app.state.day = Day(app.state.services)
     app.include_router(router)
+    app.include_router(photos.router)
+    app.include_router(photos.api)
 
 
 def _see(url: str) -> RedirectResponse:
@@ -188,6 +210,25 @@ def _plan(request: Request, d: Day, tid: int, user: str) -> RoundPlan | None:
     return plan
 
 
+def _draft(request: Request, tid: int, presence: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The seating page's proposal's first round not yet published, with its no-shows (a
+    round the organizer has not entered as games yet): published for those present in one
+    step (`publish_present`)."""
+    desk = getattr(request.app.state, "seating_desk", None)
+    job = desk.job(tid) if desk is not None else None
+    if job is None or job.document is None:
+        return None
+    published = job.published
+    for r, tables in enumerate(job.rounds(), start=1):
+        if r in published:
+            continue
+        no_shows = [(p.id, t, i) for t, seated in enumerate(tables, start=1)
+                    for i, p in enumerate(seated, start=1) if p.id not in presence]
+        return {"round": r, "stage": job.params.stage, "number": job.stage_round(r),
+                "tables": len(tables), "no_shows": no_shows}
+    return None
+
+
 def _checkin_context(request: Request, d: Day, svc: Services, me: Principal, tid: int,
                      message: str | None = None) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
@@ -196,8 +237,10 @@ def _checkin_context(request: Request, d: Day, svc: Services, me: Principal, tid
     key = d.checkin.desk_key(tid, actor=user)
     link = f"{str(request.base_url).rstrip('/')}/t/{tid}/here/{key}"
     names = {p.id: p.nickname for p in players}
+    plan = _plan(request, d, tid, user)
     return {"t": t, "tid": tid, "players": players, "presence": presence, "names": names,
-            "plan": _plan(request, d, tid, user), "desk_link": link, "desk_qr": qr_svg(link),
+            "plan": plan, "draft": _draft(request, tid, presence) if plan is None else None,
+            "desk_link": link, "desk_qr": qr_svg(link),
             "message": message, "stage_names": {s.id: s.name for s in stages},
             "dw": lambda k, **kw: dw(k, me.lang, **kw)}
 
@@ -250,6 +293,36 @@ async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
     msg = dw("reseated", me.lang, tables=", ".join(map(str, r.changed_tables)) or "—",
              a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off,
              d=r.after.seat_cells_off)
+    return _see(f"/t/{tid}/checkin?message={_q(msg)}")
+
+
+@router.post("/t/{tid}/checkin/publish")
+async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
+    """A proposal's round not yet published: it is entered as its games' seating (the
+    seating page's publish) and, when some of its players have not come, re-seated for
+    those present at once (`reseat`: rules kept, metrics as good as they can be; audited)."""
+    from mafiatab.services.seating_web import SeatingRefused
+    from mafiatab.web.seating_pages import desk_of
+
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    rnd = _int(f.get("round", ""))
+    desk = desk_of(request.app)
+    job = desk.require_job(tid)
+    stage, number = job.params.stage, job.stage_round(rnd)
+    try:
+        await run_in_threadpool(lambda: desk.publish(tid, rnd, actor=user))
+    except SeatingRefused as e:
+        return _see(f"/t/{tid}/checkin?message={_q(e.reason(me.lang))}")
+    presence = d.checkin.presence(tid)
+    seated = [p.id for tb in job.rounds()[rnd - 1] for p in tb]
+    if all(p in presence for p in seated):
+        return _see(f"/t/{tid}/checkin?message={_q(dw('published', me.lang, round=number))}")
+    r = await run_in_threadpool(lambda: d.checkin.reseat(
+        tid, stage, number, actor=user, pins=dict(job.params.pins)))
+    msg = dw("published", me.lang, round=number) + " " + dw(
+        "reseated", me.lang, tables=", ".join(map(str, r.changed_tables)) or "—",
+        a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off, d=r.after.seat_cells_off)
     return _see(f"/t/{tid}/checkin?message={_q(msg)}")
 
 
@@ -337,7 +410,15 @@ def _me_context(d: Day, me: Principal, tid: int) -> dict[str, Any]:
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
 def me_page(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    return render(request, "me.html", mine=True, **_me_context(d, me, tid),
+    from mafiatab.web.photos import photo_url
+
+    context = _me_context(d, me, tid)
+    page = context["page"]
+    digests = d.photos.digests(tid)
+    photos = {page.player: photo_url(tid, page.player, digests[page.player])} \
+        if page.player in digests else {}
+    return render(request, "me.html", mine=True, **context, photos=photos,
+                  p={"id": page.player, "nickname": page.nickname}, photo_next=f"/t/{tid}/me",
                   headers={"Cache-Control": "no-store"})
 
 

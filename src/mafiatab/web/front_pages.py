@@ -71,8 +71,8 @@ async def login_code(request: Request, me: Who, svc: Svc) -> Response:
         return render(request, "login.html", status_code=401, next="/", error="bad_code")
     user, tid = found
     await run_in_threadpool(lambda: sign_in(request, user, code=code))
-    # a player's code (issue 7) opens his protests and appeals, a judge's his tables
-    return see_other(f"/t/{tid}/appeals" if svc.access.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
+    # a player's code opens his own page (his table, games, appeals), a judge's his tables
+    return see_other(f"/t/{tid}/me" if svc.access.roles_of(tid, user) == {PLAYER} else f"/t/{tid}/judge")
 
 
 @router.post("/logout")

@@ -46,7 +46,7 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["screens"])
 
 #: every part of the overlay an operator may switch off
-PARTS: Final = ("header", "seats", "names", "fouls", "nominations", "vote", "out", "timer",
+PARTS: Final = ("header", "seats", "names", "photos", "fouls", "nominations", "vote", "out", "timer",
                 "checks", "best_move", "result", "roles")
 _COLOUR = re.compile(r"[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8}")
 DEFAULT_COLOURS: Final = {"fg": "ffffff", "bg": "101418d9", "accent": "f2c14e",
@@ -189,6 +189,17 @@ def with_words(state: dict[str, Any], lang: str) -> dict[str, Any]:
     return out
 
 
+def with_photos(state: dict[str, Any], svc: Services, tid: int) -> dict[str, Any]:
+    """Each seat's photo address (`photo`, None: the card's placeholder). The overlay's
+    key, when it has one, is added by the page itself (one render serves every viewer)."""
+    from mafiatab.web.photos import photo_url
+
+    digests = svc.photos.digests(tid)
+    state["seats"] = [{**s, "photo": photo_url(tid, s["player"], digests[s["player"]])
+                       if s.get("player") in digests else None} for s in state["seats"]]
+    return state
+
+
 def _access(request: Request, me: Principal, tid: int, key: str | None) -> None:
     if not screens_of(request).screens.may_watch(tid, key=key, user=me.user):
         raise HTTPException(status_code=403, detail="not allowed")
@@ -201,7 +212,8 @@ def overlay_page(request: Request, tid: int, code: str, me: Who) -> Response:
     opts = Options.parse(q, me.lang)
     key = q.get("key")
     svc = screens_of(request)
-    state = with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user), opts.lang)
+    state = with_photos(with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user),
+                                   opts.lang), svc, tid)
     keep = {k: v for k, v in (("key", key), ("lang", opts.lang)) if v}
     base = f"/t/{tid}/overlay/{code}"
     boot = {"state": state, "parts": sorted(opts.parts), "lang": opts.lang,
@@ -220,7 +232,8 @@ def overlay_json(request: Request, tid: int, code: str, me: Who,
     """The overlay's state as JSON (the fallback poll)."""
     svc = screens_of(request)
     lang = lang if lang in LANGS else me.lang
-    state = with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user), lang)
+    state = with_photos(with_words(svc.screens.overlay_state(tid, code, key=key, user=me.user),
+                                   lang), svc, tid)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
@@ -235,14 +248,15 @@ async def overlay_events(request: Request, tid: int, code: str,
     hub = hub_of(request)
 
     def probe() -> Any:
-        return svc.screens.overlay_version(tid, code)
+        # the game's version, and the players' photos (one uploaded mid-game shows at once)
+        return svc.screens.overlay_version(tid, code), tuple(sorted(svc.photos.digests(tid).items()))
 
     def draw() -> str:
         # one render serves every listener of the language: the content does not depend
         # on who watches (the roles follow the clock), and each listener's access is
         # checked when it connects and again before every event it gets
         state = svc.screens.overlay_state(tid, code, verified=True)
-        return json.dumps(with_words(state, lang), ensure_ascii=False)
+        return json.dumps(with_photos(with_words(state, lang), svc, tid), ensure_ascii=False)
 
     topic = ("overlay", tid, code)
 
@@ -250,7 +264,8 @@ async def overlay_events(request: Request, tid: int, code: str,
         checked: Any = None  # the access part of the version this listener was checked at
         async for event in hub.events(topic, probe, lang, draw):
             version = hub.topics[topic].version if topic in hub.topics else None
-            access = version.access if isinstance(version, OverlayVersion) else version
+            game = version[0] if isinstance(version, tuple) else version
+            access = game.access if isinstance(game, OverlayVersion) else game
             if access != checked:
                 if not await run_in_threadpool(svc.screens.may_watch, tid, key=key, user=me.user):
                     yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
@@ -426,4 +441,5 @@ def revoke_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     return {"overlay_link": False}
 
 
-__all__ = ["OUT", "PARTS", "WORDS", "Options", "api", "router", "screens_of", "with_words"]
+__all__ = ["OUT", "PARTS", "WORDS", "Options", "api", "router", "screens_of", "with_photos",
+           "with_words"]

@@ -74,6 +74,8 @@ class Topic:
     payloads: dict[Hashable, tuple[Hashable, asyncio.Future[bytes]]] = field(default_factory=dict)
     #: how many times the version changed (the events' ids)
     generation: int = 0
+    #: variant -> (its render, its listeners): what the probe renders when the version changes
+    variants: dict[Hashable, tuple[Callable[[], str], str, int]] = field(default_factory=dict)
 
 
 class Hub:
@@ -127,6 +129,13 @@ class Hub:
         if version != topic.version:
             topic.version = version
             topic.generation += 1
+            # compute once, send to all: each variant's event is rendered and encoded
+            # before the listeners wake, so that waking 500 of them costs each no more
+            # than taking the bytes (no future, no callback, no render per connection)
+            pending = [self._payload(topic, variant, render, event)
+                       for variant, (render, event, _n) in list(topic.variants.items())]
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
             old, topic.changed = topic.changed, asyncio.Event()
             old.set()
 
@@ -155,6 +164,8 @@ class Hub:
                        event: str) -> bytes:
         version = topic.version
         hit = topic.payloads.get(variant)
+        if hit is not None and hit[0] == version and hit[1].done() and not hit[1].exception():
+            return hit[1].result()  # the usual case: rendered before the listeners woke
         if hit is None or hit[0] != version or (hit[1].done() and hit[1].exception()):
             generation = topic.generation
 
@@ -174,6 +185,8 @@ class Hub:
         then a new one after every change of the topic's version (sse-starlette cancels
         it when the client leaves)."""
         topic = await self._join(key, probe)
+        _render, _event, n = topic.variants.get(variant, (render, event, 0))
+        topic.variants[variant] = (render, event, n + 1)
         try:
             sent: Hashable = object()
             while True:
@@ -185,6 +198,12 @@ class Hub:
                     await waiter.wait()
         finally:
             topic.listeners -= 1
+            render, event, n = topic.variants.get(variant, (render, event, 1))
+            if n <= 1:
+                topic.variants.pop(variant, None)
+                topic.payloads.pop(variant, None)
+            else:
+                topic.variants[variant] = (render, event, n - 1)
 
     def response(self, key: Hashable, probe: Callable[[], Hashable], variant: Hashable,
                  render: Callable[[], str], request: Request,

@@ -204,6 +204,8 @@ def _default_stage(svc: Services, tid: int) -> str:
 
 def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
     t, players, stages = svc.tournaments.context(tid)
+    gone = svc.roster.withdrawn(tid)  # the count and the tables' hint: whom the seating seats
+    players = [p for p in players if p.id not in gone]
     job = d.job(tid)
     cancelled = d.cancelled(tid)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,

@@ -33,6 +33,7 @@ from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.web.app import render
 from mafiatab.web.pages import explain_context
+from mafiatab.web.photos import photo_url
 from mafiatab.web.security import (
     Body,
     Principal,
@@ -85,6 +86,12 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "withdrawn_hint": ("Сыгранные игры остаются; в рассадку не попадает.",
                        "His played games stay; the seating leaves him out."),
     "edit_player": ("Исправить", "Correct"),
+    "photo": ("Фото для трансляции", "Photo for the stream"),
+    "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",
+                   "JPEG, PNG, WebP or GIF up to 3 MB; cropped to its centred square."),
+    "photo_upload": ("Загрузить фото", "Upload the photo"),
+    "photo_file": ("Файл фото", "The photo's file"),
+    "photo_remove": ("Удалить фото", "Remove the photo"),
     "no_players": ("Игроков ещё нет.", "No players yet."),
     "path": ("Первый запуск: что сделать", "First run: what to do"),
     "path_done": ("Всё готово: тур открыт.", "All set: the round is open."),
@@ -190,6 +197,7 @@ def setup_context(request: Request, me: Principal, svc: Services, tid: int
         "rule_options": rule_options_of(profile) if profile else [],
         "entered": svc.setup.first_entered(tid), "rounds": rounds,
         "stage_names": stage_names, "s": lambda k, **kw: sw(k, me.lang, **kw),
+        "photos": {pid: photo_url(tid, pid, d) for pid, d in svc.photos.digests(tid).items()},
     }
 
 

@@ -41,6 +41,23 @@
     if (!st.dealt) { h.appendChild(el("div", "ov-note", W.not_dealt)); }
   }
 
+  // the page's own overlay key goes with each photo's address (one render serves all)
+  var key = new URLSearchParams(location.search).get("key");
+  function photo(s) {
+    var box = el("div", "ov-photo");
+    if (s.photo) {
+      var img = el("img");
+      img.alt = "";
+      img.src = s.photo + (key ? "&key=" + encodeURIComponent(key) : "");
+      img.onerror = function () { box.classList.add("none"); img.remove(); };
+      box.appendChild(img);
+    } else {
+      box.classList.add("none");  // the placeholder: the nickname's first letter
+      box.appendChild(el("span", null, (s.name || "?").trim().charAt(0).toUpperCase()));
+    }
+    return box;
+  }
+
   function seats(st) {
     var box = clear("ov-seats");
     show("ov-seats", !!parts.seats);
@@ -50,6 +67,7 @@
       if (s.out && parts.out) { c.classList.add("out"); }
       if (s.speaking) { c.classList.add("speaking"); }
       if (s.nominated && parts.nominations) { c.classList.add("nominated"); }
+      if (parts.photos) { c.appendChild(photo(s)); }
       c.appendChild(el("span", "ov-no", s.seat));
       if (parts.names) { c.appendChild(el("span", "ov-name", s.name)); }
       if (parts.fouls && s.fouls) {

@@ -1,0 +1,207 @@
+"""Players' photos for the stream overlay (issue 15, item 3).
+
+Who may change whose photo: the access rule is per tournament (accounts are global), so a
+photo belongs to a player *of one tournament*. The tournament's organizer and head judge
+set or remove any of its players' photos; a player signed in (his code links his account
+to his player in this tournament) sets or removes his own, and nobody else's. Staff of
+another tournament, judges and the public may not.
+
+What is stored is never the file that was sent: it is decoded by Pillow and only a real
+raster image of a known format is taken (JPEG, PNG, WebP, GIF: its first frame); its EXIF
+orientation is applied, it is cropped to its centred square and scaled to `SIDE` pixels,
+and written anew as a baseline JPEG with no metadata. Whatever else the file carried
+(EXIF with a location, a script or an archive glued behind the image) is left behind.
+Bounds: `MAX_BYTES` of upload and `MAX_PIXELS` decoded (a small file that unpacks into a
+huge picture is refused before it is unpacked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
+from mafiatab.services.store import Store, record_audit, roles_in, tournament_row
+from mafiatab.storage import models as db
+from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER, PLAYER
+from mafiatab.texts.refusals import PHOTOS
+
+#: the largest upload taken (bytes)
+MAX_BYTES: Final = 3 * 1024 * 1024
+#: the largest picture decoded (pixels): a 3 MB file may not unpack into gigabytes
+MAX_PIXELS: Final = 40_000_000
+#: the stored square's side (pixels)
+SIDE: Final = 256
+#: the formats taken (Pillow's names)
+FORMATS: Final = frozenset({"JPEG", "PNG", "WEBP", "GIF"})
+#: who may change any player's photo in the tournament
+STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
+
+#: the smallest side taken (a thumbnail blown up to the card looks like mud)
+MIN_SIDE: Final = 64
+
+
+class PhotoRefused(ServiceError):
+    """A file that is not taken as a photo (422)."""
+
+    status = 422
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = PHOTOS
+
+
+class PhotoNotFound(NotFound):
+    """No such player, or no photo (404)."""
+
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = PHOTOS
+
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    player: str
+    image: bytes
+    #: SHA-256 of the image (hex)
+    digest: str
+
+
+def normalise(data: bytes) -> bytes:
+    """The upload as our own `SIDE`×`SIDE` JPEG, or `PhotoRefused` (see the module).
+    Pure: no database, no I/O beyond the bytes given."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    if not data:
+        raise PhotoRefused("photo_empty")
+    if len(data) > MAX_BYTES:
+        raise PhotoRefused("photo_too_big", limit=MAX_BYTES // (1024 * 1024))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img: Any = Image.open(io.BytesIO(data), formats=sorted(FORMATS))
+            if img.format not in FORMATS:
+                raise PhotoRefused("photo_not_image")
+            width, height = img.size
+            if width * height > MAX_PIXELS:
+                raise PhotoRefused("photo_too_large", limit=MAX_PIXELS // 1_000_000)
+            img.seek(0)
+            img.load()
+            img = ImageOps.exif_transpose(img)
+    except PhotoRefused:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PhotoRefused("photo_too_large", limit=MAX_PIXELS // 1_000_000) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError,
+            IndexError, TypeError, struct.error):
+        # Pillow says a broken or truncated file in several ways
+        raise PhotoRefused("photo_not_image") from None
+    if min(img.size) < MIN_SIDE:
+        raise PhotoRefused("photo_too_small", side=MIN_SIDE)
+    if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
+        rgba = img.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (40, 44, 52))  # transparency on the cards' dark
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        img = flat
+    else:
+        img = img.convert("RGB")
+    square = ImageOps.fit(img, (SIDE, SIDE), method=Image.Resampling.LANCZOS,
+                          centering=(0.5, 0.5))
+    out = io.BytesIO()
+    square.save(out, format="JPEG", quality=85, optimize=True)  # no exif, no icc, no comment
+    return out.getvalue()
+
+
+class Photos:
+    """The players' photos of a tournament (see the module)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --- who may ---
+    def _check(self, s: Session, tournament: int, player: str, actor: str, action: str) -> int:
+        t = tournament_row(s, tournament)
+        if s.scalar(select(db.Participant.id).where(db.Participant.tournament_id == t.id,
+                                                    db.Participant.code == player)) is None:
+            raise PhotoNotFound("no_player", player=player)
+        if roles_in(s, t.id, actor) & STAFF:
+            return t.id
+        own = s.scalar(select(db.PlayerUser.player_code)
+                       .join(db.User, db.User.id == db.PlayerUser.user_id)
+                       .where(db.PlayerUser.tournament_id == t.id, db.User.name == actor,
+                              db.PlayerUser.player_code == player))
+        if own is None:
+            raise PermissionDenied("not_allowed", user=actor, action=action,
+                                   tournament=t.name, roles=sorted(STAFF | {PLAYER}))
+        return t.id
+
+    def require_may_change(self, tournament: int, player: str, *, actor: str) -> None:
+        """`PermissionDenied` (or `PhotoNotFound` for no such player) unless `actor` may
+        set or remove this player's photo: asked before an upload is read."""
+        with self.store.read() as s:
+            self._check(s, tournament, player, actor, "manage")
+
+    def may_change(self, tournament: int, player: str, *, actor: str) -> bool:
+        """Whether `actor` may set or remove this player's photo (staff, or the player)."""
+        try:
+            with self.store.read() as s:
+                self._check(s, tournament, player, actor, "manage")
+        except (PermissionDenied, NotFound):
+            return False
+        return True
+
+    # --- changing ---
+    def set_photo(self, tournament: int, player: str, data: bytes, *, actor: str) -> str:
+        """Store the player's photo (re-encoded, see `normalise`); audited. Returns its
+        digest. The access is checked before the file is decoded and again in the write."""
+        with self.store.read() as s:
+            self._check(s, tournament, player, actor, "manage")
+        image = normalise(data)
+        digest = hashlib.sha256(image).hexdigest()
+        with self.store.write() as s:
+            tid = self._check(s, tournament, player, actor, "manage")
+            row = s.scalar(select(db.PlayerPhoto).where(db.PlayerPhoto.tournament_id == tid,
+                                                        db.PlayerPhoto.player_code == player))
+            if row is None:
+                s.add(db.PlayerPhoto(tournament_id=tid, player_code=player, image=image,
+                                     digest=digest, by_user=actor))
+            else:
+                row.image, row.digest, row.by_user = image, digest, actor
+            record_audit(s, actor, tid, "photo_set", {"player": player, "digest": digest,
+                                                      "bytes_sent": len(data)})
+        return digest
+
+    def remove_photo(self, tournament: int, player: str, *, actor: str) -> bool:
+        """Remove the player's photo (audited); False when he had none."""
+        with self.store.write() as s:
+            tid = self._check(s, tournament, player, actor, "manage")
+            gone = s.execute(delete(db.PlayerPhoto).where(
+                db.PlayerPhoto.tournament_id == tid, db.PlayerPhoto.player_code == player))
+            removed = bool(getattr(gone, "rowcount", 0))
+            if removed:
+                record_audit(s, actor, tid, "photo_removed", {"player": player})
+        return removed
+
+    # --- reading ---
+    def photo(self, tournament: int, player: str) -> Photo:
+        """The stored photo, or `PhotoNotFound` (the web layer checks who may see it)."""
+        with self.store.read() as s:
+            row = s.scalar(select(db.PlayerPhoto).where(
+                db.PlayerPhoto.tournament_id == tournament, db.PlayerPhoto.player_code == player))
+            if row is None:
+                raise PhotoNotFound("no_photo", player=player)
+            return Photo(row.player_code, row.image, row.digest)
+
+    def digests(self, tournament: int) -> dict[str, str]:
+        """player -> his photo's digest, for every player with a photo (no image read)."""
+        with self.store.read() as s:
+            rows = s.execute(select(db.PlayerPhoto.player_code, db.PlayerPhoto.digest)
+                             .where(db.PlayerPhoto.tournament_id == tournament))
+            return {code: digest for code, digest in rows}
+
+
+__all__ = ["FORMATS", "MAX_BYTES", "MAX_PIXELS", "SIDE", "Photo", "PhotoNotFound",
+           "PhotoRefused", "Photos", "normalise"]
