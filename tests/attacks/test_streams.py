@@ -83,3 +83,16 @@ def test_a_revoked_codes_stream_ends(server: str, world: World) -> None:
     assert after[0] == "gone", after
     player.close()
     org.close()
+
+
+def test_no_stream_for_a_game_that_is_not_there(server: str, world: World) -> None:
+    """On main an anonymous visitor (the standings are public) opened an overlay stream for
+    any made-up game code: each one became a topic the push hub probed every second, with
+    a warning and its traceback in the log each time, for as long as it stayed open."""
+    anon = httpx.Client(base_url=server, timeout=httpx.Timeout(5, read=5))
+    for code in ("no-such-game", "x" * 300, world.games_b[0] + "-nope"):
+        with anon.stream("GET", f"/t/{world.a}/overlay/{code}/events") as r:
+            assert r.status_code == 404, (code, r.status_code)
+    with anon.stream("GET", f"/t/{world.a}/overlay/{world.demo.open_games[0]}/events") as r:
+        assert r.status_code == 200  # a real game's stream still opens
+    anon.close()

@@ -797,7 +797,7 @@ class People:
 
     def _names(self, table: RatingTable, people: Sequence[str]) -> dict[str, str]:
         known = {str(r.person): r.nickname for r in table.rows}
-        missing = [int(p) for p in people if p not in known and p.isdigit()]
+        missing = [int(p) for p in people if p not in known and p.isascii() and p.isdigit()]
         if missing:
             with self.store.read() as s:
                 known.update({str(i): n for i, n in s.execute(
@@ -834,7 +834,7 @@ def parse_ids(values: Iterable[str]) -> list[int]:
     out = []
     for v in values:
         v = v.strip()
-        if v.isdigit() and len(v) < 12:
+        if v.isascii() and v.isdigit() and len(v) < 12:  # "²".isdigit() is True
             out.append(int(v))
     return out
 
