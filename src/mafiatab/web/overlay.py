@@ -210,7 +210,7 @@ def overlay_page(request: Request, tid: int, code: str, me: Who) -> Response:
             "poll": f"{base}/state?{urlencode(keep)}"}
     return TEMPLATES.TemplateResponse(request, "overlay.html", {
         "request": request, "lang": opts.lang, "style": opts.style(),
-        "boot": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")},
+        "boot": json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c")},
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
