@@ -914,7 +914,7 @@ class GameReplay:
 
 def _seat_key(key: str) -> int | None:
     """A seat written as a JSON object key ("7")."""
-    if not key.isdigit() or len(key) > 2:
+    if not key.isascii() or not key.isdigit() or len(key) > 2:
         return None
     seat = int(key)
     return seat if seat in SEATS else None

@@ -678,7 +678,7 @@ class _Reader:
 def _seat_key(key: object) -> int | None:
     if isinstance(key, int) and not isinstance(key, bool):
         return key
-    if isinstance(key, str) and key.strip().isdigit():
+    if isinstance(key, str) and key.strip().isascii() and key.strip().isdigit():
         return int(key)
     return None
 

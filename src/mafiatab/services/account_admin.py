@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
 
 from mafiatab.services.accounts import (
     MAX_PASSWORD,
@@ -28,9 +29,10 @@ from mafiatab.services.accounts import (
     hash_password,
     needs_rehash,
 )
+from mafiatab.services.errors import PermissionDenied
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
-from mafiatab.storage.models import WebSession
+from mafiatab.storage.models import ORGANIZER, WebSession
 from mafiatab.texts.refusals import ADMIN
 
 
@@ -38,6 +40,29 @@ class AdminRefused(AccountError):
     """A reset that cannot be done (422); its words are the catalogue's `admin` section."""
 
     texts: ClassVar[Mapping[str, tuple[str, str]]] = ADMIN
+
+
+class AdminDenied(AdminRefused, PermissionDenied):
+    """A reset of an account the administrator has no right over (403)."""
+
+    status = 403
+
+
+def _foreign(s: Session, actor_id: int, user: db.User) -> bool:
+    """Whether `user` is beyond the actor's reach: another holder of the organizer right,
+    or an account with a role (or a player's link) in a tournament the actor does not
+    organize. Taking such an account would take over someone else's tournament."""
+    if user.organizer:
+        return True
+    theirs = set(s.scalars(select(db.RoleGrant.tournament_id)
+                           .where(db.RoleGrant.user_id == user.id)))
+    theirs |= set(s.scalars(select(db.PlayerUser.tournament_id)
+                            .where(db.PlayerUser.user_id == user.id)))
+    if not theirs:
+        return False
+    mine = set(s.scalars(select(db.RoleGrant.tournament_id).where(
+        db.RoleGrant.user_id == actor_id, db.RoleGrant.role == ORGANIZER)))
+    return not theirs <= mine
 
 
 class AccountAdmin:
@@ -59,15 +84,19 @@ class AccountAdmin:
             return u is not None and (u.password_hash is not None or bool(u.organizer))
 
     def accounts(self, *, actor: str) -> list[tuple[str, bool]]:
-        """The accounts with a password an administrator may reset (name, organizer),
-        by name; code accounts have no password to reset."""
+        """The accounts with a password the administrator may reset (name, organizer),
+        by name: code accounts have no password, and accounts beyond his reach (another
+        organizer, a role in a tournament he does not organize) are not his to reset."""
         self._require_admin(actor)
         with self.store.read() as s:
-            rows = s.execute(select(db.User.name, db.User.organizer)
+            me = s.scalar(select(db.User).where(db.User.name == actor))
+            assert me is not None
+            rows = s.scalars(select(db.User)
                              .where(db.User.password_hash.is_not(None),
-                                    db.User.code_tournament_id.is_(None))
+                                    db.User.code_tournament_id.is_(None),
+                                    db.User.id != me.id)
                              .order_by(db.User.name))
-            return [(str(n), bool(o)) for n, o in rows]
+            return [(u.name, bool(u.organizer)) for u in rows if not _foreign(s, me.id, u)]
 
     def reset_password(self, user: str, password: str, *, actor: str) -> int:
         """Give another account a new password; its sessions end. Returns how many
@@ -87,6 +116,8 @@ class AccountAdmin:
                 raise AccountError("no_account", user=key)
             if u.code_tournament_id is not None:
                 raise AdminRefused("reset_code_account", user=key)
+            if _foreign(s, me.id, u):
+                raise AdminDenied("reset_not_yours", user=key)
             u.password_hash = digest
             gone = s.execute(delete(WebSession).where(WebSession.user_id == u.id))
             ended = gone.rowcount  # type: ignore[attr-defined]
@@ -119,4 +150,4 @@ class AccountAdmin:
             raise Denied("not_organizer", user=actor)
 
 
-__all__ = ["AccountAdmin", "AdminRefused"]
+__all__ = ["AccountAdmin", "AdminDenied", "AdminRefused"]

@@ -66,6 +66,7 @@ from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
 from mafiatab.services.store import Store, record_audit
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.storage import models as db
+from mafiatab.storage.models import ORGANIZER
 from mafiatab.texts.refusals import PEOPLE
 
 if TYPE_CHECKING:
@@ -245,6 +246,28 @@ class People:
         if not _is_organizer(s, actor):
             raise PeopleDenied("not_federation_organizer", user=actor)
 
+    @staticmethod
+    def _require_organizer_of(s: Session, actor: str, tournaments: Iterable[int]) -> None:
+        """A merge or a split changes who a participant is in each of `tournaments` (his
+        name and club in its standings). A tournament that organizers run (accounts that
+        sign in) is theirs: the organizer of another tournament may not change it. One
+        without such an organizer (a file or archive imported from the command line)
+        stays the right's holders'."""
+        wanted = sorted(set(tournaments))
+        if not wanted:
+            return
+        owners: dict[int, set[str]] = {}
+        for tid, user in s.execute(select(db.RoleGrant.tournament_id, db.User.name)
+                                   .join(db.User, db.User.id == db.RoleGrant.user_id)
+                                   .where(db.RoleGrant.tournament_id.in_(wanted),
+                                          db.RoleGrant.role == ORGANIZER,
+                                          db.User.password_hash.is_not(None))):
+            owners.setdefault(tid, set()).add(user)
+        for tid in wanted:
+            if tid in owners and actor not in owners[tid]:
+                name = s.scalar(select(db.Tournament.name).where(db.Tournament.id == tid))
+                raise PeopleDenied("not_their_organizer", user=actor, tournament=name or tid)
+
     # --- identities -----------------------------------------------------------------------
 
     def person(self, person: int) -> PersonInfo:
@@ -297,6 +320,7 @@ class People:
             if shared is not None:
                 raise PeopleError("same_tournament", kept=kept, merged=merged,
                                   tournament=shared)
+            self._require_organizer_of(s, actor, mine)
             moved = sorted(mine.values())
             if moved:
                 s.execute(update(db.Participant).where(db.Participant.id.in_(moved))
@@ -332,6 +356,9 @@ class People:
                                    .where(db.Participant.id.in_(list(m.participants) or [-1]))))
             if later is not None or s.get(db.Player, m.kept_id) is None or owners - {m.kept_id}:
                 raise PeopleError("split_later_first", later=later or "—", kept=m.kept_id)
+            self._require_organizer_of(s, actor, s.scalars(
+                select(db.Participant.tournament_id)
+                .where(db.Participant.id.in_(list(m.participants) or [-1]))))
             if s.get(db.Player, m.merged_id) is not None:  # pragma: no cover - ids never reused
                 raise PeopleError("split_later_first", later="—", kept=m.merged_id)
             s.add(db.Player(id=m.merged_id, nickname=m.merged_nickname, club=m.merged_club))
@@ -733,7 +760,7 @@ class People:
 
     def _names(self, table: RatingTable, people: Sequence[str]) -> dict[str, str]:
         known = {str(r.person): r.nickname for r in table.rows}
-        missing = [int(p) for p in people if p not in known and p.isdigit()]
+        missing = [int(p) for p in people if p not in known and p.isascii() and p.isdigit()]
         if missing:
             with self.store.read() as s:
                 known.update({str(i): n for i, n in s.execute(
@@ -770,7 +797,7 @@ def parse_ids(values: Iterable[str]) -> list[int]:
     out = []
     for v in values:
         v = v.strip()
-        if v.isdigit() and len(v) < 12:
+        if v.isascii() and v.isdigit() and len(v) < 12:  # "²".isdigit() is True
             out.append(int(v))
     return out
 

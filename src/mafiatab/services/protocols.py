@@ -279,7 +279,8 @@ class Protocols:
     @staticmethod
     def _placed(scene: _Scene, game: model.Game) -> model.Game:
         """The protocol where the stored game is: its id, stage, round and table come from
-        the database, never from the sender; a judge's approvals from the base."""
+        the database, never from the sender; a judge's approvals and the game's video
+        (staff set it, `services.video`) from the base."""
         h = scene.head_game
         placed = msgspec.structs.replace(game, id=h.id, stage=h.stage, round=h.round,
                                          table=h.table)
@@ -289,7 +290,7 @@ class Protocols:
             sc, approved=bool(seat in h.scores and h.scores[seat].approved))
             for seat, sc in placed.scores.items()}
         return msgspec.structs.replace(placed, limits_approved=h.limits_approved,
-                                       scores=scores)
+                                       scores=scores, video=h.video)
 
     def _checked(self, s: Session, scene: _Scene, game: model.Game) -> Checked:
         """The protocol in step with the stored log, and its problems: the log's first

@@ -57,6 +57,9 @@ MAX_ID: Final = 40
 #: a paste or a file holds at most this many lines (a tournament seats up to 500)
 MAX_LINES: Final = 1000
 MAX_FILE: Final = 2 * 1024 * 1024
+#: what an XLSX may unpack to, all its parts together (a thousand players' workbook is a
+#: few hundred KiB unpacked; a 2 MiB "zip bomb" would unpack to gigabytes in memory)
+MAX_UNPACKED: Final = 32 * 1024 * 1024
 
 #: header words, case-folded: which column is which
 HEADERS: Final[dict[str, str]] = {
@@ -226,8 +229,17 @@ def parse_file(data: bytes, filename: str) -> Parsed:
 
 
 def _xlsx_rows(data: bytes) -> list[tuple[int, str, list[str]]]:
+    import zipfile
+
     from openpyxl import load_workbook
 
+    try:  # the parts' unpacked sizes first (zipfile never unpacks past what they say)
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as e:
+        raise RosterError("bad_file", detail=type(e).__name__) from None
+    if unpacked > MAX_UNPACKED:
+        raise RosterError("bad_file", detail=f"> {MAX_UNPACKED // 1024 // 1024} MiB unpacked")
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises many kinds for a file that is no workbook

@@ -56,6 +56,12 @@ ADMIN: Final[dict[str, tuple[str, str]]] = {
         "{user} входит по коду турнира; пароля у такой учётной записи нет",
         "{user} signs in with a tournament's code; such an account has no password",
     ),
+    "reset_not_yours": (
+        "{user} — организатор или работает в турнире, где вы не организатор: его пароль "
+        "меняет владелец или оператор сервера (serve --add-user)",
+        "{user} is an organizer or works in a tournament you do not organize: the owner "
+        "or the server's operator (serve --add-user) changes that password",
+    ),
 }
 
 
@@ -103,6 +109,11 @@ PEOPLE: Final[dict[str, tuple[str, str]]] = {
     "not_rated": ("игра {game} турнира №{ref} не рейтинговая или не найдена",
                   "game {game} of tournament no. {ref} is not rated or not found"),
     "reason_too_long": ("причина длиннее {n} знаков", "the reason is longer than {n} characters"),
+    "not_their_organizer": (
+        "{user}: объединение меняет записи турнира «{tournament}», а вы не его организатор",
+        "{user}: the merge changes the records of tournament '{tournament}', which you do "
+        "not organize",
+    ),
 }
 
 

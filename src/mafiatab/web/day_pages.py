@@ -444,10 +444,25 @@ async def me_events(request: Request, tid: int, d: DaySvc) -> Response:
     me = await run_in_threadpool(principal, request)
     user = require_user(me)
     await run_in_threadpool(d.my.player_of, tid, user)  # 403 before the stream opens
+    token = request.session.get("sid")
+    accounts = service(request).accounts
+
+    def signed_in() -> bool:
+        return isinstance(token, str) and accounts.session_user(token) == user
+
+    async def stream() -> Any:
+        # the session is checked again before every event: a revoked code, a sign-out or
+        # "sign out everywhere" ends the stream too, not only the next request
+        async for event in hub_of(request).events(("me", tid), lambda: d.my.version(tid),
+                                                  ("me", user, me.lang),
+                                                  lambda: _me_part(d, me, tid)):
+            if not await run_in_threadpool(signed_in):
+                yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
+                return
+            yield event
+
     return EventSourceResponse(
-        hub_of(request).events(("me", tid), lambda: d.my.version(tid), ("me", user, me.lang),
-                               lambda: _me_part(d, me, tid)),
-        ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        stream(), ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 # --- teams ---------------------------------------------------------------------------------

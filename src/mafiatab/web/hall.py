@@ -112,7 +112,7 @@ def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
             "poll": f"/t/{tid}/hall/state?lang={lang}"}
     return TEMPLATES.TemplateResponse(request, "hall.html", {
         "request": request, "lang": lang,
-        "boot": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")},
+        "boot": json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c")},
         headers={"Cache-Control": "no-store"})
 
 

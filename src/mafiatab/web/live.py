@@ -299,7 +299,7 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
             # the screen names players by nickname, never by their id (the state has ids)
             "nicks": {p.id: p.nickname for p in players}}
     return render(request, "live.html", t=t, tid=tid, code=code, st=st,
-                  boot=json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
+                  boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"),
                   lw=words)
 
 

@@ -222,7 +222,7 @@ def overlay_page(request: Request, tid: int, code: str, me: Who) -> Response:
             "poll": f"{base}/state?{urlencode(keep)}"}
     return TEMPLATES.TemplateResponse(request, "overlay.html", {
         "request": request, "lang": opts.lang, "style": opts.style(),
-        "boot": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/")},
+        "boot": json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c")},
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
@@ -244,6 +244,9 @@ async def overlay_events(request: Request, tid: int, code: str,
     me = await run_in_threadpool(principal, request)
     svc = screens_of(request)
     await run_in_threadpool(_access, request, me, tid, key)
+    # 404 for a game that is not there, before a topic is made for it: else every made-up
+    # code would be probed (and its failure logged) every second for as long as it is open
+    await run_in_threadpool(svc.screens.overlay_version, tid, code)
     lang = lang if lang in LANGS else me.lang
     hub = hub_of(request)
 

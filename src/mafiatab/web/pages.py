@@ -303,6 +303,11 @@ async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
 
 
+def _base(text: str) -> int | None:
+    """The form's base revision: ASCII digits only ("²" passes `isdigit`, not `int`)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 @router.post("/t/{tid}/games/{code}/draft", response_class=HTMLResponse)
 async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """htmx autosave: a new draft revision; answers the status line and the new base.
@@ -311,7 +316,7 @@ async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     user = require_user(me)
     f = await form_fields(request)
     parsed = _parse(code, f)
-    base = int(f.get("base", "0") or 0)
+    base = _base(f.get("base", "")) or 0
     try:
         info = svc.protocols.save_draft(tid, code, parsed.game, actor=user, base_revision=base,
                                         own_autosave=True)
@@ -337,7 +342,7 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     user = require_user(me)
     f = await form_fields(request)
     parsed = _parse(code, f)
-    base = int(f.get("base", "0") or 0)
+    base = _base(f.get("base", "")) or 0
     typing = [p for p in parsed.problems if not p.warning]
     try:
         if typing:
@@ -373,7 +378,7 @@ async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc)
     f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.confirm(tid, code, actor=user,
-                          base_revision=int(base) if base.isdigit() else None)
+                          base_revision=_base(base))
     return see_other(_back(tid, f))
 
 
@@ -383,7 +388,7 @@ async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),
-                            base_revision=int(base) if base.isdigit() else None)
+                            base_revision=_base(base))
     return see_other(_back(tid, f))
 
 

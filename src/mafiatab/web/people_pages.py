@@ -360,7 +360,8 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
     people = f.get("person", [])[:10]
     roles = f.get("role", [])[:10]
     rules = (f.get("rules") or [""])[0]
-    ids = [int(p) if p.strip().isdigit() and len(p.strip()) < 12 else 0 for p in people]
+    ids = [int(p) if p.strip().isascii() and p.strip().isdigit() and len(p.strip()) < 12 else 0
+           for p in people]
     what = svc.what_if_table(list(zip(ids, roles, strict=False)), rules)
     table = svc.rating()
     return _page(request, "rating.html", table=table, rows=table.rows[:PAGE], page=0, first=0,

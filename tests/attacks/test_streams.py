@@ -1,0 +1,98 @@
+"""The player's page's stream (`/t/{tid}/me/events`) after its session ends.
+
+Revoking a player's code ends every session made with it: the next request is anonymous.
+On main the stream that was already open went on: every change of the tournament pushed
+the player's page (his table, points, cases) to whoever held the stream. Now the session
+is checked before each event and the stream ends with "gone" (static/push.js stops)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from mafiatab.web.app import create_app
+from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
+from tests.attacks.conftest import RELAXED, World
+
+
+@pytest.fixture(scope="module")
+def server(world: World) -> Iterator[str]:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    app = create_app(str(world.db), secret="stream-test", limits=RELAXED)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the app did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+def _events(client: httpx.Client, url: str, out: queue.Queue[str]) -> None:
+    try:
+        with client.stream("GET", url) as r:
+            out.put(f"status {r.status_code}")
+            for line in r.iter_lines():
+                if line.startswith("event:"):
+                    out.put(line[6:].strip())
+    except httpx.HTTPError:
+        pass
+    finally:
+        out.put("closed")
+
+
+def test_a_revoked_codes_stream_ends(server: str, world: World) -> None:
+    org = httpx.Client(base_url=server, timeout=10)
+    csrf = org.get("/api/session").json()["csrf"]
+    r = org.post("/api/login", json={"user": ORGANIZER_NAME, "password": DEMO_PASSWORD},
+                 headers={"X-CSRF-Token": csrf})
+    h = {"X-CSRF-Token": r.json()["csrf"]}
+    got = org.post(f"/api/t/{world.a}/player-access", json={"player": "p003"}, headers=h).json()
+    player = httpx.Client(base_url=server, timeout=httpx.Timeout(10, read=30))
+    pc = player.get("/api/session").json()["csrf"]
+    player.post("/login/code", data={"code": got["code"], "csrf": pc})
+    assert player.get("/api/session").json()["user"] == got["user"]
+    seen: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_events, args=(player, f"/t/{world.a}/me/events", seen),
+                     daemon=True).start()
+    assert seen.get(timeout=10) == "status 200"
+    assert seen.get(timeout=10) == "update"  # the page at once
+    code = next(c for c in org.get(f"/api/t/{world.a}/codes").json() if c["user"] == got["user"])
+    assert org.delete(f"/api/t/{world.a}/codes/{code['id']}", headers=h).status_code == 200
+    assert player.get("/api/session").json()["user"] is None
+    # a change of the tournament: the stream must not carry the page any more
+    assert org.post(f"/api/t/{world.a}/checkin/p003", json={"present": True},
+                    headers=h).status_code == 200
+    after: list[str] = []
+    while not after or after[-1] not in ("closed", "gone"):
+        after.append(seen.get(timeout=10))
+        assert after[-1] != "update", after  # main: the page again, to a revoked session
+    assert after[0] == "gone", after
+    player.close()
+    org.close()
+
+
+def test_no_stream_for_a_game_that_is_not_there(server: str, world: World) -> None:
+    """On main an anonymous visitor (the standings are public) opened an overlay stream for
+    any made-up game code: each one became a topic the push hub probed every second, with
+    a warning and its traceback in the log each time, for as long as it stayed open."""
+    anon = httpx.Client(base_url=server, timeout=httpx.Timeout(5, read=5))
+    for code in ("no-such-game", "x" * 300, world.games_b[0] + "-nope"):
+        with anon.stream("GET", f"/t/{world.a}/overlay/{code}/events") as r:
+            assert r.status_code == 404, (code, r.status_code)
+    with anon.stream("GET", f"/t/{world.a}/overlay/{world.demo.open_games[0]}/events") as r:
+        assert r.status_code == 200  # a real game's stream still opens
+    anon.close()
