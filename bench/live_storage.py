@@ -1,24 +1,24 @@
 """Storage of a game recorded on the live screen (issue 10 leftover): bytes per game.
 
-    .venv/bin/python bench/live_storage.py              # a 60-event game, one tap a batch
-    .venv/bin/python bench/live_storage.py --events 120
+    .venv/bin/python bench/live_storage.py                       # 30, 60, 120 events, SQLite
+    .venv/bin/python bench/live_storage.py --db postgresql+psycopg://postgres@127.0.0.1:5432/mafiatab_bench_live
 
-Every tap of the live screen is one new draft revision, and a revision is a whole
-protocol with its log. What grew with the square of the game was what each revision kept
-besides: every operation id ever applied (`live.done`, the log's ids a second time) and a
-trace (`changes`) holding the old and the new log whole. The bench records the same game
-twice in one run, through `services.live_log.apply_ops` on a fresh SQLite database each:
+A PostgreSQL database named here is dropped and made anew (never point it at real data).
 
-* `before`: the bookkeeping as it was (every id in `done`; the trace of a list as both
-  lists), put back for the run;
-* `after`: the bookkeeping as it is (`done` only the ids no longer in the log, the trace
-  of a log that grew only the events added).
+Every tap of the live screen is one new draft revision. The bench records one game through
+`services.live_log.apply_ops`, one operation a batch (a tap, and every `--undo-every`th the
+undo of the last tap, as a judge corrects himself: a game has only so many events, so
+120 operations need the undos), on a fresh demo database, twice in one run:
 
-For each it prints the bytes the game's revisions take (protocol text + trace JSON), per
-event and the last revision's, and how the total grows from half the events to all of
-them (x4 is quadratic, x2 linear). The log itself is still in every revision (each is a
-whole protocol that every reader reads as it is), which is the part that stays
-quadratic; its share is printed too.
+* `before`: every revision a whole protocol with its log (`revision_log` stores no draft's
+  log as event rows, and the older bookkeeping is put back: every operation id in
+  `live.done`, the trace of a list as both lists);
+* `after`: as the program stores it now: a draft's log as rows of `game_log_events`, one
+  row per event added (services/revision_log.py), the revision only what is not the log.
+
+It prints the bytes the game's revisions take (protocol text + trace JSON + the event rows'
+text) after each of `--events` operations (30, 60, 120 by default: two doublings) and
+the growth from each to the next: ×2 per doubling is linear, ×4 quadratic.
 """
 
 from __future__ import annotations
@@ -34,12 +34,13 @@ from typing import Any
 from sqlalchemy import select
 
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.services import live_log, tournaments
+from mafiatab.sample import sample_tournament
+from mafiatab.services import live_log, revision_log, tournaments
 from mafiatab.services.facade import Services
 from mafiatab.services.live_log import Op, apply_ops, load
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine
-from mafiatab.web.demo import build_demo
+from mafiatab.web.demo import populate
 
 ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
 
@@ -64,13 +65,16 @@ def _old_diff(a: Any, b: Any, path: str, out: dict[str, list[Any]]) -> None:
 @contextmanager
 def _before() -> Iterator[None]:
     meta, diff = live_log._stored_meta, tournaments._diff_value  # noqa: SLF001 - the baseline
+    linked = revision_log.LINKED_STATES
     live_log._stored_meta = _old_meta  # type: ignore[assignment]  # noqa: SLF001
     tournaments._diff_value = _old_diff  # noqa: SLF001
+    revision_log.LINKED_STATES = frozenset()  # type: ignore[misc]
     try:
         yield
     finally:
         live_log._stored_meta = meta  # noqa: SLF001
         tournaments._diff_value = diff  # noqa: SLF001
+        revision_log.LINKED_STATES = linked  # type: ignore[misc]
 
 
 def _next_event(live: live_log.LiveGame, fouls: dict[int, int]) -> dict[str, Any] | None:
@@ -121,22 +125,38 @@ def _next_event(live: live_log.LiveGame, fouls: dict[int, int]) -> dict[str, Any
     return None
 
 
-def record(events: int, db_path: Path, on_event: Callable[[int, int], None]) -> int:
-    """Record a game of `events` events on a fresh demo database, one tap a batch;
-    `on_event(n, bytes)` after each. Returns the events recorded."""
-    demo = build_demo(db_path, players=10, rounds=2)
-    svc = Services(make_engine(str(db_path)))
+def record(events: int, db: str | None, folder: Path, on_event: Callable[[int, int], None],
+           undo_every: int = 0) -> int:
+    """Record a game of `events` operations on a fresh demo database (SQLite in `folder`,
+    or the PostgreSQL database `db` made anew), one a batch: taps, and every `undo_every`th
+    an undo of the last tap (0: none); `on_event(n, bytes)` after each. Returns the
+    operations recorded."""
+    path = folder / "live.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    if db is not None:
+        _fresh_postgres(db)
+    url = db or str(path)
+    engine = make_engine(url)
+    demo = populate(engine, sample_tournament("fsm", 10, 2, seed=2026, final_round=True,
+                                              name="Bench"), path)
+    engine.dispose()
+    svc = Services(make_engine(url))
     tid, code = demo.tournament, demo.open_games[0]
     judge = "judge1"
     fouls: dict[int, int] = {}
     n = 0
     while n < events:
         live = load(svc.games, tid, code)
-        event = _next_event(live, fouls)
-        if event is None:
-            break
-        apply_ops(svc.games, svc.protocols, tid, code,
-                  [Op(id=f"tap-{n + 1:04d}", seq=live.seq + 1, event=event)],
+        if undo_every and n % undo_every == undo_every - 1 and live.ids:
+            # the judge takes his last tap back (and taps it again next)
+            op = Op(id=f"undo-{n + 1:04d}", seq=live.seq + 1, undo=live.ids[-1])
+        else:
+            event = _next_event(live, fouls)
+            if event is None:
+                break
+            op = Op(id=f"tap-{n + 1:04d}", seq=live.seq + 1, event=event)
+        apply_ops(svc.games, svc.protocols, tid, code, [op],
                   actor=judge, base_revision=live.revision.number)
         n += 1
         on_event(n, stored_bytes(svc, tid, code))
@@ -144,60 +164,73 @@ def record(events: int, db_path: Path, on_event: Callable[[int, int], None]) -> 
     return n
 
 
+def _fresh_postgres(url: str) -> None:
+    """Drop and create the benchmark's database (its name is the URL's last part)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    admin = create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
+        c.execute(text(f'CREATE DATABASE "{u.database}"'))
+    admin.dispose()
+
+
 def stored_bytes(svc: Services, tid: int, code: str) -> int:
+    """The text the game's revisions keep: protocols, traces and the log's event rows."""
     with svc.store.read() as s:
         gid = s.scalar(select(db.Game.id).where(db.Game.tournament_id == tid,
                                                 db.Game.code == code))
         rows = s.execute(select(db.ProtocolRevision.protocol, db.ProtocolRevision.changes)
                          .where(db.ProtocolRevision.game_id == gid)).all()
-    return sum(len(p.encode()) + len(json.dumps(c, default=str).encode()) for p, c in rows)
+        events = s.execute(select(db.GameLogEvent.event, db.GameLogEvent.op_id)
+                           .where(db.GameLogEvent.game_id == gid)).all()
+    return (sum(len(p.encode()) + len(json.dumps(c, default=str).encode()) for p, c in rows)
+            + sum(len(e.encode()) + len((o or "").encode()) for e, o in events))
 
 
-def last_revision(db_path: Path) -> tuple[int, int]:
-    """The newest revision's protocol bytes, and its log's bytes."""
-    engine = make_engine(str(db_path))
-    with engine.connect() as c:
-        text = c.execute(select(db.ProtocolRevision.protocol)
-                         .order_by(db.ProtocolRevision.id.desc()).limit(1)).scalar_one()
-    engine.dispose()
-    log = json.loads(text).get("log") or []
-    return len(text.encode()), len(json.dumps(log, ensure_ascii=False).encode())
+def growth(series: dict[int, int], marks: list[int]) -> list[str]:
+    """The bytes at each mark and the factor from the mark before."""
+    out = []
+    for i, m in enumerate(marks):
+        text = f"{m} operations {series[m]:,} bytes"
+        if i:
+            text += f" (x{series[m] / series[marks[i - 1]]:.2f})"
+        out.append(text)
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--events", type=int, default=60)
+    ap.add_argument("--events", type=int, nargs="+", default=[30, 60, 120])
+    ap.add_argument("--db", help="PostgreSQL URL (dropped and made anew); default SQLite")
+    ap.add_argument("--undo-every", type=int, default=3,
+                    help="every Nth operation takes the last tap back (0: never)")
     args = ap.parse_args()
+    wanted = max(args.events)
     results: dict[str, dict[int, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label in ("before", "after"):
-            path = Path(tmp) / f"{label}.sqlite"
             series: dict[int, int] = {}
-            base: dict[str, int] = {}
 
-            def note(n: int, size: int, series: dict[int, int] = series,
-                     base: dict[str, int] = base) -> None:
-                if n == 1:
-                    base["first"] = size
+            def note(n: int, size: int, series: dict[int, int] = series) -> None:
                 series[n] = size
 
             if label == "before":
                 with _before():
-                    got = record(args.events, path, note)
+                    got = record(wanted, args.db, Path(tmp), note, args.undo_every)
             else:
-                got = record(args.events, path, note)
+                got = record(wanted, args.db, Path(tmp), note, args.undo_every)
             results[label] = series
-            last, log = last_revision(path)
-            total = series[got]
-            half = series[got // 2] - series[1] if got > 2 else 0
-            grow = (total - series[1]) / half if half else float("nan")
-            print(f"{label:>6}: {got} events, {total:,} bytes stored for the game's revisions "
-                  f"({total / got:,.0f} per event); last revision {last:,} bytes, of which "
-                  f"the log {log:,}; growth from {got // 2} to {got} events x{grow:.2f} "
-                  "(x2 linear, x4 quadratic)")
+            marks = [m for m in sorted(args.events) if m <= got]
+            print(f"{label:>6} ({'PostgreSQL' if args.db else 'SQLite'}): "
+                  + "; ".join(growth(series, marks))
+                  + f"; {series[got] / got:,.0f} bytes per operation at {got}"
+                  + " (x2 a doubling: linear, x4: quadratic)")
     b, a = results["before"], results["after"]
     n = min(max(b), max(a))
-    print(f"after/before at {n} events: {a[n] / b[n]:.2f} ({b[n] - a[n]:,} bytes less)")
+    print(f"after/before at {n} events: {a[n] / b[n]:.3f} ({b[n] - a[n]:,} bytes less)")
 
 
 if __name__ == "__main__":

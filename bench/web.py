@@ -14,11 +14,15 @@ Prints, per kind of request: count, errors, requests per second, p50 and p99 lat
 
     .venv/bin/python bench/web.py --flood 60            # issue 10: a sign-in flood
 
-With `--flood N` the viewers stay home: N connections send wrong sign-ins (passwords of
-the judges' accounts and of unknown ones, and made-up codes) as fast as the server
-answers, for `--flood-seconds`, while the 50 judges sign in, save and submit. Prints the
+With `--flood N` the viewers stay home, and the run has two parts, each on a database
+and a server made anew: the 50 judges alone (sign in, save, submit), then the same while
+N connections send wrong sign-ins (passwords of the judges' accounts and of unknown ones,
+and made-up codes) as fast as the server answers, for `--flood-seconds`. The flood comes
+from a process of its own (as an attacker's machine would; `--flood-in-process` puts it
+in the judges' client, whose event loop it then starves). Prints both tables, the
 flood's answers by status (429: a limit hit, 503: no hashing slot free), the server's
-resident memory (RSS, from /proc) before and at its peak, and the judges' latencies. All
+resident memory (RSS, from /proc) before and at its peak and its CPU time, and per kind
+of the judges' requests p50 and p99 with the flood / without. All
 flood comes from 127.0.0.1, each judge from an address of his own (127.0.0.2, …), as
 phones on a hall's network; every limit is the app's default unless `--per-address`
 sets another (`--per-address 100000/minute`: the flood reaches the password hashing).
@@ -38,6 +42,8 @@ import asyncio
 import json
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -104,10 +110,34 @@ async def flooder(base: str, names: list[str], seconds: float, counts: dict[str,
             counts[key] = counts.get(key, 0) + 1
 
 
+async def flooders(base: str, names: list[str], connections: int, seconds: float
+                   ) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    await asyncio.gather(*(flooder(base, names, seconds, counts) for _ in range(connections)))
+    return counts
+
+
+def flood_process(base: str, names: list[str], connections: int, seconds: float
+                  ) -> subprocess.Popen[str]:
+    """The flood from a process of its own (an attacker's machine is not the judges'
+    phones): its counts come back as JSON on stdout."""
+    return subprocess.Popen([sys.executable, __file__, "--flooder", base, str(connections),
+                             str(seconds), json.dumps(names)], stdout=subprocess.PIPE, text=True)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    import os
+
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def flood(base: str, demo: Demo, protocols: dict[str, dict[str, object]], pid: int,
-                connections: int, seconds: float) -> tuple[Stats, float, dict[str, int],
-                                                           list[float]]:
-    stats, counts, memory = Stats(), {}, [rss_mb(pid)]
+                connections: int, seconds: float, in_process: bool = False
+                ) -> tuple[Stats, float, dict[str, int], list[float]]:
+    stats, memory = Stats(), [rss_mb(pid)]
+    counts: dict[str, int] = {}
     judges = [(f"judge{g.rsplit('t', 1)[1]}", g) for g in demo.open_games]
     names = [n for n, _ in judges] + [f"nobody{i}" for i in range(20)]
 
@@ -118,10 +148,21 @@ async def flood(base: str, demo: Demo, protocols: dict[str, dict[str, object]], 
             await asyncio.sleep(0.25)
 
     t0 = time.perf_counter()
-    tasks = [flooder(base, names, seconds, counts) for _ in range(connections)]
-    tasks += [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
-              for i, (name, g) in enumerate(judges)]
-    await asyncio.wait_for(asyncio.gather(watch(), *tasks), timeout=seconds + 60)
+    tasks = [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
+             for i, (name, g) in enumerate(judges)]
+    attacker = None
+    if connections and in_process:
+        tasks.append(flooders(base, names, connections, seconds))
+    elif connections:
+        attacker = flood_process(base, names, connections, seconds)
+    try:
+        done = await asyncio.wait_for(asyncio.gather(watch(), *tasks), timeout=seconds + 60)
+    finally:
+        if attacker is not None:
+            out, _ = attacker.communicate(timeout=seconds + 60)
+            counts = json.loads(out.strip().splitlines()[-1]) if out.strip() else {}
+    if connections and in_process:
+        counts = done[-1]
     return stats, time.perf_counter() - t0, counts, memory
 
 
@@ -262,6 +303,56 @@ def compare_workers(args: argparse.Namespace) -> None:
                   f"{many[kind][1] / one[kind][1]:>9.2f}{one[kind][1]:>10.1f}{many[kind][1]:>10.1f}")
 
 
+def percentile(times: list[float], q: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
+
+
+def flood_runs(args: argparse.Namespace) -> None:
+    """The judges alone, then the judges during the flood, each on a database and a server
+    made anew, in one run; then per kind of request the ratio of p50 and p99 (flood /
+    alone), the server's memory and CPU time."""
+    import os
+
+    runs: dict[int, Stats] = {}
+    for connections in (0, args.flood):
+        with tempfile.TemporaryDirectory() as tmp:
+            url, demo, protocols = build(args.db, Path(tmp))
+            with serving(url, per_address=args.per_address, stop_wait=10) as server:
+                load1 = os.getloadavg()[0]
+                cpu0 = cpu_seconds(server.pid)
+                stats, elapsed, counts, memory = asyncio.run(flood(
+                    server.base, demo, protocols, server.pid, connections, args.flood_seconds,
+                    args.flood_in_process))
+                cpu = cpu_seconds(server.pid) - cpu0
+        where = "its own process" if not args.flood_in_process else "the judges' process"
+        report(stats, elapsed, f"{len(demo.open_games)} judges, "
+               + (f"a sign-in flood of {connections} connections from {where} for "
+                  f"{args.flood_seconds:.0f} s" if connections else "no flood")
+               + f" ({'PostgreSQL' if args.db else 'SQLite'}; load average before "
+               f"{load1:.1f}, {os.cpu_count()} cores)")
+        total = sum(counts.values())
+        errors = sum(v for k, v in counts.items() if k.startswith("5") and k != "503")
+        if connections:
+            print(f"flood: {total} sign-ins, by answer: "
+                  + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+                  + f"; server errors (5xx other than 503 busy): {errors}")
+        print(f"server RSS: {memory[0]:.0f} MB before, {max(memory):.0f} MB at the peak; "
+              f"server CPU {cpu:.1f} s in {elapsed:.0f} s")
+        runs[connections] = stats
+    alone, flooded = runs[0], runs[args.flood]
+    print("\n== judges during the flood / alone (p50 and p99 in ms)")
+    print(f"{'request':<24}{'p50 0':>9}{'p50 F':>9}{'p50 ×':>8}{'p99 0':>9}{'p99 F':>9}{'p99 ×':>8}")
+    for kind, times in alone.times.items():
+        other = flooded.times.get(kind)
+        if not other:
+            continue
+        a50, f50 = statistics.median(times) * 1000, statistics.median(other) * 1000
+        a99, f99 = percentile(times, 0.99), percentile(other, 0.99)
+        print(f"{kind:<24}{a50:>9.0f}{f50:>9.0f}{f50 / a50:>8.2f}{a99:>9.0f}{f99:>9.0f}"
+              f"{f99 / a99:>8.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", help="PostgreSQL URL (dropped and made anew); default SQLite")
@@ -276,7 +367,18 @@ def main() -> None:
                     help="the bench server's per-address sign-in limit (default: the app's)")
     ap.add_argument("--workers", type=int, default=None,
                     help="compare one server process with this many (PostgreSQL only)")
+    ap.add_argument("--flood-in-process", action="store_true",
+                    help="the flood from the judges' own client process (as before: their "
+                    "latencies then include the client's event loop busy with the flood)")
+    if sys.argv[1:2] == ["--flooder"]:  # the flood's own process (flood_process)
+        base, connections, seconds, names = sys.argv[2:6]
+        print(json.dumps(asyncio.run(flooders(base, json.loads(names), int(connections),
+                                              float(seconds)))))
+        return
     args = ap.parse_args()
+    if args.flood is not None:
+        flood_runs(args)
+        return
     if args.workers is not None:
         if not args.db:
             raise SystemExit("--workers needs --db postgresql://... (SQLite is one process)")
@@ -287,23 +389,9 @@ def main() -> None:
         url, demo, protocols = build(args.db, Path(tmp))
         print(f"built {len(demo.open_games)} seated tables in {time.perf_counter() - t0:.1f} s "
               f"({'PostgreSQL' if args.db else 'SQLite'})")
-        flooding = args.flood is not None
         with serving(url, per_address=args.per_address, stop_wait=10) as server:
-            base = server.base
-            if flooding:
-                stats, elapsed, counts, memory = asyncio.run(flood(
-                    base, demo, protocols, server.pid, args.flood, args.flood_seconds))
-                report(stats, elapsed, f"{len(demo.open_games)} judges during a sign-in flood "
-                       f"of {args.flood} connections for {args.flood_seconds:.0f} s")
-                total = sum(counts.values())
-                errors = sum(v for k, v in counts.items() if k.startswith("5") and k != "503")
-                print(f"flood: {total} sign-ins, by answer: "
-                      + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
-                      + f"; server errors (5xx other than 503 busy): {errors}")
-                print(f"server RSS: {memory[0]:.0f} MB before, {max(memory):.0f} MB at the peak")
-                return
-            stats, elapsed = asyncio.run(load(base, demo, protocols, args.viewers, args.polls,
-                                              args.interval, args.limit))
+            stats, elapsed = asyncio.run(load(server.base, demo, protocols, args.viewers,
+                                              args.polls, args.interval, args.limit))
             report(stats, elapsed, f"{args.viewers} viewers × {args.polls} polls, "
                    f"{len(demo.open_games)} judges, {'PostgreSQL' if args.db else 'SQLite'}")
 

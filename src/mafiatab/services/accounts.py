@@ -8,8 +8,10 @@ Why it is built this way:
   (`Accounts.change_password`), or the server's operator from the command line.
 * **Passwords are argon2id** (argon2-cffi, the reference binding) with OWASP's
   parameters: 19 MiB and about a fifth of a second each, and at most `HASH_SLOTS` run at
-  once (a semaphore; the web app waits for a slot on its event loop first, see
-  `web.security.HashGate`); an attempt that finds no free slot within `HASH_WAIT` seconds
+  once in a process (a semaphore; the web app waits for a slot on its event loop first,
+  see `web.security.HashGate`) and `HASH_SLOTS` at once over all the processes of a server
+  (`share_hash_slots`: advisory locks on PostgreSQL, file locks beside SQLite), in threads
+  of a lower priority (`HASH_NICE`); an attempt that finds no free slot within `HASH_WAIT` seconds
   is refused as busy (`Busy`), so a sign-in flood costs bounded memory and never starves
   the judges' requests of worker threads.
 * **A sign-in code** is `LLLL-SSSS`, eight characters a judge types from his blank
@@ -28,11 +30,14 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import hmac
+import os
 import secrets
 import threading
+import time
 import unicodedata
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -40,10 +45,11 @@ from typing import Any, ClassVar, Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Engine, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from mafiatab.services.errors import PermissionDenied, ServiceError
+from mafiatab.services.hash_slots import Held, SharedSlots
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
 from mafiatab.storage.models import SignInCode, WebSession, WebSettings
@@ -124,19 +130,61 @@ def check_new_password(password: str) -> None:
         raise AccountError("password_long", n=MAX_PASSWORD)
 
 
+#: the server's slots shared by its processes (`share_hash_slots`); None: this process's only
+_SHARED: list[SharedSlots] = []
+
+
+def share_hash_slots(engine: Engine) -> None:
+    """From now on a hash in this process also takes one of the `HASH_SLOTS` slots that all
+    the processes of the server on this database share (services.hash_slots), so that
+    `serve --workers N` still runs at most `HASH_SLOTS` hashes at once. The web app calls
+    it when it starts; the newest database named wins (one server serves one)."""
+    _SHARED[:] = [SharedSlots(engine, HASH_SLOTS)]
+
+
 class _Slot:
+    held: Held | None = None
+
     def __enter__(self) -> None:
+        deadline = time.monotonic() + HASH_WAIT
         if not _SLOTS.acquire(timeout=HASH_WAIT):
             raise Busy()
+        shared = _SHARED[0] if _SHARED else None
+        if shared is not None:
+            try:
+                self.held = shared.take(max(0.0, deadline - time.monotonic()))
+            except BaseException:
+                _SLOTS.release()
+                raise
+            if self.held is None:
+                _SLOTS.release()
+                raise Busy()
 
     def __exit__(self, *_exc: Any) -> None:
-        _SLOTS.release()
+        try:
+            if self.held is not None:
+                self.held.release()
+        finally:
+            _SLOTS.release()
+
+
+#: the argon2 threads' niceness: a hash yields the cores to the judges' requests (and the
+#: rest of the server) whenever they want them, and takes what is left
+HASH_NICE: Final = 10
+
+
+def _lower_priority() -> None:
+    """Run this (hashing) thread at a lower priority; Linux applies `setpriority` to the
+    one thread named by its id. Elsewhere, or when refused, it runs as it is."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICE)
 
 
 #: the threads that hash: always these few, so the memory glibc keeps per thread after an
 #: argon2 run (19 MiB is under its largest mmap threshold, so it stays in the thread's
 #: arena) is kept by `HASH_SLOTS` threads, not by every worker of the server
-_POOL: Final = ThreadPoolExecutor(max_workers=HASH_SLOTS, thread_name_prefix="argon2")
+_POOL: Final = ThreadPoolExecutor(max_workers=HASH_SLOTS, thread_name_prefix="argon2",
+                                  initializer=_lower_priority)
 
 
 def hash_password(password: str) -> str:
@@ -456,6 +504,7 @@ __all__ = [
     "code_digest",
     "code_matches",
     "hash_password",
+    "share_hash_slots",
     "new_code",
     "new_salt",
     "new_token",

@@ -57,6 +57,7 @@ from mafiatab.services.accounts import (
     code_account_in,
     hash_password,
 )
+from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -451,7 +452,7 @@ class Appeals:
         """What a case is about: the published (confirmed) protocol, else the newest (a
         protest may come before the protocol is confirmed: FIIM 8.9.1's ten minutes)."""
         number = row.confirmed_revision or row.head_revision
-        return decode_game(revision_row(s, row.id, number).protocol)
+        return decode_game(whole(s, revision_row(s, row.id, number)))
 
     def file(self, tournament: int, filing: ap.Filing, *, actor: str,
              now: dt.datetime | None = None) -> CaseView:

@@ -31,6 +31,7 @@ from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.formats import archive as fmt
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.revision_log import whole
 from mafiatab.services.store import add_players_and_stages
 from mafiatab.services.tournament_file import load_tournament
 from mafiatab.services.tournaments import NotFound, decode_game, decode_games
@@ -143,17 +144,17 @@ def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
         history = revs.get(g.id, [])
         by_number = {r.number: r for r in history}
         if g.confirmed_revision:
-            confirmed.append(by_number[g.confirmed_revision].protocol)
+            confirmed.append(whole(s, by_number[g.confirmed_revision]))
         stage, rnd, table = table_key[g.table_id]
         protocol_games.append({
             "game": g.code, "position": g.position, "head_revision": g.head_revision,
             "confirmed_revision": g.confirmed_revision, "ended_at": _iso(ended.get(g.id)),
             "revisions": [{"number": r.number, "state": r.state, "author": author(r.author_id),
                            "created_at": _iso(r.created_at), "reason": r.reason,
-                           "changes": r.changes, "protocol": _json(r.protocol.encode())}
+                           "changes": r.changes, "protocol": _json(whole(s, r).encode())}
                           for r in history]})
         head = by_number.get(g.head_revision)
-        seats = decode_game(head.protocol).seats if head is not None else []
+        seats = decode_game(whole(s, head)).seats if head is not None else []
         seating_games.append({"game": g.code, "stage": stage, "round": rnd, "table": table,
                               "seats": [{"seat": x.seat, "player": x.player, "role": x.role}
                                         for x in seats]})

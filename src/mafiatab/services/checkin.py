@@ -38,6 +38,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.services.errors import NotFound, PermissionDenied, StateError
+from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     Store,
     advance_head,
@@ -754,7 +755,7 @@ class CheckinService:
             db.ProtocolRevision.game_id == row.id,
             db.ProtocolRevision.number == row.head_revision))
         assert head is not None
-        data = _GAME.decode(head.protocol)
+        data = _GAME.decode(whole(s, head))
         old = {int(x.get("seat", 0)): x for x in data.get("seats", []) if isinstance(x, dict)}
         data["seats"] = [{**old.get(i + 1, {}), "seat": i + 1, "player": p}
                          for i, p in enumerate(seats)]

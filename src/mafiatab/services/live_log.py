@@ -53,13 +53,13 @@ from mafiatab.domain.gamelog_state import Step
 from mafiatab.domain.paper import paper_from_log
 from mafiatab.domain.problems import Problem, Refused
 from mafiatab.rules.profile import RuleProfile
-from mafiatab.services import protocols
+from mafiatab.services import protocols, revision_log
 from mafiatab.services.clock import utcnow
 from mafiatab.services.games import Games
 from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
 
 #: the key of the live screen's bookkeeping in a protocol (format 1 keeps unknown keys)
-LIVE_KEY: Final = "live"
+LIVE_KEY: Final = revision_log.LIVE_KEY
 #: the note on the penalties the log implies (`protocol_from_log` writes it)
 FROM_LOG: Final = "from the log"
 _ROLE_LIST: Final = sorted(r for r, n in model.ROLE_COUNTS.items() for _ in range(n))

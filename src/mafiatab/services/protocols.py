@@ -49,6 +49,7 @@ from mafiatab.services.errors import (
     ServiceError,
     StateError,
 )
+from mafiatab.services.revision_log import split, whole
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -259,7 +260,7 @@ class Protocols:
         settings = s.get(WebSettings, t.id)
         judge = s.scalar(select(Assignment.user_name).where(
             Assignment.tournament_id == t.id, Assignment.game_code == code))
-        return _Scene(t, roles_in(s, t.id, actor), row, head, decode_game(head.protocol),
+        return _Scene(t, roles_in(s, t.id, actor), row, head, decode_game(whole(s, head)),
                       judge, bool(settings and settings.finished))
 
     @staticmethod
@@ -327,10 +328,11 @@ class Protocols:
         author = user_row(s, actor)
         number = advance_head(s, scene.row, base)
         previous = scene.head if scene.head.number == base else revision_row(s, scene.row.id, base)
-        changes = diff_dicts(_parse(previous.protocol), _parse(text))
+        changes = diff_dicts(_parse(whole(s, previous)), _parse(text))
+        # the head moved first: a lost race stores no event row either
         rev = db.ProtocolRevision(game_id=scene.row.id, number=number, state=DRAFT,
-                                  protocol=text, author_id=author.id, reason=reason,
-                                  changes=changes)
+                                  author_id=author.id, reason=reason, changes=changes,
+                                  **split(s, scene.row.id, text, DRAFT, previous))
         s.add(rev)
         s.flush()
         record_audit(s, actor, scene.t.id, "save", {"game": scene.row.code, "revision": number})
@@ -343,7 +345,7 @@ class Protocols:
         author = user_row(s, actor)
         number = advance_head(s, scene.row, base, confirmed=state == CONFIRMED)
         text = encode_game(game)
-        changes = diff_dicts(_parse(scene.head.protocol), _parse(text))
+        changes = diff_dicts(_parse(whole(s, scene.head)), _parse(text))
         rev = db.ProtocolRevision(game_id=scene.row.id, number=number, state=state,
                                   protocol=text, author_id=author.id, reason=reason,
                                   changes=changes)

@@ -45,6 +45,7 @@ from mafiatab.services.errors import (
     StateError,
 )
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -208,7 +209,7 @@ def revision_info(s: Session, code: str, rev: db.ProtocolRevision) -> RevisionIn
     return RevisionInfo(game=code, number=rev.number, state=rev.state,
                         author=author.name if author else "?",
                         at=aware(rev.created_at), reason=rev.reason,
-                        changes=dict(rev.changes), protocol=protocol_dict(rev.protocol))
+                        changes=dict(rev.changes), protocol=protocol_dict(whole(s, rev)))
 
 
 # --- inside a transaction ---------------------------------------------------------------

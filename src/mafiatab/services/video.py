@@ -36,6 +36,7 @@ from mafiatab.domain.clock import (
 )
 from mafiatab.domain.problems import Word
 from mafiatab.services.errors import ServiceError
+from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     Store,
     advance_head,
@@ -119,7 +120,8 @@ class GameVideo:
             row = game_row(s, t.id, code)
             base = row.head_revision if base_revision is None else base_revision
             head = revision_row(s, row.id, row.head_revision)
-            old = decode_game(head.protocol)
+            head_text = whole(s, head)
+            old = decode_game(head_text)
             if old.video == video:
                 return row.head_revision
             new = msgspec.structs.replace(old, video=video)
@@ -127,7 +129,7 @@ class GameVideo:
             confirmed = head.state == CONFIRMED and row.confirmed_revision == row.head_revision
             number = advance_head(s, row, base, confirmed=confirmed)
             author = user_row(s, actor)
-            old_dict = json.loads(head.protocol, parse_float=Decimal)
+            old_dict = json.loads(head_text, parse_float=Decimal)
             new_dict = json.loads(text, parse_float=Decimal)
             s.add(db.ProtocolRevision(game_id=row.id, number=number, state=head.state,
                                       protocol=text, author_id=author.id, reason="video",

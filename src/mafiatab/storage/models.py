@@ -203,6 +203,30 @@ class ProtocolRevision(Base):
     reason: Mapped[str | None] = mapped_column(Text)
     #: what changed against the previous revision: {"path": [old, new]}
     changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: a draft's log is kept in `game_log_events` (services.revision_log): its length and
+    #: its newest event's row; NULL: `protocol` holds the whole protocol, log included
+    log_length: Mapped[int | None] = mapped_column(Integer)
+    log_head: Mapped[int | None] = mapped_column(Integer)
+    #: the live screen's ids of operations no longer in the log, kept the same way
+    #: (`live.done`); NULL: in `protocol`
+    done_length: Mapped[int | None] = mapped_column(Integer)
+    done_head: Mapped[int | None] = mapped_column(Integer)
+
+
+class GameLogEvent(Base):
+    """One event of a game's log as a draft revision saved it; rows are only ever added.
+    Each names the event before it, so a revision's log is the path from its `log_head`
+    back to the first event (services.revision_log)."""
+
+    __tablename__ = "game_log_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    parent_id: Mapped[int | None] = mapped_column(Integer)
+    #: the live screen's id of the operation that added it (None: a log typed elsewhere)
+    op_id: Mapped[str | None] = mapped_column(String(200))
+    #: the event as format-1 JSON text
+    event: Mapped[str] = mapped_column(Text)
 
 
 class User(Base):

@@ -28,7 +28,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
 from mafiatab.domain.problems import Refused, translate_clause
-from mafiatab.services.accounts import HASH_SLOTS
+from mafiatab.services.accounts import HASH_SLOTS, share_hash_slots
 from mafiatab.services.facade import Services
 from mafiatab.storage.engine import check_schema, make_engine
 from mafiatab.texts.audit import audit_sentence
@@ -112,6 +112,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     install_guard(app, engine, limits)  # sign-in limits: memory, database or Redis
     # the event loop's gate in front of the hashing threads (see `password_sign_in`)
     app.state.hash_gate = HashGate(HASH_SLOTS)
+    share_hash_slots(engine)  # and the server's processes share `HASH_SLOTS` (docs/security.md)
     app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
                        session_cookie=SESSION_COOKIE, same_site="lax",
                        https_only=False, max_age=14 * 24 * 3600)

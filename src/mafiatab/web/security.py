@@ -265,30 +265,42 @@ async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes]
 class HashGate:
     """At most `size` password checks at once, waited for on the event loop (a short
     sleep between tries), so that waiting sign-ins hold no worker thread. Not an
-    `asyncio.Semaphore`: that binds to one event loop, and the tests run several."""
+    `asyncio.Semaphore`: that binds to one event loop, and the tests run several.
 
-    def __init__(self, size: int) -> None:
+    Fair between addresses: one address has at most `per_address` of the slots at once
+    (its further sign-ins wait their turn), so a flood from one address leaves the other
+    slots to everybody else (the judges' phones, each at an address of its own)."""
+
+    def __init__(self, size: int, per_address: int | None = None) -> None:
         self._lock = threading.Lock()
         self._free = size
+        self.per_address = per_address if per_address is not None else max(1, size // 2)
+        self._running: dict[str, int] = {}
 
-    def _take(self) -> bool:
+    def _take(self, who: str) -> bool:
         with self._lock:
-            if self._free <= 0:
+            if self._free <= 0 or self._running.get(who, 0) >= self.per_address:
                 return False
             self._free -= 1
+            self._running[who] = self._running.get(who, 0) + 1
             return True
 
-    async def enter(self, wait: float) -> bool:
+    async def enter(self, wait: float, who: str = "") -> bool:
         deadline = time.monotonic() + wait
-        while not self._take():
+        while not self._take(who):
             if time.monotonic() >= deadline:
                 return False
             await asyncio.sleep(0.02)
         return True
 
-    def leave(self) -> None:
+    def leave(self, who: str = "") -> None:
         with self._lock:
             self._free += 1
+            left = self._running.get(who, 0) - 1
+            if left > 0:
+                self._running[who] = left
+            else:
+                self._running.pop(who, None)
 
 
 def guard(request: Request) -> Guard:
@@ -517,7 +529,7 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
     g = guard(request)
     g.attempt(address(request), account=key)
     gate: HashGate = request.app.state.hash_gate
-    if not await gate.enter(HASH_WAIT):
+    if not await gate.enter(HASH_WAIT, address(request)):
         raise Busy()
     try:
         ok = await run_in_threadpool(service(request).accounts.check_password, key or "", password)
@@ -525,7 +537,7 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
             await run_in_threadpool(service(request).account_admin.rehash_if_needed, key,
                                     password)
     finally:
-        gate.leave()
+        gate.leave(address(request))
     if key is not None and ok:
         return key
     g.failed(address(request), account=key)
@@ -540,7 +552,7 @@ async def change_password(request: Request, user: str, old: str, new: str) -> No
     g = guard(request)
     g.attempt(address(request), account=user)
     gate: HashGate = request.app.state.hash_gate
-    if not await gate.enter(HASH_WAIT):
+    if not await gate.enter(HASH_WAIT, address(request)):
         raise Busy()
     try:
         await run_in_threadpool(service(request).accounts.change_password, user, old, new)
@@ -549,7 +561,7 @@ async def change_password(request: Request, user: str, old: str, new: str) -> No
             g.failed(address(request), account=user)
         raise
     finally:
-        gate.leave()
+        gate.leave(address(request))
 
 
 async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
