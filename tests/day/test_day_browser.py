@@ -67,7 +67,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
                                          actor=ORGANIZER_NAME)
     app = create_app(str(world.db), secret="day-browser")
     port = _port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -5,6 +5,7 @@ by hand whose figures a person can work out on paper."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
@@ -15,25 +16,28 @@ from mafiatab.services.facade import Services
 from mafiatab.services.people import People
 from mafiatab.services.tournaments import Tournaments
 from mafiatab.storage import models as db
-from mafiatab.storage.engine import make_engine, upgrade
-from tests.storage.conftest import db_url, pg_url, sqlite_url  # noqa: F401 - fixtures
+from tests.storage.conftest import (  # noqa: F401 - fixtures
+    db_url,
+    migrated_engine,
+    migrated_sqlite,
+    pg_url,
+    sqlite_url,
+)
 
 ORGANIZER = "federation"
 PLAIN = "someone"
 
 
 @pytest.fixture
-def engine(db_url: str) -> Iterator[Engine]:  # noqa: F811
-    eng = make_engine(db_url)
-    upgrade(eng)
+def engine(db_url: str, migrated_sqlite: Path) -> Iterator[Engine]:  # noqa: F811
+    eng = migrated_engine(db_url, migrated_sqlite)
     yield eng
     eng.dispose()
 
 
 @pytest.fixture
-def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:  # noqa: F811
-    eng = make_engine(sqlite_url)
-    upgrade(eng)
+def sqlite_engine(sqlite_url: str, migrated_sqlite: Path) -> Iterator[Engine]:  # noqa: F811
+    eng = migrated_engine(sqlite_url, migrated_sqlite)
     yield eng
     eng.dispose()
 

@@ -48,7 +48,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]
     engine.dispose()
     app = create_app(str(world.db), secret="browser-test")
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -75,15 +76,24 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+#: how long a page's action or wait may take before the test fails, and a page load: on a
+#: machine loaded by other work (CI's two cores running the suite in two workers) a page
+#: that loads in 0.2 s alone can take many seconds, and a failure must mean a wrong page
+ACTION_TIMEOUT_MS = 30_000
+NAVIGATION_TIMEOUT_MS = 60_000
+
+
 class _Short:
-    """The browser, with pages that give up after 10 s rather than Playwright's 30."""
+    """The browser, whose pages wait for each condition up to ACTION_TIMEOUT_MS and for each
+    page load up to NAVIGATION_TIMEOUT_MS."""
 
     def __init__(self, b: Any) -> None:
         self.b = b
 
     def new_context(self, **kw: Any) -> Any:
         ctx = self.b.new_context(**kw)
-        ctx.set_default_timeout(10_000)
+        ctx.set_default_timeout(ACTION_TIMEOUT_MS)
+        ctx.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         return ctx
 
     def close(self) -> None:
@@ -141,7 +151,7 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     seat = next(s.seat for s in game.seats if s.seat != game.first_killed)
     judge.fill(f"#extra_{seat}", "3")
     problem = judge.locator(f"#slot-seat-{seat} .problem").first
-    problem.wait_for(timeout=10_000)
+    problem.wait_for()
     assert "8.4" in problem.inner_text()  # the clause is named
     _shot(judge, "judge-rule-error-360")
     # by selector, not by a handle: the check re-renders the slot as the form autosaves
@@ -149,9 +159,9 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     _shot(judge, "judge-rule-error-360-screen", full=False)  # what the phone shows
     # fixed: the message goes, the draft saves itself
     judge.fill(f"#extra_{seat}", "0,2")
-    judge.locator(f"#slot-seat-{seat} .problem").wait_for(state="detached", timeout=10_000)
-    judge.locator("#no-problems").wait_for(timeout=10_000)
-    judge.locator("#save-status").filter(has_text="2").wait_for(timeout=10_000)
+    judge.locator(f"#slot-seat-{seat} .problem").wait_for(state="detached")
+    judge.locator("#no-problems").wait_for()
+    judge.locator("#save-status").filter(has_text="2").wait_for()
     _shot(judge, "judge-protocol-360")
     judge.click("#submit")
     judge.wait_for_url(f"**/t/{tid}/judge")
@@ -174,7 +184,7 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     assert "подтверждён" in head.inner_text(f"#row-{code}")
 
     # the public page changes by itself (htmx polling), no reload
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + ACTION_TIMEOUT_MS / 1000
     while _confirmed_count(public) == before:
         assert time.monotonic() < deadline, "standings did not refresh"
         public.wait_for_timeout(300)
@@ -215,7 +225,7 @@ def test_head_judge_returns_with_a_reason_then_confirms_from_the_game_page(
     for k, seat in enumerate(game.best_move, start=1):
         judge.select_option(f"#best_move_{k}", str(seat))
     judge.select_option("select[name=fouls_3]", "1")
-    judge.locator("#no-problems").wait_for(timeout=10_000)
+    judge.locator("#no-problems").wait_for()
     judge.click("#submit")
     judge.wait_for_url(f"**/t/{tid}/judge")
 
@@ -241,7 +251,7 @@ def test_head_judge_returns_with_a_reason_then_confirms_from_the_game_page(
     assert reason in judge.inner_text("#returned-reason")
     _shot(judge, "judge-returned-form-360", full=False)
     judge.select_option("select[name=fouls_3]", "2")
-    judge.locator("#no-problems").wait_for(timeout=10_000)
+    judge.locator("#no-problems").wait_for()
     judge.click("#submit")
     judge.wait_for_url(f"**/t/{tid}/judge")
     # his own submitted protocol opens (it was a 404)

@@ -40,7 +40,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Services]]:
     engine.dispose()
     app = create_app(url, secret="setup-browser", limits=RELAXED)
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                            timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -206,10 +207,14 @@ def test_phone_standings_keep_the_nickname_in_view_and_the_player_page_says_plac
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.goto(f"{base}/t/{tid}", wait_until="domcontentloaded")  # charts may come later
     first = page.locator("#standings-table tr[data-player] td.stick-name").first
+    first.wait_for(state="visible")  # under load the table may be drawn after the DOM is ready
     nickname = first.inner_text()
     page.evaluate("document.querySelector('#standings .scroll').scrollLeft = 10000")
     scrolled = page.evaluate("document.querySelector('#standings .scroll').scrollLeft")
-    box = first.bounding_box()
+    # the standings refresh themselves (htmx): a box is None while the row is being swapped
+    deadline = time.monotonic() + 20
+    while (box := first.bounding_box()) is None and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     # on a phone the table is wider than the screen: it did scroll, the nickname stayed
     assert (scrolled > 0) is (width == 360)
