@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from zoneinfo import ZoneInfo
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any, Final
 from urllib.parse import quote
+from zoneinfo import ZoneInfo
 
 from babel import Locale
 from babel.dates import format_date, format_time
@@ -24,6 +24,7 @@ from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from mafiatab.domain.clock import aware, zone_label
 from mafiatab.domain.people_stats import PersonStats, Tally
 from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
@@ -31,7 +32,6 @@ from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.i18n import federation
 from mafiatab.rules import PROFILES
-from mafiatab.domain.clock import aware, zone_label
 from mafiatab.services.clock import server_zone_name
 from mafiatab.services.people import People, PersonPage, parse_ids
 from mafiatab.web import texts
@@ -235,12 +235,13 @@ def day_text(value: str | dt.date | None, lang: str) -> str:
     text that is no ISO date is shown as it is."""
     if value is None or value == "":
         return ""
+    day = value
     if isinstance(value, str):
         try:
-            value = dt.date.fromisoformat(value[:10])
+            day = dt.date.fromisoformat(value[:10])
         except ValueError:
             return value
-    return format_date(value, format="medium", locale=Locale.parse(lang))
+    return format_date(day, format="medium", locale=Locale.parse(lang))
 
 
 def moment_text(value: dt.datetime | None, lang: str) -> str:
