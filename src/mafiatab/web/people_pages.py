@@ -235,12 +235,13 @@ def day_text(value: str | dt.date | None, lang: str) -> str:
     text that is no ISO date is shown as it is."""
     if value is None or value == "":
         return ""
-    day = value
     if isinstance(value, str):
         try:
             day = dt.date.fromisoformat(value[:10])
         except ValueError:
             return value
+    else:
+        day = value
     return format_date(day, format="medium", locale=Locale.parse(lang))
 
 
