@@ -58,7 +58,7 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "miss": ("— (промах)", "— (a miss)"),
     "none": ("—", "—"),
     "day1_vote_left": ("Ушли голосованием в 1-й день", "Left by the 1st day's vote"),
-    "broken_table": ("Сломанный стол (ФСМ 8.6.6)", "Broken table (FSM 8.6.6)"),
+    "broken_table": ("Слом стола (ФСМ 8.6.6)", "Broken table (FSM 8.6.6)"),
     "pu_protocol": ("Протокол ПУ (ФСМ 8.3.9)", "First killed's protocol (FSM 8.3.9)"),
     "pu_extra": ("Доп. балл ПУ", "First killed's extra"),
     "pu_situation": ("Версия", "Version"),
