@@ -175,6 +175,8 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "protest_by": ("Подал (место)", "Filed by (seat)"),
     "protest_at": ("Время", "Time"),
     "protest_decision": ("Решение судьи и его пояснение", "The judge's decision, explained"),
+    "roles_from_log": ("Роли — из раздачи в логе: здесь не меняются.",
+                       "The roles come from the deal in the log: they do not change here."),
     "from_log": ("По логу игры — правится только в логе (отмена события или правка ГС)",
                  "From the game log: changed only in the log (undo, or the head judge's edit)"),
     "returned_because": ("Протокол возвращён ({who}, {at}): {reason}",
