@@ -56,3 +56,28 @@ VOTE_KIND: dict[str, tuple[str, str]] = {
     "vote": ("голосование", "vote"), "revote": ("переголосование", "revote"),
     "lift": ("голосование за подъём", "lift vote"),
 }
+#: the judge's next step, in parts (`NextStep.line` puts them together; the live screen
+#: shows the same line)
+STEP: dict[str, tuple[str, str]] = {
+    "ended": ("игра окончена", "the game is over"),
+    "agreement": ("договорка", "the agreement"),
+    "shot": ("стрельба", "the black team shoots"),
+    "don_check": ("проверка дона", "the don's check"),
+    "sheriff_check": ("проверка шерифа", "the sheriff's check"),
+    "best_move": ("лучший ход места {seat}", "the best move of seat {seat}"),
+    "morning_speaks": ("утром говорит место {seat}", "in the morning seat {seat} speaks"),
+    "speaks": ("говорит место {seat}", "seat {seat} speaks"),
+    "last_words": ("последнее слово места {seat}", "last words of seat {seat}"),
+    "vote": ("голосование: {seats}", "vote on {seats}"),
+    "defence": ("оправдательная речь места {seat} (30 с)",
+                "seat {seat} speaks before the repeated vote (30 s)"),
+    "revote": ("переголосование: {seats}", "repeated vote on {seats}"),
+    "lift": ("голосование за подъём: {seats}", "vote on lifting {seats}"),
+    "night": ("ночь наступает", "night falls"),
+    # a step's own word when it has no seat or candidates to name
+    "vote_plain": ("голосование", "the vote"),
+    "revote_plain": ("переголосование", "the repeated vote"),
+    "lift_plain": ("голосование за подъём", "the vote on lifting"),
+    "morning": ("утро", "the morning"),
+    "speeches": ("речи", "the speeches"),
+}

@@ -61,6 +61,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "web_appeals": ("mafiatab.web.appeals", "WORDS"),
     "web_hall": ("mafiatab.web.hall", "WORDS"),
     "web_live": ("mafiatab.web.live", "WORDS"),
+    "step": ("mafiatab.domain.words", "STEP"),
     "web_live_event": ("mafiatab.web.live", "EVENT_TEXT"),
     "web_live_result": ("mafiatab.web.live", "RESULT_TEXT"),
     "web_overlay": ("mafiatab.web.overlay", "WORDS"),
