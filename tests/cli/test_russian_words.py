@@ -40,10 +40,14 @@ ALLOWED = {"mafiatab", "ci", "sqlite", "postgresql", "pdf", "xlsx", "csv", "json
 LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd: Path | None = None,
+        env_lang: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it (`env_lang`: with `MAFIATAB_LANG` set)."""
     env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
                COLUMNS="200")
     env.pop("MAFIATAB_DATABASE_URL", None)
+    if env_lang is not None:
+        env["MAFIATAB_LANG"] = env_lang
     return subprocess.run([sys.executable, "-m", "mafiatab", *args], capture_output=True,
                           text=True, cwd=cwd, env=env, timeout=300)
 
@@ -222,3 +226,75 @@ def test_demo_speaks_russian(tmp_path: Path) -> None:
     assert_russian(p, data_of([tmp_path / "mafiatab-demo.json"]) | accounts | set(code),
                    [tmp_path])
     assert d["name"] in p.stdout
+
+
+def _command_paths() -> list[list[str]]:
+    """Every command and subcommand of the CLI, as its words on the command line."""
+    import typer
+    from typer import _click as click
+
+    from mafiatab.cli import app
+
+    found: list[list[str]] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        found.append(path)
+        if hasattr(command, "list_commands"):
+            ctx = click.Context(command)  # type: ignore[arg-type]
+            for name in command.list_commands(ctx):
+                walk(command.get_command(ctx, name), [*path, name])  # type: ignore[attr-defined]
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+COMMAND_PATHS = _command_paths()
+
+
+@pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "mafiatab")
+def test_help_speaks_russian_and_english(path: list[str]) -> None:
+    """`--help` of the main command and of each subcommand: Click's and Typer's own words
+    («Использование:», «Параметры», «Показать эту справку и выйти.»), the command's and
+    options' help and the values' placeholders in Russian; in English, English only."""
+    p = run(*path, "--help")
+    assert p.returncode == 0, p.stderr
+    assert "Использование:" in p.stdout and "Показать эту справку и выйти." in p.stdout
+    # the commands' names are what a user types, as are the options (cut out already)
+    typed = {n for other in COMMAND_PATHS for n in other} | {"python"}
+    # and the values an option takes as typed (a language, the rules, a choice's code)
+    typed |= {"ru", "en", "fsm", "fiim2018", "positive_extra", "mafiaratings", "polemica", "id",
+              "Excel", "HTTPS", "mafiatab-secret.key", "no-absent"}
+    assert_russian(p, typed)
+    en = run(*path, "--help", env_lang="en")
+    assert en.returncode == 0, en.stderr
+    assert "Usage:" in en.stdout and "Show this message and exit." in en.stdout
+    assert not CYRILLIC.findall(en.stdout), CYRILLIC.findall(en.stdout)[:10]
+
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]{3,}")
+
+
+@pytest.mark.parametrize("args", [["standings", "--bogus"], ["nosuch"], ["explain"],
+                                  ["seating", "--players", "x", "--games", "2"],
+                                  ["seating", "--players", "0", "--games", "2"],
+                                  ["standings", "--stage"]])
+def test_a_usage_error_speaks_russian(args: list[str]) -> None:
+    p = run(*args)
+    assert p.returncode == 2, p.stderr
+    assert "Ошибка" in p.stderr, p.stderr
+    assert_russian(p, {n for other in COMMAND_PATHS for n in other} | {"python", "nosuch"})
+    en = run(*args, env_lang="en")
+    assert en.returncode == 2 and "Error" in en.stderr, en.stderr
+    assert not CYRILLIC.findall(en.stderr), en.stderr
+
+
+def test_the_click_catalogue_is_compiled_from_its_table() -> None:
+    """The shipped .mo is what `python -m mafiatab.cli.words` writes from CLICK_RU."""
+    from babel.messages.mofile import read_mo
+
+    from mafiatab.cli import words
+
+    shipped = words.LOCALE_DIR / "ru" / "LC_MESSAGES" / "messages.mo"
+    with shipped.open("rb") as f:
+        catalog = read_mo(f)
+    assert {m.id: m.string for m in catalog if m.id} == words.CLICK_RU

@@ -147,6 +147,9 @@ def test_a_whole_game_from_the_live_screen(live: tuple[str, World],  # noqa: F81
     assert page.inner_text("#first_killed") == "1"
     assert page.inner_text("#best_move") == "3, 9"
     assert page.locator("input[name=result]").count() == 0
-    assert page.is_checked("input[name=role_3][value=don]")
+    # the log's deal, read-only: the radio is checked and disabled, the role sent hidden
+    assert page.is_checked("#seat-3 .pf-roles input[value=don]")
+    assert page.is_disabled("#seat-3 .pf-roles input[value=don]")
+    assert page.input_value("input[type=hidden][name=role_3]") == "don"
     _shot(page, "live-protocol-360")
     ctx.close()

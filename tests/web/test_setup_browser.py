@@ -116,9 +116,11 @@ def test_setup_from_scratch(served: tuple[str, Services], browser: Any,  # noqa:
     _shot(page, f"setup-page-{size}")
 
     # stages, seating (typed, with judges), then the path
-    page.fill("input[name=stages]", "final;Финал;final")
-    page.click("form[action$='/setup/stages'] button")
+    page.fill("#stage-name", "Финал")
+    page.select_option("#stage-kind", "final")
+    page.click("#stage-btn")
     page.wait_for_url("**#stages")
+    assert page.inner_text("#stage-list li[data-stage=final]") == "Финал"
     ids = [roster[n] for n in names[:20]]
     seating = "\n".join(f"qual 1 {t + 1} {' '.join(ids[10 * t:10 * t + 10])} Судья{t + 1}"
                         for t in range(2))

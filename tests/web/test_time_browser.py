@@ -92,7 +92,8 @@ def test_moments_video_and_zone_in_the_browser(live: tuple[str, World],  # noqa:
     _shot(head, "appeal-1280")
     head.goto(f"{base}/t/{tid}/appeals")
     assert "Europe/Moscow" in head.inner_text("#zone-note")
-    assert head.input_value("#time-zone input[name=time_zone]") == "Europe/Moscow"
+    assert head.input_value("#time-zone-select") == "Europe/Moscow"
+    assert "Россия, Москва" in head.inner_text("#time-zone-select option:checked")
     _shot(head, "appeals-1280")
 
     # a phone: the game page and the thread fit 360 px

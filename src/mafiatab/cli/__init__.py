@@ -12,11 +12,12 @@ else of the package; only this module imports them all.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mafiatab import i18n
 from mafiatab.cli import db as storage_cli
-from mafiatab.cli import prints, records
+from mafiatab.cli import prints, records, words
 from mafiatab.cli.day import day_app
 from mafiatab.cli.files import app, err, print_problems
 from mafiatab.cli.mafiaratings import import_game_command
@@ -46,19 +47,27 @@ app.add_typer(day_app, name="day")
 
 
 def _argv_lang() -> str:
-    """The language the command line asked for (`--lang en`), for what `main` prints."""
+    """The language the command line asked for (`--lang en`; else `MAFIATAB_LANG`, which
+    also gives the help of a command without `--lang` in English), for what `main`
+    prints."""
     args = sys.argv[1:]
     for i, a in enumerate(args):
         if a == "--lang" and i + 1 < len(args):
             return "en" if args[i + 1] == "en" else "ru"
         if a.startswith("--lang="):
             return "en" if a.split("=", 1)[1] == "en" else "ru"
-    return "ru"
+    return "en" if os.environ.get("MAFIATAB_LANG", "").strip() == "en" else "ru"
 
 
 def main() -> None:
+    import typer
+
+    lang = _argv_lang()
+    words.install(lang)  # Click's and Typer's own words, then the commands' help
+    command = typer.main.get_command(app)
+    words.localize(command, lang)
     try:
-        app()
+        command()
     except SystemExit:
         raise
     except KeyboardInterrupt:

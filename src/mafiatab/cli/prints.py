@@ -186,8 +186,8 @@ def appeal_check(
         "offset are on it, the answer shows it / часовой пояс турнира")] = None,
     lang: LangOpt = Lang.ru,
 ) -> None:
-    """May this protest or appeal be filed now? Every refusal with its clause / можно ли
-    подать протест или апелляцию. Exit 0: allowed; 1: refused."""
+    """May this protest or appeal be filed now? Every refusal with its clause; exit 0:
+    allowed, 1: refused / можно ли подать протест или апелляцию; код 0 — можно, 1 — нет."""
     import msgspec
 
     from mafiatab.domain import appeals as ap

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from mafiatab.domain.words import STEP
+
 
 class Step(StrEnum):
     """Where the game stands: what the judge records next."""
@@ -111,49 +113,59 @@ class NextStep:
     at_table: tuple[int, ...] = ()
 
     def text(self, lang: str = "en") -> str:
-        """A line for the judge: "day 2, seat 4 speaks", "vote cancelled: FIIM 7.1"."""
-        ru = lang == "ru"
-        where = self.phase.label(lang)
-        if self.step is Step.ENDED:
-            what = "игра окончена" if ru else "the game is over"
-        elif self.step is Step.SPEECHES and self.seat is not None:
-            what = f"говорит место {self.seat}" if ru else f"seat {self.seat} speaks"
-        elif self.last_words and self.step in (Step.LAST_WORDS, Step.ENDED):
-            what = (f"последнее слово места {self.last_words[0]}" if ru
-                    else f"last words of seat {self.last_words[0]}")
-        elif self.step in (Step.AGREEMENT, Step.CHECKS) and self.seat is not None:
-            night = ", ".join(_KINDS[k][0 if ru else 1] for k in self.kinds if k in _KINDS)
-            if self.step is Step.AGREEMENT:
-                night = "договорка" if ru else "the agreement"
-            words = ""
-            if self.last_words:
-                words = (f"последнее слово места {self.last_words[0]}, " if ru
-                         else f"last words of seat {self.last_words[0]}, ")
-            what = (f"{night}; утром {words}говорит место {self.seat}" if ru
-                    else f"{night}; in the morning {words}seat {self.seat} speaks")
-        elif self.step is Step.DEFENCE and self.seat is not None:
-            what = (f"оправдательная речь места {self.seat} (30 с)" if ru
-                    else f"seat {self.seat} speaks before the repeated vote (30 s)")
-        elif self.step in (Step.VOTE, Step.SPEECHES) and self.candidates:
-            names = ", ".join(str(c) for c in self.candidates)
-            what = f"голосование: {names}" if ru else f"vote on {names}"
-        elif self.step is Step.LIFT:
-            names = ", ".join(str(c) for c in self.candidates)
-            what = (f"голосование за подъём: {names}" if ru
-                    else f"vote on lifting {names}")
-        elif self.step is Step.SHOT:
-            what = "стрельба" if ru else "the black team shoots"
-        else:
-            what = "ночь наступает" if ru else "night falls"
+        """A line for the judge with the notes in force: "день 2: говорит место 4",
+        "день 1: переголосование: 3, 5"; the live screen's words (`line`)."""
         notes = "; ".join(_note(n, lang) for n in self.notes)
-        return f"{where}: {what}" + (f" — {notes}" if notes else "")
+        return self.line(lang) + (f" — {notes}" if notes else "")
 
+    def line(self, lang: str = "en", first_killed: int | None = None,
+             best_move_open: bool = False) -> str:
+        """The next step in one line, for every step of the game: a repeated vote is
+        called one (never "night falls"), a night whose checks are done says only what
+        comes in the morning (never "night 1: ;"). The notes are not in it."""
+        def t(key: str, **values: object) -> str:
+            ru, en = STEP[key]
+            return (ru if lang == "ru" else en).format(**values)
 
-_KINDS: dict[str, tuple[str, str]] = {
-    "don_check": ("проверка дона", "the don's check"),
-    "sheriff_check": ("проверка шерифа", "the sheriff's check"),
-    "best_move": ("лучший ход", "the best move"),
-}
+        seats = ", ".join(str(c) for c in self.candidates)
+        parts: list[str] = []
+        kind = self.step
+        if kind is Step.ENDED:
+            parts.append(t("ended"))
+            parts += [t("last_words", seat=s) for s in self.last_words]
+            if best_move_open and first_killed is not None:
+                parts.append(t("best_move", seat=first_killed))
+        elif kind is Step.SHOT:
+            parts.append(t("shot"))
+        elif kind in (Step.AGREEMENT, Step.CHECKS):
+            if kind is Step.AGREEMENT:
+                parts.append(t("agreement"))
+            parts += [t(k) for k in ("don_check", "sheriff_check") if k in self.kinds]
+            if "best_move" in self.kinds and first_killed is not None:
+                parts.append(t("best_move", seat=first_killed))
+            parts += [t("last_words", seat=s) for s in self.last_words]
+            if self.seat is not None:
+                parts.append(t("morning_speaks", seat=self.seat))
+        elif kind is Step.SPEECHES:
+            parts += [t("last_words", seat=s) for s in self.last_words]
+            if self.seat is not None:
+                parts.append(t("speaks", seat=self.seat))
+            elif self.candidates:
+                parts.append(t("vote", seats=seats))
+        elif kind is Step.VOTE:
+            parts.append(t("vote", seats=seats) if seats else t("vote_plain"))
+        elif kind is Step.DEFENCE:
+            parts.append(t("defence", seat=self.seat) if self.seat is not None
+                         else t("revote", seats=seats) if seats else t("revote_plain"))
+        elif kind is Step.LIFT:
+            parts.append(t("lift", seats=seats) if seats else t("lift_plain"))
+        else:  # LAST_WORDS: those the vote removed speak, then night falls
+            parts += [t("last_words", seat=s) for s in self.last_words]
+            parts.append(t("night"))
+        if not parts:  # nothing to name: the step's own word
+            parts.append(t("morning" if kind is Step.CHECKS else "speeches"))
+        return f"{self.phase.label(lang)}: " + "; ".join(p for p in parts if p)
+
 
 _NOTES: dict[str, tuple[str, str]] = {
     "vote_cancelled": ("голосование не проводится", "vote cancelled"),

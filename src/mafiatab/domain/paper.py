@@ -23,7 +23,7 @@ import msgspec
 from mafiatab.domain.gamelog import protocol_from_log, replay
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, Lift, Speech, Vote, parse_events
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
     ROLE_COUNTS,
     SEATS,
@@ -33,6 +33,7 @@ from mafiatab.domain.protocol import (
     Nomination,
     VoteRound,
 )
+from mafiatab.domain.words import VOTE_KIND
 from mafiatab.rules.profile import RuleProfile
 
 #: FIIM 9.5: the judge records fouls, nominations and votes on the protocol
@@ -49,11 +50,19 @@ def _problem(game: Game, code: str, seat: int | None, field: str, clause: str,
     return Problem(code, game.id, seat, field, clause, params)
 
 
+def paper_clause(profile: RuleProfile) -> str:
+    """The clause of the paper columns in the tournament's own rules: the profile's
+    (FIIM 9.5; the course of the game where a federation numbers none), never the other
+    federation's."""
+    return profile.paper_clause or PAPER
+
+
 def check_paper(game: Game, profile: RuleProfile) -> list[Problem]:
     """Every problem of the paper columns: seats outside 1-10, a fifth foul, a fourth
     foul without the removal the rules make of it, nominations and votes that cannot be,
     day one's leavers against `day1_vote_left`."""
     out: list[Problem] = []
+    paper = paper_clause(profile)
 
     def seat_ok(value: int, field: str, seat: int | None = None) -> bool:
         if value in SEATS:
@@ -65,7 +74,7 @@ def check_paper(game: Game, profile: RuleProfile) -> list[Problem]:
         if not seat_ok(seat, "fouls"):
             continue
         if not 0 <= n <= MAX_FOULS:
-            out.append(_problem(game, "fouls_count", seat, "fouls", PAPER, value=n))
+            out.append(_problem(game, "fouls_count", seat, "fouls", paper, value=n))
         elif n == MAX_FOULS and profile.removal_by_fouls_penalised.value:
             removed = any(p.kind in ("disqualification", "team_loss")
                           for p in (game.scores[seat].penalties if seat in game.scores else []))
@@ -82,6 +91,7 @@ def check_paper(game: Game, profile: RuleProfile) -> list[Problem]:
 
 def _check_days(game: Game, profile: RuleProfile, seat_ok: Any) -> list[Problem]:
     out: list[Problem] = []
+    paper = paper_clause(profile)
     seen_days: set[int] = set()
     gone = 0  # players who left by a vote before the day (an upper bound of the table)
     for day in sorted(game.days, key=lambda d: d.day):
@@ -90,7 +100,7 @@ def _check_days(game: Game, profile: RuleProfile, seat_ok: Any) -> list[Problem]
             out.append(_problem(game, "positive_int", None, where, "format 1"))
             continue
         if day.day in seen_days:
-            out.append(_problem(game, "day_twice", None, where, PAPER, value=day.day))
+            out.append(_problem(game, "day_twice", None, where, paper, value=day.day))
         seen_days.add(day.day)
         # night kills before the day: at least the first killed's, from day 2 on
         at_table = 10 - gone - (1 if day.day >= 2 and game.first_killed is not None else 0)
@@ -102,43 +112,43 @@ def _check_days(game: Game, profile: RuleProfile, seat_ok: Any) -> list[Problem]
             if n.by is not None and seat_ok(n.by, where + ".nominations"):
                 if n.by in nominators:
                     out.append(_problem(game, "nominates_twice", n.by, where + ".nominations",
-                                        PAPER, day=day.day))
+                                        paper, day=day.day))
                 nominators.add(n.by)
             if n.seat in nominees:
                 out.append(_problem(game, "nominated_twice", n.seat, where + ".nominations",
-                                    PAPER, day=day.day))
+                                    paper, day=day.day))
             nominees.append(n.seat)
         for k, vote in enumerate(day.votes):
             out.extend(_check_vote(game, vote, f"{where}.votes.{k + 1}", at_table, nominees,
-                                   seat_ok))
+                                   seat_ok, paper))
         for seat in day.left:
             seat_ok(seat, where + ".left")
         if day.day == 1 and day.left and len(day.left) != game.day1_vote_left:
             clause = profile.no_best_move_day1_leavers
             out.append(_problem(
                 game, "day1_left_mismatch", None, "day1_vote_left",
-                clause.clause if clause.value is not None else PAPER,
+                clause.clause if clause.value is not None else paper,
                 left=len(day.left), count=game.day1_vote_left))
         gone += len(day.left)
     return out
 
 
 def _check_vote(game: Game, vote: VoteRound, where: str, at_table: int, nominees: list[int],
-                seat_ok: Any) -> list[Problem]:
+                seat_ok: Any, paper: str) -> list[Problem]:
     out: list[Problem] = []
     if vote.kind not in VOTE_KINDS:
-        out.append(_problem(game, "bad_choice", None, where, PAPER, value=vote.kind,
-                            choices=", ".join(VOTE_KINDS)))
+        out.append(_problem(game, "bad_choice", None, where, paper, value=vote.kind,
+                            choices=[Word(k, *VOTE_KIND[k]) for k in VOTE_KINDS]))
     for seat, n in vote.counts.items():
         if not seat_ok(seat, where):
             continue
         if nominees and seat not in nominees:
-            out.append(_problem(game, "vote_not_nominated", seat, where, PAPER, value=seat))
+            out.append(_problem(game, "vote_not_nominated", seat, where, paper, value=seat))
         if n < 0:
-            out.append(_problem(game, "nonneg_int", seat, where, PAPER))
+            out.append(_problem(game, "nonneg_int", seat, where, paper))
     total = sum(n for n in vote.counts.values() if n > 0) + (vote.count or 0)
     if total > at_table:
-        out.append(_problem(game, "vote_too_many", None, where, PAPER, count=total,
+        out.append(_problem(game, "vote_too_many", None, where, paper, count=total,
                             max=at_table))
     return out
 

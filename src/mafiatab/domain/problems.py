@@ -453,7 +453,7 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
     "fouls": ("фолы", "fouls"),
     "days": ("выставления и голосования", "nominations and votes"),
     "day1_vote_left": ("ушли в 1-й день", "left by day one's vote"),
-    "broken_table": ("сломанный стол", "broken table"),
+    "broken_table": ("слом стола", "broken table"),
     "log": ("лог игры", "game log"),
     "players": ("игроки", "players"),
     "stages": ("стадии", "stages"),
@@ -587,6 +587,7 @@ COURSE_OF_THE_GAME_RU: dict[str, str] = {
     "the day's speeches": "речи дня",
     "the don's and the sheriff's checks": "проверки дона и шерифа",
     "the end of the game": "окончание игры",
+    "the judge's protocol": "протокол судьи",
     "the end": "окончание игры",
     "the shot": "выстрел",
     "the vote on lifting": "голосование за подъём",
@@ -599,7 +600,7 @@ def translate_clause(clause: str, lang: str) -> str:
     """Only the reference (`FSM 8.4.3`), federation names in the reader's language; none
     for the program's own documents (`scoring.md 1`), which cite no rule a person reads."""
     ref = clause.split(" (", 1)[0]
-    if ref.startswith("scoring.md"):
+    if ref.startswith(("scoring.md", "format 1")):  # the program's documents, not a rule
         return ""
     if lang == "ru":
         if _COURSE in ref:

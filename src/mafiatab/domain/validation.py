@@ -30,6 +30,7 @@ from mafiatab.domain.protocol import (
     Tournament,
 )
 from mafiatab.domain.scoring import penalty_size
+from mafiatab.domain.words import COLOUR, PENALTY, ROLE, ROLE_LETTER, STAGE_KIND, TAG, VERSION
 from mafiatab.rules.profile import ExtraLimits, Ruled, RuleProfile
 
 SECTION_1 = "scoring.md 1"
@@ -39,11 +40,24 @@ FORMAT = "mafiatab.tournament/1"
 FORMAT_1 = "format 1"
 #: the glossary's words for roles and teams, in the Russian of a refusal's text
 ROLE_RU = {"red": "красный", "sheriff": "шериф", "black": "чёрный", "don": "дон"}
+
+
+def role_choice(role: str) -> Word:
+    """A role as a choice reads on the protocol: its letter and name («К — мирный»)."""
+    letter, name = ROLE_LETTER[role], ROLE[role]
+    return Word(role, f"{letter[0]} — {name[0]}", f"{letter[1]}: {name[1]}")
+
+
+def choices(words: dict[str, tuple[str, str]], codes: Collection[str]) -> list[Word]:
+    """The allowed codes of a field, each with its words (the API keeps the codes)."""
+    return [Word(c, *words.get(c, (c, c))) for c in codes]
+
 TEAM_RU = {"red": "красная", "black": "чёрная"}
 
 
-def _choices(values: Collection[int]) -> str:
-    return ", ".join(f"{v / 100:+g}" for v in sorted(values))
+def _choices(values: Collection[int]) -> list[Points]:
+    """A scale's values (hundredths), shown as points in the reader's writing (+0,2)."""
+    return [Points(v) for v in sorted(values)]
 
 
 class _GameChecker:
@@ -94,7 +108,7 @@ class _GameChecker:
                 counts[s.role] += 1
             else:
                 self.add("bad_choice", s.seat, "role", SECTION_1, value=s.role,
-                         choices=[Word(r, ROLE_RU[r], r) for r in ROLES])
+                         choices=[role_choice(r) for r in ROLES])
             roles.setdefault(s.seat, s.role)
         for role, expected in ROLE_COUNTS.items():
             if counts[role] != expected:
@@ -390,20 +404,20 @@ class _GameChecker:
         for pen in sc.penalties:
             if pen.kind not in PENALTY_KINDS:
                 self.add("bad_choice", seat, "penalties.kind", FORMAT_1, value=pen.kind,
-                         choices=", ".join(PENALTY_KINDS))
+                         choices=choices(PENALTY, PENALTY_KINDS))
         pp = sc.pu_protocol
         if pp is None:
             return
         for e in pp.entries:
             if e.colour not in ("red", "black"):
                 self.add("bad_choice", seat, "pu_protocol.entries.colour", FORMAT_1,
-                         value=e.colour, choices="red, black")
+                         value=e.colour, choices=choices(COLOUR, ("red", "black")))
             if e.tag is not None and e.tag not in ENTRY_TAGS:
                 self.add("bad_choice", seat, "pu_protocol.entries.tag", FORMAT_1, value=e.tag,
-                         choices=", ".join(ENTRY_TAGS))
+                         choices=choices(TAG, ENTRY_TAGS))
         if pp.version is not None and pp.version.situation not in VERSION_SITUATIONS:
             self.add("bad_choice", seat, "pu_protocol.version.situation", self.p.pu_protocol_versions,
-                     value=pp.version.situation, choices=", ".join(VERSION_SITUATIONS))
+                     value=pp.version.situation, choices=choices(VERSION, VERSION_SITUATIONS))
 
     def positive_allowed(self, seat: int, field: str, value: int, draw: bool,
                          removed: bool) -> None:
@@ -515,7 +529,8 @@ def validate_tournament(t: Tournament, profile: RuleProfile) -> list[Problem]:
     for i, st in enumerate(t.stages):
         if st.kind not in STAGE_KINDS:
             problems.append(Problem("bad_choice", field=f"stages[{i}].kind",
-                                    params={"value": st.kind, "choices": ", ".join(STAGE_KINDS)}))
+                                    params={"value": st.kind,
+                                            "choices": choices(STAGE_KIND, STAGE_KINDS)}))
     for kind, ids in (("players", [p.id for p in t.players]),
                       ("stages", [s.id for s in t.stages]),
                       ("games", [g.id for g in t.games])):

@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 import msgspec
 
 from mafiatab.domain.clock import MAX_OFFSET, MAX_URL, check_offset, check_video_url
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
     Day,
     Game,
@@ -68,6 +68,35 @@ _SCORE_FIELDS = frozenset(
 )
 _POINT_FIELDS = ("extra", "pu_extra", "will", "protocol")
 _ROLES = frozenset({"red", "sheriff", "black", "don"})
+
+
+#: what a field of format 1 takes or holds, in words (the `type` problem's `expected` and
+#: `got`; the API keeps the English as the code)
+TYPE_WORDS: dict[str, tuple[str, str]] = {
+    "object": ("объект", "object"), "list": ("список", "list"), "text": ("текст", "text"),
+    "number": ("число", "number"), "whole number": ("целое число", "whole number"),
+    "true/false": ("да или нет", "true/false"), "null": ("пусто", "null"),
+    "seat number": ("номер места", "seat number"),
+    "seat number or null": ("номер места или пусто", "seat number or null"),
+    "list of seat numbers": ("список номеров мест", "list of seat numbers"),
+    "list of events": ("список событий", "list of events"),
+    "list of text": ("список строк", "list of text"),
+    "object of by and seat": ("выставление: кто и кого", "object of by and seat"),
+    "object of text": ("объект из строк", "object of text"),
+    "object of url and offset": ("видео: ссылка и начало игры", "object of url and offset"),
+    "object with a day number": ("день с его номером", "object with a day number"),
+    "object with id, name, members": ("команда: id, название, игроки",
+                                      "object with id, name, members"),
+    "object with seed, group, order": ("жребий: зерно, группа, порядок",
+                                       "object with seed, group, order"),
+    "player id": ("id игрока", "player id"), "role": ("роль", "role"),
+}
+
+
+def type_word(text: str) -> str:
+    """A type's name with its words (the code itself where it has none)."""
+    pair = TYPE_WORDS.get(text)
+    return Word(text, *pair) if pair is not None else text
 
 
 def _type_name(value: object) -> str:
@@ -127,7 +156,8 @@ class _Reader:
 
     def type_error(self, value: object, expected: str, game: str | None = None,
                    seat: int | None = None, field: str | None = None) -> None:
-        self.add("type", game, seat, field, expected=expected, got=_type_name(value))
+        self.add("type", game, seat, field, expected=type_word(expected),
+                 got=type_word(_type_name(value)))
 
     # --- tournament ----------------------------------------------------------------
     def tournament(self, data: object) -> Tournament | None:
@@ -416,11 +446,16 @@ class _Reader:
             return None
         url, offset = raw.get("url"), raw.get("offset", 0)
         if check_video_url(url) is not None:
-            self.type_error(url, f"http(s) link of at most {MAX_URL} characters", gid,
+            self.type_error(url, Word(f"http(s) link of at most {MAX_URL} characters",
+                                      f"ссылка http(s) не длиннее {MAX_URL} знаков",
+                                      f"http(s) link of at most {MAX_URL} characters"), gid,
                             field="video.url")
             return None
         if check_offset(offset) is not None:
-            self.type_error(offset, f"whole seconds, 0 to {MAX_OFFSET}", gid, field="video.offset")
+            self.type_error(offset, Word(f"whole seconds, 0 to {MAX_OFFSET}",
+                                         f"целое число секунд от 0 до {MAX_OFFSET}",
+                                         f"whole seconds, 0 to {MAX_OFFSET}"), gid,
+                            field="video.offset")
             return None
         for key in raw:
             if key not in ("url", "offset"):

@@ -12,6 +12,7 @@ _NONE: frozenset[int] = frozenset()
 FIIM2018 = RuleProfile(
     id="fiim2018",
     title="FIIM 2018",
+    paper_clause="FIIM 9.5",
     federation="FIIM",
     win_points=Ruled(100, "FIIM 8.2.1-8.2.2"),
     k_max_participants=Ruled(20, "FIIM 8.7"),

@@ -20,6 +20,7 @@ def _neg(values: frozenset[int]) -> frozenset[int]:
 FSM = RuleProfile(
     id="fsm",
     title="FSM",
+    paper_clause="FSM, course of the game: the judge's protocol",
     federation="FSM",
     win_points=Ruled(100, "FSM 8.2.1-8.2.2"),
     k_max_participants=Ruled(None, "FSM (no coefficient K)"),

@@ -278,6 +278,10 @@ class RuleProfile:
     #: sets it with its own clause.
     comp_per_team: Ruled[bool] = Ruled(False, "8.6 (Reading: Ci per player)")
 
+    #: where the paper protocol's columns (fouls, nominations, votes) are ruled: a clause
+    #: of this federation, or its course of the game where it numbers none
+    paper_clause: str = ""
+
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
         value = getattr(self, setting)

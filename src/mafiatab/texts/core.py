@@ -4,6 +4,13 @@ Russian first, English second (../shared/spec/glossary.md)."""
 
 from __future__ import annotations
 
+# the words of the protocol's codes live beside the codes (the pure core shows them in its
+# problems); they are this catalogue's sections all the same
+from mafiatab.domain.words import PENALTY as PENALTY
+from mafiatab.domain.words import ROLE as ROLE
+from mafiatab.domain.words import TAG as TAG
+from mafiatab.domain.words import VERSION as VERSION
+
 TEXT: dict[str, tuple[str, str]] = {
     "place": ("Место", "Place"),
     "player": ("Игрок", "Player"),
@@ -92,12 +99,6 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 #: the glossary's words for a role (../shared/spec/glossary.md)
-ROLE: dict[str, tuple[str, str]] = {
-    "red": ("мирный («красный»)", "civilian (red)"),
-    "sheriff": ("шериф", "sheriff"),
-    "black": ("мафия («чёрный»)", "mafia (black)"),
-    "don": ("дон", "don"),
-}
 RESULT: dict[str, tuple[str, str]] = {
     "red": ("победа красных", "red win"),
     "black": ("победа чёрных", "black win"),
@@ -119,33 +120,6 @@ PART: dict[str, tuple[str, str]] = {
                       "protocol and will say the same: the larger"),
     "pu_protocol": ("протокол ПУ", "first killed's protocol"),
     "penalty": ("штраф", "penalty"),
-}
-#: the first killed's protocol (FSM 8.3.9): tags of an entry, and the versions
-TAG: dict[str, tuple[str, str]] = {
-    "reliable": ("достоверный цвет", "reliable"),
-    "near_reliable": ("околодостоверный цвет", "near-reliable"),
-    "from_version": ("следует из версии", "follows from the version"),
-    "checked": ("проверен шерифом", "checked by the sheriff himself"),
-    "aside": ("«в стороне» от версий", "aside from the versions"),
-}
-VERSION: dict[str, tuple[str, str]] = {
-    "sheriff_don": ("Шериф / Дон", "sheriff / don"),
-    "sheriff_don_vs_red": ("Шериф, Дон / красный", "sheriff, don / red"),
-    "red_vs_red": ("красный / красный", "red / red"),
-    "black_vs_black": ("чёрный / чёрный", "black / black"),
-    "second_claim_after_leaving": ("второе вскрытие после ухода ПУ",
-                                   "second claim after he left"),
-    "single_claim": ("одно вскрытие", "a single claim"),
-    "sheriff_hides": ("Шериф скрывает информацию", "the sheriff hides information"),
-    "unreliable_sheriff_info": ("недостоверная информация Шерифа",
-                                "unreliable sheriff's information"),
-}
-PENALTY: dict[str, tuple[str, str]] = {
-    "disqualification": ("дисквалификация", "disqualification"),
-    "team_loss": ("присуждение поражения команде (ППК)", "team loss awarded"),
-    "game_action": ("негативное игровое действие", "negative game action"),
-    "revealed_sheriff_no_will": ("вскрыл шерифа, не оставив завещания и протокола",
-                                 "revealed the sheriff, left no will or protocol"),
 }
 
 

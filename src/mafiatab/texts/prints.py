@@ -3,6 +3,8 @@ section 9), Russian first and English second."""
 
 from __future__ import annotations
 
+from mafiatab.domain.words import ROLE_LETTER as ROLE_LETTER  # a section of the catalogue
+
 WORDS: dict[str, tuple[str, str]] = {
     "protocol": ("ПРОТОКОЛ ИГРЫ", "GAME PROTOCOL"),
     "tournament": ("Турнир", "Tournament"),
@@ -58,9 +60,3 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 #: role letters of FIIM 9.4.1 (К red, Ш sheriff, Ч black, Д don)
-ROLE_LETTER: dict[str, tuple[str, str]] = {
-    "red": ("К", "R"),
-    "sheriff": ("Ш", "S"),
-    "black": ("Ч", "B"),
-    "don": ("Д", "D"),
-}

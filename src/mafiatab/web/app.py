@@ -31,6 +31,7 @@ from mafiatab.domain.problems import Refused, translate_clause
 from mafiatab.services.accounts import HASH_SLOTS, share_hash_slots
 from mafiatab.services.facade import Services
 from mafiatab.storage.engine import check_schema, make_engine
+from mafiatab.texts import count, number
 from mafiatab.texts.audit import audit_sentence
 from mafiatab.web import forms, texts
 from mafiatab.web.security import (
@@ -51,7 +52,7 @@ TEMPLATES.env.globals.update(
     word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
     RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, TAG=i18n.TAG, VERSION=i18n.VERSION,
     points=format_points, clause=translate_clause,
-    describe_part=i18n.describe_part, short=forms.short_message,
+    describe_part=i18n.describe_part, short=forms.short_message, count=count, number=number,
 )
 TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read out
 

@@ -16,9 +16,14 @@ The rules are the core's (`domain.appeals`), the transactions the service's
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
+from functools import lru_cache
 from typing import Any, Final
 
 import msgspec
+from babel import Locale
+from babel.core import get_global
+from babel.dates import get_timezone_location
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import Field
@@ -74,10 +79,9 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "until": ("Подать можно до {at} ({clause})", "May be filed until {at} ({clause})"),
     "closed": ("Срок подачи истёк {at} ({clause})", "The time to file ended {at} ({clause})"),
     "time_zone": ("Часовой пояс турнира", "The tournament's time zone"),
-    "zone_hint": ("Имя из базы часовых поясов, например Europe/Moscow; пусто — пояс "
-                  "сервера ({server}). Все сроки и время событий игр — по этому поясу.",
-                  "A zone database name, e.g. Europe/Moscow; empty: the server's ({server}). "
+    "zone_hint": ("Все сроки и время событий игр — по этому поясу.",
                   "Every deadline and game event is shown on this clock."),
+    "zone_server": ("как у сервера ({server})", "the server's ({server})"),
     "times_in": ("Время — {zone}", "Times: {zone}"),
     "no_decide_by": ("срок решения по ФСМ 8.9.2 прошёл до подачи",
                      "the decision's deadline passed before the filing"),
@@ -98,8 +102,15 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_withdrawn": ("отозвано", "withdrawn"),
     "no_cases": ("Дел нет", "No cases"),
     "schedule": ("Расписание (для сроков)", "Schedule (for the deadlines)"),
-    "schedule_hint": ("По строке: стадия тур день 2026-03-07T12:00 (время — {zone})",
-                      "One a line: stage round day 2026-03-07T12:00 (time in {zone})"),
+    "schedule_hint": ("Каждый тур: день турнира и начало (время — {zone}). Тур без начала "
+                      "не входит в расписание.",
+                      "Each round: the tournament's day and its start (time in {zone}). A round "
+                      "without a start is left out of the schedule."),
+    "schedule_round": ("Тур", "Round"),
+    "schedule_day": ("День", "Day"),
+    "schedule_starts": ("Начало", "Starts"),
+    "schedule_row": ("{stage}, тур {n}", "{stage}, round {n}"),
+    "schedule_new": ("Ещё тур", "Another round"),
     "tables_closed": ("Таблицы закрыты в ({zone}, пусто — нет)",
                       "Tables closed at ({zone}, empty: not)"),
     "schedule_missing": ("Расписание не введено: сроки считаются от фактических стартов туров, "
@@ -220,11 +231,16 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
     t, players, stages = svc.tournaments.context(tid)
     staff = me.is_staff(tid)
     rounds = sorted({(g.stage, g.round) for g in svc.games.overview(tid)})
+    schedule = svc.appeals.schedule(tid) if staff else None
+    zones = zone_choices(me.lang) if staff else []
     return {**clock_words(svc, tid, me.lang), "zone_set": svc.zones.is_set(tid),
-            "server_zone": server_zone_name(),
+            "server_zone": dict(zones).get(server_zone_name(), server_zone_name()),
+            "zones": zones,
+            "schedule_rows": schedule_rows(schedule, rounds) if schedule is not None else [],
+            "stages": stages,
             "t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
             "names": {p.id: p.nickname for p in players}, "players": players,
-            "schedule": svc.appeals.schedule(tid) if staff else None,
+            "schedule": schedule,
             "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
             "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
             "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
@@ -409,28 +425,77 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
-def _schedule_from_text(text: str, closed: str, zone: dt.tzinfo) -> ap.Schedule:
-    rounds = []
-    for line in text.splitlines():
-        x = line.split()
-        if not x:
+@lru_cache(maxsize=2)
+def zone_choices(lang: str) -> list[tuple[str, str]]:
+    """The zone database's places as the reader names them, for a select: (name, label)
+    sorted by label ("Россия, Москва (UTC+3)"); the value sent is the zone's name."""
+    loc = Locale.parse("ru" if lang == "ru" else "en")
+    territory = get_global("zone_territories")
+    now = dt.datetime.now(dt.UTC)
+    found: list[tuple[str, str]] = [("UTC", "UTC")]
+    for name in zoneinfo.available_timezones():
+        if "/" not in name or name.startswith(("Etc/", "SystemV/", "US/", "posix/", "right/")):
             continue
-        if len(x) != 4 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
-            raise HTTPException(status_code=400, detail=f"schedule line: {line}")
-        rounds.append(ap.RoundTime(stage=x[0], round=int(x[1]), day=int(x[2]),
-                                   starts=_when(x[3], zone)))
-    return ap.Schedule(rounds=rounds,
+        country = loc.territories.get(territory.get(name, ""), "")
+        city = get_timezone_location(name, locale=loc, return_city=True)
+        offset = now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset() or dt.timedelta()
+        minutes = int(offset.total_seconds()) // 60
+        sign = "+" if minutes >= 0 else "−"
+        h, m = divmod(abs(minutes), 60)
+        utc = f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
+        place = f"{country}, {city}" if country and country != city else city
+        found.append((name, f"{place} ({utc})"))
+    labels: dict[str, str] = {}
+    for name, label in sorted(found, key=lambda x: (x[1], x[0])):
+        labels.setdefault(label, name)  # an alias of a zone reads as the zone
+    return [(name, label) for label, name in labels.items()]
+
+
+def schedule_rows(schedule: ap.Schedule, rounds: list[tuple[str, int]]
+                  ) -> list[tuple[str, int, ap.RoundTime | None]]:
+    """The schedule form's rows: every round of the schedule and of the seating, in order."""
+    have = {(r.stage, r.round): r for r in schedule.rounds}
+    last = dt.datetime.max.replace(tzinfo=dt.UTC)
+    keys = sorted(set(have) | set(rounds),
+                  key=lambda k: (have[k].starts if k in have else last, k))
+    return [(st, n, have.get((st, n))) for st, n in keys]
+
+
+def _schedule_from_form(f: dict[str, str], zone: dt.tzinfo) -> ap.Schedule:
+    """The rows of the schedule form (`starts|STAGE|N`, `day|STAGE|N`, and the new row's
+    `new_stage`, `new_round`, `new_day`, `new_starts`) as the schedule; a round without
+    a start is left out."""
+    rows: dict[tuple[str, int], tuple[str, str]] = {}
+    for key, value in f.items():
+        kind, _, rest = key.partition("|")
+        stage, _, rnd = rest.rpartition("|")
+        if kind == "starts" and stage and rnd.isdecimal() and len(rnd) <= 4 and value.strip():
+            rows[(stage, int(rnd))] = (f.get(f"day|{stage}|{rnd}", "1"), value)
+    new_stage, new_round = f.get("new_stage", ""), f.get("new_round", "").strip()
+    if new_stage and new_round and f.get("new_starts", "").strip():
+        if not new_round.isdecimal() or len(new_round) > 4:
+            raise HTTPException(status_code=400, detail="round")
+        rows[(new_stage, int(new_round))] = (f.get("new_day", "1"), f["new_starts"])
+    rounds = []
+    for (stage, n), (day, starts) in rows.items():
+        day = day.strip() or "1"
+        if not day.isdecimal() or len(day) > 4:
+            raise HTTPException(status_code=400, detail="day")
+        rounds.append(ap.RoundTime(stage=stage, round=n, day=int(day),
+                                   starts=_when(starts, zone)))
+    closed = f.get("tables_closed_at", "")
+    return ap.Schedule(rounds=sorted(rounds, key=lambda r: r.starts),
                        tables_closed_at=_when(closed, zone) if closed.strip() else None)
 
 
 @router.post("/t/{tid}/appeals-schedule")
 async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """The schedule from its form's rows (a round's day and start; a new round below)."""
     user = require_role(me, tid, STAFF)
-    f = await _form(request)
-    if not f.get("schedule", "").strip():
+    schedule = _schedule_from_form(await _form(request), svc.zones.zone(tid))
+    if not schedule.rounds:
         raise HTTPException(status_code=400, detail="schedule")
-    svc.appeals.set_schedule(tid, _schedule_from_text(f["schedule"], f.get("tables_closed_at", ""),
-                                                      svc.zones.zone(tid)), actor=user)
+    svc.appeals.set_schedule(tid, schedule, actor=user)
     return _see(f"/t/{tid}/appeals")
 
 

@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.problems import Problem
+from mafiatab.domain.problems import Problem, Word
 
 SEATS: Final = tuple(range(1, 11))
 DAYS: Final = (1, 2, 3, 4, 5)
@@ -84,10 +84,26 @@ def _small(tok: str) -> bool:
     return tok.isdecimal() and len(tok) <= 3
 
 
+#: what a field of the form takes, in words (the `type` problem's `expected`)
+EXPECTED: dict[str, tuple[str, str]] = {
+    "seats": ("номера мест", "seat numbers"),
+    "nominations": ("выставления вида 2>5", "nominations like 2>5"),
+    "votes": ("голоса вида 5:6", "votes like 5:6"),
+    "count": ("число голосов", "a number of votes"),
+    "number": ("число", "a number"),
+    "whole": ("целое число", "a whole number"),
+}
+
+
+def expected(what: str) -> Word:
+    """What a field takes, as a problem's parameter: words for people, a code for the API."""
+    return Word(what, *EXPECTED[what])
+
+
 def _unreadable(problems: list[Problem], game: str, field: str, raw: str,
-                expected: str) -> None:
-    problems.append(Problem("type", game, None, field, None,
-                            {"expected": expected, "got": repr(raw)}))
+                what: str, seat: int | None = None) -> None:
+    problems.append(Problem("type", game, seat, field, None,
+                            {"expected": expected(what), "got": repr(raw)}))
 
 
 def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> list[int]:
@@ -96,7 +112,7 @@ def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> li
     out: list[int] = []
     for tok in _TOKEN.findall(text):
         if not _small(tok):
-            _unreadable(problems, game, field, tok, "seat numbers")
+            _unreadable(problems, game, field, tok, "seats")
         elif not 1 <= int(tok) <= 10:
             problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
                                     {"value": int(tok)}))
@@ -112,7 +128,7 @@ def _nominations(text: str, problems: list[Problem], game: str,
     for tok in re.findall(r"\d+\s*(?:>|→|->)\s*\d+|[^\s,;]+", text):
         m = _NOMINATION.match(tok.replace(" ", ""))
         if m is None:
-            _unreadable(problems, game, field, tok, "nominations like 2>5")
+            _unreadable(problems, game, field, tok, "nominations")
             continue
         by, seat = (int(m[1]) if m[1] else None), int(m[2])
         bad = [x for x in (by, seat) if x is not None and not 1 <= x <= 10]
@@ -130,7 +146,7 @@ def _counts(text: str, problems: list[Problem], game: str, field: str) -> dict[i
     for tok in re.findall(r"\d+\s*[:=]\s*\d+|[^\s,;]+", text):
         m = _COUNT.match(tok.replace(" ", ""))
         if m is None:
-            _unreadable(problems, game, field, tok, "votes like 5:6")
+            _unreadable(problems, game, field, tok, "votes")
             continue
         seat, n = int(m[1]), int(m[2])
         if not 1 <= seat <= 10:
@@ -157,7 +173,7 @@ def _days(form: Form, problems: list[Problem], code: str) -> list[model.Day]:
             if _small(lift):
                 votes.append(model.VoteRound(kind="lift", count=int(lift)))
             else:
-                _unreadable(problems, code, where + ".votes", lift, "a number of votes")
+                _unreadable(problems, code, where + ".votes", lift, "count")
         left = _seats_list(_text(form, f"day_{d}_left"), problems, code, where + ".left")
         if noms or votes or left:
             days.append(model.Day(day=d, nominations=noms, votes=votes, left=left))
@@ -216,8 +232,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
         if _small(f) and int(f):
             fouls[i] = int(f)  # more than 4: the rule checks say so beside the seat
         elif f and not _small(f):
-            problems.append(Problem("type", code, i, "fouls", None,
-                                    {"expected": "a number", "got": repr(f)}))
+            _unreadable(problems, code, "fouls", f, "number", seat=i)
         e = _text(form, f"expl_{i}")
         if e:
             explanations[i] = e
@@ -230,7 +245,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
                                 decision=_text(form, "protest_decision") or None)
     d1 = _text(form, "day1_vote_left")
     if d1 and not _small(d1):
-        _unreadable(problems, code, "day1_vote_left", d1, "a whole number")
+        _unreadable(problems, code, "day1_vote_left", d1, "whole")
     game = model.Game(
         id=code, stage=stage, round=rnd, table=table,
         date=_text(form, "date") or None, judge=_text(form, "judge") or None,

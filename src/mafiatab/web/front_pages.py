@@ -36,6 +36,7 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 def index(request: Request, me: Who, svc: Svc) -> Response:
     return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
                   rules=sorted(PROFILES.values(), key=lambda p: p.id),
+                  rule_titles={p.id: p.title for p in PROFILES.values()},
                   federation=i18n.federation)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from typing import Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from mafiatab.domain.clock import clock_time, parse_instant
 from mafiatab.domain.gamelog_state import NextStep, Step, note_text
 from mafiatab.domain.problems import translate_clause
+from mafiatab.domain.words import STEP
 from mafiatab.services.facade import Services
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load
 from mafiatab.services.tournaments import ConflictError
@@ -88,30 +89,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "revote": ("Переголосование", "Repeated vote"),
     "tap_to_close": ("нажмите, чтобы закрыть", "tap to close"),
 }
-#: the step line's parts (`step_line` puts them together; nothing empty is ever shown)
-STEP_TEXT: dict[str, tuple[str, str]] = {
-    "ended": ("игра окончена", "the game is over"),
-    "agreement": ("договорка", "the agreement"),
-    "shot": ("стрельба", "the black team shoots"),
-    "don_check": ("проверка дона", "the don's check"),
-    "sheriff_check": ("проверка шерифа", "the sheriff's check"),
-    "best_move": ("лучший ход места {seat}", "the best move of seat {seat}"),
-    "morning_speaks": ("утром говорит место {seat}", "in the morning seat {seat} speaks"),
-    "speaks": ("говорит место {seat}", "seat {seat} speaks"),
-    "last_words": ("последнее слово места {seat}", "last words of seat {seat}"),
-    "vote": ("голосование: {seats}", "vote on {seats}"),
-    "defence": ("оправдательная речь места {seat} (30 с)",
-                "seat {seat} speaks before the repeated vote (30 s)"),
-    "revote": ("переголосование: {seats}", "repeated vote on {seats}"),
-    "lift": ("голосование за подъём: {seats}", "vote on lifting {seats}"),
-    "night": ("ночь наступает", "night falls"),
-    # a step's own word when it has no seat or candidates to name
-    "vote_plain": ("голосование", "the vote"),
-    "revote_plain": ("переголосование", "the repeated vote"),
-    "lift_plain": ("голосование за подъём", "the vote on lifting"),
-    "morning": ("утро", "the morning"),
-    "speeches": ("речи", "the speeches"),
-}
+#: the step line's parts: the engine's own words (`domain.words.STEP`), one catalogue
+STEP_TEXT: Final = STEP
 #: an event of the log as one line of the screen's journal
 EVENT_TEXT: dict[str, tuple[str, str]] = {
     "deal": ("раздача ролей", "roles dealt"),
@@ -177,50 +156,9 @@ def describe(event: dict[str, Any], lang: str) -> str:
 
 def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
               lang: str) -> str:
-    """The judge's next step in one line, for every step of the game: a repeated vote is
-    called one (never "night falls"), a night whose checks are done says only what comes
-    in the morning (never "night 1: ;"). The engine's notes are listed apart."""
-    def t(key: str, **values: object) -> str:
-        return _pick(STEP_TEXT[key], lang).format(**values)
-
-    seats = ", ".join(str(c) for c in step.candidates)
-    parts: list[str] = []
-    kind = step.step
-    if kind is Step.ENDED:
-        parts.append(t("ended"))
-        parts += [t("last_words", seat=s) for s in step.last_words]
-        if best_move_open and first_killed is not None:
-            parts.append(t("best_move", seat=first_killed))
-    elif kind is Step.SHOT:
-        parts.append(t("shot"))
-    elif kind in (Step.AGREEMENT, Step.CHECKS):
-        if kind is Step.AGREEMENT:
-            parts.append(t("agreement"))
-        parts += [t(k) for k in ("don_check", "sheriff_check") if k in step.kinds]
-        if "best_move" in step.kinds and first_killed is not None:
-            parts.append(t("best_move", seat=first_killed))
-        parts += [t("last_words", seat=s) for s in step.last_words]
-        if step.seat is not None:
-            parts.append(t("morning_speaks", seat=step.seat))
-    elif kind is Step.SPEECHES:
-        parts += [t("last_words", seat=s) for s in step.last_words]
-        if step.seat is not None:
-            parts.append(t("speaks", seat=step.seat))
-        elif step.candidates:
-            parts.append(t("vote", seats=seats))
-    elif kind is Step.VOTE:
-        parts.append(t("vote", seats=seats) if seats else t("vote_plain"))
-    elif kind is Step.DEFENCE:
-        parts.append(t("defence", seat=step.seat) if step.seat is not None
-                     else t("revote", seats=seats) if seats else t("revote_plain"))
-    elif kind is Step.LIFT:
-        parts.append(t("lift", seats=seats) if seats else t("lift_plain"))
-    else:  # LAST_WORDS: those the vote removed speak, then night falls
-        parts += [t("last_words", seat=s) for s in step.last_words]
-        parts.append(t("night"))
-    if not parts:  # nothing to name: the step's own word
-        parts.append(t("morning" if kind is Step.CHECKS else "speeches"))
-    return f"{step.phase.label(lang)}: " + "; ".join(p for p in parts if p)
+    """The judge's next step in one line (the engine's `NextStep.line`: a repeated vote is
+    called one, never "night falls"; nothing empty is shown); the notes are listed apart."""
+    return step.line(lang, first_killed, best_move_open)
 
 
 def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, Any]:

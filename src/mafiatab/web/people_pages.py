@@ -8,19 +8,23 @@ agree with their number (Babel's plural rules), the glossary's words for roles a
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any, Final
 from urllib.parse import quote
+from zoneinfo import ZoneInfo
 
 from babel import Locale
+from babel.dates import format_date, format_time
 from babel.numbers import format_decimal
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
+from mafiatab.domain.clock import aware, zone_label
 from mafiatab.domain.people_stats import PersonStats, Tally
 from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
@@ -28,6 +32,7 @@ from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.i18n import federation
 from mafiatab.rules import PROFILES
+from mafiatab.services.clock import server_zone_name
 from mafiatab.services.people import People, PersonPage, parse_ids
 from mafiatab.web import texts
 from mafiatab.web.app import render
@@ -225,6 +230,33 @@ def _see(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
 
+def day_text(value: str | dt.date | None, lang: str) -> str:
+    """A date as the reader writes it, by Babel (CLDR): «28 нояб. 2026 г.», "Nov 28, 2026";
+    text that is no ISO date is shown as it is."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        try:
+            day = dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return value
+    else:
+        day = value
+    return format_date(day, format="medium", locale=Locale.parse(lang))
+
+
+def moment_text(value: dt.datetime | None, lang: str) -> str:
+    """A moment on the server's clock (these pages span tournaments, each with its own
+    zone), by Babel, with the zone named: «28 нояб. 2026 г., 14:30 (UTC)»."""
+    if value is None:
+        return ""
+    zone = ZoneInfo(server_zone_name())
+    here, loc = aware(value).astimezone(zone), Locale.parse(lang)
+    # the date's medium form and the time to the minute (CLDR's short time)
+    text = f"{format_date(here.date(), 'medium', loc)}, {format_time(here, 'short', locale=loc)}"
+    return f"{text} ({zone_label(zone, value)})"
+
+
 def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
     lang = principal(request).lang
     return render(request, name, pw=lambda key, **kw: word(key, lang, **kw),
@@ -232,6 +264,7 @@ def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
                   num=lambda v, places=1, sign=False: number(v, lang, places, sign),
                   share=lambda w, g: share(w, g, lang),
                   pts=lambda v, sign=False: pts(v, lang, sign),
+                  day=lambda v: day_text(v, lang), moment=lambda v: moment_text(v, lang),
                   ROLES=ROLES, SEATS=SEATS, **context)
 
 

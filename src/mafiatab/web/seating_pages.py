@@ -42,6 +42,7 @@ from mafiatab.services.seating_web import (
 )
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE
+from mafiatab.texts.pages import SEATING
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
@@ -61,68 +62,7 @@ def install(app: Any) -> None:
     _with_runner(app)
 
 
-WORDS: Final[dict[str, tuple[str, str]]] = {
-    "seating": ("Рассадка", "Seating"),
-    "generate": ("Составить рассадку", "Generate the seating"),
-    "again": ("Ещё раз, другое зерно", "Again with another seed"),
-    "stage": ("Стадия", "Stage"),
-    "games": ("Игр у каждого игрока", "Games per player"),
-    "tables": ("Столов в туре (пусто: по числу игроков)", "Tables per round (empty: from players)"),
-    "seed": ("Зерно", "Seed"),
-    "first_round": ("Первый тур рассадки — тур стадии №", "Its round 1 is the stage's round"),
-    "time_limit": ("Предел времени, с", "Time limit, s"),
-    "clubs": ("Разводить одноклубников", "Keep club-mates apart"),
-    "pins": ("Закрепить за столом (игрок: стол)", "Pin to a table (player: table)"),
-    "pins_hint": ("по строке: id или ник: номер стола", "one a line: id or nickname: table"),
-    "availability": ("Доступность (игрок: туры)", "Availability (player: rounds)"),
-    "availability_hint": ("по строке: id или ник: 1-3,5", "one a line: id or nickname: 1-3,5"),
-    "registered": ("Зарегистрировано игроков: {n}", "Registered players: {n}"),
-    "waiting": ("Ждёт очереди (идёт другая рассадка)", "Waiting (another seating is running)"),
-    "ahead": ("Перед ней в очереди: {n}", "Ahead of it in the queue: {n}"),
-    "next": ("Следующая в очереди", "Next in the queue"),
-    "cancel": ("Отменить", "Cancel"),
-    "cancelling": ("Останавливается…", "Stopping…"),
-    "cancelled": ("Составление рассадки отменено.", "The seating generation was cancelled."),
-    "limit": ("предел {s} с", "limit {s} s"),
-    "running": ("Подбор столов…", "Choosing tables…"),
-    "done": ("Готово", "Done"),
-    "refused": ("Рассадку составить нельзя", "No seating is possible"),
-    "failed": ("Сбой", "Failed"),
-    "none_yet": ("Рассадка ещё не составлена.", "No seating has been generated yet."),
-    "metrics": ("Показатели", "Metrics"),
-    "method": ("Метод", "Method"),
-    "mu": ("Среднее число встреч пары μ", "Mean meetings of a pair μ"),
-    "max": ("Больше всего встреч пары (пар)", "Most meetings of a pair (pairs)"),
-    "min": ("Меньше всего встреч пары", "Fewest meetings of a pair"),
-    "never": ("Пар, не встретившихся ни разу", "Pairs that never meet"),
-    "sumsq": ("Σ m²", "Σ m²"),
-    "hist": ("Гистограмма встреч", "Histogram of meetings"),
-    "seat_off": ("Ячеек игрок–место вне нормы (S1)", "Player–seat cells off (S1)"),
-    "group_off": ("Ячеек игрок–пара мест/половина вне нормы (S2)",
-                  "Player–seat-pair/half cells off (S2)"),
-    "table_off": ("Ячеек игрок–стол вне нормы (T1)", "Player–table cells off (T1)"),
-    "hard": ("Нарушено жёстких ограничений", "Hard constraints broken"),
-    "interrupted": ("Остановлено по времени: показана лучшая найденная рассадка.",
-                    "Stopped by the time limit: the best seating found is shown."),
-    "seconds": ("{s} с", "{s} s"),
-    "round": ("Тур", "Round"),
-    "table": ("Стол", "Table"),
-    "publish": ("Опубликовать тур", "Publish round"),
-    "publish_hint": ("Столы тура станут протоколами (черновиками) с этой рассадкой; судьи "
-                     "увидят свои столы. Пока протоколы не начаты, тур можно опубликовать заново.",
-                     "The round's tables become protocols (drafts) with this seating; judges see "
-                     "their tables. Until a protocol starts, the round can be published again."),
-    "judge_of": ("Судья стола {t}", "Judge of table {t}"),
-    "published": ("опубликован", "published"),
-    "published_now": ("Тур {r} опубликован: {n} столов.", "Round {r} published: {n} tables."),
-    "print": ("Печать", "Print"),
-    "print_round": ("Печать тура", "Print the round"),
-    "print_all": ("Печать всей рассадки", "Print the whole seating"),
-    "download": ("Скачать JSON (mafiatab.seating/1)", "Download JSON (mafiatab.seating/1)"),
-    "seat": ("Место", "Seat"),
-    "player": ("Игрок", "Player"),
-    "stage_round": ("тур стадии {n}", "stage round {n}"),
-}
+WORDS: Final = SEATING
 
 
 def sw(key: str, lang: str, **params: object) -> str:

@@ -31,6 +31,7 @@ from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
 from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
+from mafiatab.texts.pages import SETUP
 from mafiatab.web.app import render
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
@@ -52,94 +53,7 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 Who = Annotated[Principal, Depends(principal)]
 Svc = Annotated[Services, Depends(service)]
 
-WORDS: Final[dict[str, tuple[str, str]]] = {
-    "rules_box": ("Правила", "Rules"),
-    "rules_choose": ("— выберите правила —", "— choose the rules —"),
-    "rules_locked": ("Игра {game} уже внесена: правила и их настройки больше не меняются.",
-                     "Game {game} is entered: the rules and their options no longer change."),
-    "rules_open": ("Правила меняются до первой внесённой игры.",
-                   "The rules change until the first game is entered."),
-    "opt_extra_scale": ("Шаг дополнительных баллов", "Step of extra points"),
-    "opt_extra_scale_step_0_2": ("0,2 (как в правилах)", "0.2 (as the rules say)"),
-    "opt_extra_scale_step_0_1": ("0,1", "0.1"),
-    "opt_fiim_7_6": ("Правило «четверо за столом, двое с равными голосами»",
-                     "Rule 'four at the table, two tied'"),
-    "opt_fiim_7_6_off": ("не применяется", "off"),
-    "opt_fiim_7_6_on": ("применяется", "on"),
-    "save": ("Сохранить", "Save"),
-    "players_paste": ("Вставьте игроков: по строке «ник;клуб» (клуб можно не писать). "
-                      "Первой строкой можно дать заголовок: ник;клуб;id.",
-                      "Paste players, one a line: 'nickname;club' (the club may be left out). "
-                      "A header row may come first: nickname;club;id."),
-    "players_file": ("Или файл CSV/XLSX со строкой заголовка (ник, клуб, id)",
-                     "Or a CSV/XLSX file with a header row (nickname, club, id)"),
-    "added_n": ("Добавлено игроков: {n}.", "Players added: {n}."),
-    "refused_n": ("Не добавлены строки ({n}) — исправьте и отправьте снова:",
-                  "Lines not added ({n}): fix them and send again:"),
-    "line": ("Строка", "Line"),
-    "reason": ("Причина", "Reason"),
-    "nickname": ("Ник", "Nickname"),
-    "club": ("Клуб", "Club"),
-    "withdraw": ("Снять с турнира", "Withdraw"),
-    "reinstate": ("Вернуть в турнир", "Bring back"),
-    "withdrawn": ("снят", "withdrawn"),
-    "withdrawn_hint": ("Сыгранные игры остаются; в рассадку не попадает.",
-                       "His played games stay; the seating leaves him out."),
-    "edit_player": ("Исправить", "Correct"),
-    "photo": ("Фото для трансляции", "Photo for the stream"),
-    "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",
-                   "JPEG, PNG, WebP or GIF up to 3 MB; cropped to its centred square."),
-    "photo_upload": ("Загрузить фото", "Upload the photo"),
-    "photo_file": ("Файл фото", "The photo's file"),
-    "photo_remove": ("Удалить фото", "Remove the photo"),
-    "no_players": ("Игроков ещё нет.", "No players yet."),
-    "path": ("Первый запуск: что сделать", "First run: what to do"),
-    "path_done": ("Всё готово: тур открыт.", "All set: the round is open."),
-    "step_create": ("Турнир создан", "Tournament created"),
-    "step_players": ("Игроки: {n} (нужно не меньше {of})", "Players: {n} (at least {of})"),
-    "step_stages": ("Стадии: {n}", "Stages: {n}"),
-    "step_seating": ("Рассадка тура: столов {n}", "The round's seating: {n} tables"),
-    "step_judges": ("Судьи столов: {n} из {of}", "Table judges: {n} of {of}"),
-    "step_blanks": ("Бланки протоколов с кодами входа напечатаны",
-                    "Blank protocols with sign-in codes printed"),
-    "step_open": ("Тур открыт: судьи вошли и начали протоколы",
-                  "The round is open: judges signed in and started their protocols"),
-    "done": ("готово", "done"),
-    "next": ("дальше", "next"),
-    "go": ("Перейти", "Go"),
-    "blanks_box": ("Коды судей и бланки протоколов", "Judges' codes and blank protocols"),
-    "blanks_hint": ("Каждому судье стола тура выдаётся новый код входа; он печатается на "
-                    "бланке его стола (QR-код и 8 знаков) и показывается здесь один раз. "
-                    "Судье с паролем код не нужен.",
-                    "Each table judge of the round gets a new sign-in code, printed on the "
-                    "blank protocol of his table (a QR code and 8 characters) and shown here "
-                    "once. A judge with a password needs no code."),
-    "issue": ("Выдать коды и подготовить бланки", "Issue codes and prepare the blanks"),
-    "round_of": ("{stage}, тур {n}", "{stage}, round {n}"),
-    "codes_title": ("Коды входа судей: {stage}, тур {n}", "Judges' sign-in codes: {stage}, round {n}"),
-    "codes_once": ("Коды показаны один раз: скачайте бланки сейчас.",
-                   "The codes are shown once: download the blanks now."),
-    "password_judge": ("входит по паролю", "signs in with a password"),
-    "no_judge": ("судья не назначен", "no judge assigned"),
-    "download_blanks": ("Скачать бланки (PDF)", "Download the blanks (PDF)"),
-    "loopback": ("Страница открыта по адресу {host}: QR-коды поведут телефоны туда же. "
-                 "Откройте её по адресу компьютера в сети зала.",
-                 "This page is open at {host}: the QR codes send phones there too. Open it "
-                 "at the computer's address on the hall's network."),
-    "code_sign_in": ("Вход по коду", "Sign in with a code"),
-    "admin": ("Учётные записи", "Accounts"),
-    "admin_hint": ("Новый пароль другой учётной записи: все её сеансы завершатся. Право — "
-                   "у организаторов (создающих турниры), не у ролей турнира.",
-                   "A new password for another account: all its sessions end. The right is "
-                   "the organizers' (who create tournaments), not a tournament's role."),
-    "reset": ("Задать пароль", "Set password"),
-    "reset_done": ("Пароль {user} задан; завершено сеансов: {n}.",
-                   "Password of {user} set; sessions ended: {n}."),
-    "place_total": ("Место: {place} · Сумма: {total}", "Place: {place} · Total: {total}"),
-    "main_only": ("Основные баллы: {main}", "Main points: {main}"),
-    "seat_first": ("Сначала рассадите тур.", "Seat a round first."),
-    "separate_hint": ("Клубы не указаны: разводить некого.", "No clubs given: nobody to keep apart."),
-}
+WORDS: Final = SETUP
 
 
 def sw(key: str, lang: str, **params: object) -> str:
@@ -196,7 +110,8 @@ def setup_context(request: Request, me: Principal, svc: Services, tid: int
         "federation": i18n.federation,
         "rule_options": rule_options_of(profile) if profile else [],
         "entered": svc.setup.first_entered(tid), "rounds": rounds,
-        "stage_names": stage_names, "s": lambda k, **kw: sw(k, me.lang, **kw),
+        "stage_names": stage_names, "stage_kinds": model.STAGE_KINDS,
+        "s": lambda k, **kw: sw(k, me.lang, **kw),
         "photos": {pid: photo_url(tid, pid, d) for pid, d in svc.photos.digests(tid).items()},
     }
 
@@ -269,17 +184,31 @@ async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: S
     return _see(f"/t/{tid}/setup#player-{pid}")
 
 
+#: the code a new stage of each kind is given (its id in files and addresses, never shown)
+STAGE_CODE: Final = {"qualification": "qual", "semifinal": "semi", "final": "final"}
+
+
+def stage_code(kind: str, taken: set[str]) -> str:
+    """A new stage's id: its kind's code, numbered when the tournament has one already
+    ("semi", "semi2")."""
+    base = STAGE_CODE.get(kind, "stage")
+    n = 1
+    while (code := base if n == 1 else f"{base}{n}") in taken:
+        n += 1
+    return code
+
+
 @router.post("/t/{tid}/setup/stages")
 async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """A stage by its name and kind (chosen from a list); its id is made here."""
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    for line in f.get("stages", "").splitlines():
-        x = [v.strip() for v in line.split(";")]
-        if not x[0]:
-            continue
-        svc.tournaments.add_stage(tid, model.Stage(id=x[0], name=x[1] if len(x) > 1 and x[1] else x[0],
-                                       kind=x[2] if len(x) > 2 and x[2] else "qualification"),
-                      actor=user)
+    name = f.get("name", "").strip()[:100]
+    if name:
+        kind = f.get("kind", "qualification")
+        taken = {st.id for st in svc.tournaments.context(tid)[2]}
+        svc.tournaments.add_stage(tid, model.Stage(id=stage_code(kind, taken), name=name, kind=kind),
+                                  actor=user)
     return _see(f"/t/{tid}/setup#stages")
 
 
