@@ -96,3 +96,44 @@ def test_no_stream_for_a_game_that_is_not_there(server: str, world: World) -> No
     with anon.stream("GET", f"/t/{world.a}/overlay/{world.demo.open_games[0]}/events") as r:
         assert r.status_code == 200  # a real game's stream still opens
     anon.close()
+
+
+def test_a_judges_live_stream_ends_when_he_signs_out(server: str, world: World) -> None:
+    """The judge's live screen stream (`.../live/events`) checked the account's role before
+    each event, not the session: a judge who signed out (or whose session was revoked)
+    kept receiving his table's live state. Now it ends with "gone"."""
+    judge = httpx.Client(base_url=server, timeout=httpx.Timeout(10, read=30))
+    csrf = judge.get("/api/session").json()["csrf"]
+    r = judge.post("/api/login", json={"user": "judge1", "password": DEMO_PASSWORD},
+                   headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200
+    jh = {"X-CSRF-Token": r.json()["csrf"]}
+    code = next(c for c in world.demo.open_games
+                if judge.get(f"/api/t/{world.a}/games/{c}/live").status_code == 200)
+    seen: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_events,
+                     args=(judge, f"/api/t/{world.a}/games/{code}/live/events", seen),
+                     daemon=True).start()
+    assert seen.get(timeout=10) == "status 200"
+    assert seen.get(timeout=10) == "update"  # the state at once
+    assert judge.post("/api/logout", headers=jh).status_code == 200
+    assert judge.get("/api/session").json()["user"] is None
+    org = httpx.Client(base_url=server, timeout=10)
+    oc = org.get("/api/session").json()["csrf"]
+    r = org.post("/api/login", json={"user": ORGANIZER_NAME, "password": DEMO_PASSWORD},
+                 headers={"X-CSRF-Token": oc})
+    h = {"X-CSRF-Token": r.json()["csrf"]}
+    before = org.get(f"/api/t/{world.a}/screens").json()["roles_delay"]
+    # a change of the game's screen (the roles delay): the stream must not carry it any more
+    assert org.post(f"/api/t/{world.a}/screens", json={"roles_delay": 7},
+                    headers=h).status_code == 200
+    try:
+        after: list[str] = []
+        while not after or after[-1] not in ("closed", "gone"):
+            after.append(seen.get(timeout=10))
+            assert after[-1] != "update", after  # main: the state again, to a signed-out judge
+        assert after[0] == "gone", after
+    finally:
+        org.post(f"/api/t/{world.a}/screens", json={"roles_delay": before}, headers=h)
+        judge.close()
+        org.close()

@@ -81,7 +81,7 @@ def test_the_command_line_answers_a_team_or_job_refusal_with_exit_1(
     def refuse(what: str, lang: str = "ru") -> None:
         if what == "teams":
             parse_teams("Север: nobody-here", [])
-        Jobs(day.svc.store).cancel(tid, "seating")
+        Jobs(day.svc.store).cancel(tid, "seating", actor="org")
 
     monkeypatch.setattr(cli, "app", one)
     for argv, words in [

@@ -115,3 +115,23 @@ def test_person_and_club_pages_show_the_figures(sqlite_engine: Engine) -> None:
     assert "10 players" in club.text and "1 tournament" in club.text
     assert client.get("/clubs/Нет такого").status_code == 404
     assert client.get("/people/999999").status_code == 404
+
+
+def test_a_club_whose_name_holds_a_slash_has_its_page(sqlite_engine: Engine) -> None:
+    """`/clubs/{name}` took no "/": a club such as "Мафия/Питер" had a link (its members'
+    pages make one) that answered 404."""
+    _people, tournaments = people_on(sqlite_engine)
+    t = small()
+    t.name = "Клубы со слэшем"
+    for p in t.players:
+        p.club = "Мафия/Питер" if p.id in "abc" else "Клуб Север"
+    load(tournaments, t)
+    client = TestClient(create_app(sqlite_engine, secret="t"))
+    listed = client.get("/clubs").text
+    assert 'href="/clubs/%D0%9C%D0%B0%D1%84%D0%B8%D1%8F/%D0%9F%D0%B8%D1%82%D0%B5%D1%80"' in listed
+    for path in ("/clubs/Мафия/Питер", "/clubs/%D0%9C%D0%B0%D1%84%D0%B8%D1%8F%2F%D0%9F%D0%B8%D1%82"
+                 "%D0%B5%D1%80"):
+        club = client.get(path)
+        assert club.status_code == 200, path
+        assert "Мафия/Питер" in club.text and "3 игрока" in club.text
+    assert client.get("/clubs/Мафия/Москва").status_code == 404

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy import Engine
@@ -50,7 +50,7 @@ def _tournament(svc: Services, name: str, players: int) -> int:
 
 def _queued(jobs: Jobs, svc: Services, tid: int) -> int:
     desk = SeatingDesk(svc)
-    _players, inputs = desk.build(tid, SeatingParams(stage="qual", games=4))
+    _players, inputs = desk.build(tid, SeatingParams(stage="qual", games=4), actor="org")
     return jobs.submit(tid, KIND, owner="org", params=SeatingParams("qual", 4).stored(),
                        inputs=inputs, time_limit=10).id
 
@@ -114,8 +114,8 @@ def test_the_running_bound_holds_over_processes(engine: Engine) -> None:
 def _wait(desk: SeatingDesk, tid: int, until: set[str], timeout: float = 120) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        job = desk.job(tid)
-        cancelled = desk.cancelled(tid)
+        job = desk.job(tid, actor="org")
+        cancelled = desk.cancelled(tid, actor="org")
         state = (cancelled.state if cancelled is not None
                  and (job is None or cancelled.number > job.number) else
                  job.state if job is not None else "")
@@ -138,18 +138,18 @@ def test_cancel_stops_a_running_search_before_its_limit(engine: Engine) -> None:
         big = SeatingParams("qual", 10, seed=3, time_limit=60, iterations=10_000_000)
         job = other_desk.start(tid, big, actor="org")
         deadline = time.monotonic() + 60
-        while (now := other_desk.job(tid)) is not None and not (
+        while (now := other_desk.job(tid, actor="org")) is not None and not (
                 now.state == RUNNING and now.progress > 0) and time.monotonic() < deadline:
             time.sleep(0.05)
         t0 = time.monotonic()
-        other_desk.cancel(tid)
+        other_desk.cancel(tid, actor="org")
         assert _wait(other_desk, tid, {CANCELLED}, timeout=30) == CANCELLED
         stopped = time.monotonic() - t0
         assert stopped < 30, stopped  # far below the 60 s limit
-        current = other_desk.job(tid)
+        current = other_desk.job(tid, actor="org")
         assert current is not None and current.number == done.number != job.number
         with pytest.raises(JobRefused) as e:  # the jobs' own refusal, of the Refused family
-            other_desk.cancel(tid)
+            other_desk.cancel(tid, actor="org")
         assert e.value.status == 404 and e.value.code == "no_job"
     finally:
         runner_desk.stop_runner()
@@ -164,7 +164,7 @@ def test_a_time_limit_hands_back_the_best_found(engine: Engine) -> None:
         desk.start(tid, SeatingParams("qual", 10, seed=5, time_limit=1.0,
                                       iterations=10_000_000), actor="org")
         assert _wait(desk, tid, {DONE, "failed"}) == DONE
-        job = desk.job(tid)
+        job = desk.job(tid, actor="org")
         # stopped by the limit with the best seating found (the seats' balancing after
         # the search is not part of the limit: it takes seconds more on a loaded machine)
         assert job is not None and job.interrupted and job.document is not None
@@ -187,13 +187,13 @@ def test_a_job_whose_process_stopped_is_finished_by_another(engine: Engine) -> N
     desk_b.start_runner()
     try:
         assert _wait(desk_b, tid, {DONE}, timeout=60) == DONE
-        job = desk_b.job(tid)
+        job = desk_b.job(tid, actor="org")
         assert job is not None and job.view.worker == desk_b.jobs.worker
         assert job.view.attempts == 2
         assert not dead.finish(taken.id, Outcome(DONE, result={}))  # too late for A
         codes = desk_b.publish(tid, 1, actor="org")
         assert len(codes) == 2
-        assert desk_b.require_job(tid).published == {1: codes}
+        assert desk_b.require_job(tid, actor="org").published == {1: codes}
     finally:
         desk_b.stop_runner()
 
@@ -208,17 +208,51 @@ def test_a_stopping_process_gives_its_running_job_back(engine: Engine) -> None:
     job = first.start(tid, SeatingParams("qual", 10, seed=9, time_limit=3,
                                          iterations=10_000_000), actor="org")
     deadline = time.monotonic() + 60
-    while (now := first.job(tid)) is not None and not (
+    while (now := first.job(tid, actor="org")) is not None and not (
             now.state == RUNNING and now.progress > 0) and time.monotonic() < deadline:
         time.sleep(0.05)  # searching (past numba's first compilation)
     first.stop_runner()
-    back = second.job(tid)
+    back = second.job(tid, actor="org")
     assert back is not None and back.number == job.number
     assert back.state == WAITING and back.view.attempts == 0 and back.view.worker is None
     second.start_runner()
     try:
         assert _wait(second, tid, {DONE}) == DONE
-        done = second.job(tid)
+        done = second.job(tid, actor="org")
         assert done is not None and done.view.worker == second.jobs.worker
     finally:
         second.stop_runner()
+
+
+def test_the_desk_refuses_anyone_but_the_tournaments_staff(engine: Engine) -> None:
+    """The desk checks the actor itself (the page, the API and the CLI call it alike): a
+    viewer of the tournament, and the organizer of another one, are refused every step;
+    the tournament's organizer and head judge are not."""
+    from mafiatab.services.errors import PermissionDenied
+
+    svc = Services(engine)
+    tid = _tournament(svc, "Guarded cup", 20)
+    svc.tournaments.create_tournament("Other cup", "fsm", actor="stranger", stages=[STAGE])
+    svc.access.grant(tid, "watcher", "viewer", actor="org")
+    svc.access.grant(tid, "head", "head_judge", actor="org")
+    desk = SeatingDesk(svc)
+    params = SeatingParams("qual", 4)
+    steps: list[Callable[[str], object]] = [
+        lambda who: desk.job(tid, actor=who),
+        lambda who: desk.cancelled(tid, actor=who),
+        lambda who: desk.require_job(tid, actor=who),
+        lambda who: desk.build(tid, params, actor=who),
+        lambda who: desk.start(tid, params, actor=who),
+        lambda who: desk.cancel(tid, actor=who),
+        lambda who: desk.publish(tid, 1, actor=who),
+        lambda who: desk.wait(tid, 0.1, actor=who),
+        lambda who: desk.jobs.cancel(tid, KIND, actor=who),
+    ]
+    for who in ("watcher", "stranger", "nobody", ""):
+        for step in steps:
+            with pytest.raises(PermissionDenied):
+                step(who)
+    assert desk.job(tid, actor="head") is None
+    job = desk.start(tid, params, actor="head")
+    assert desk.require_job(tid, actor="org").number == job.number
+    assert desk.cancel(tid, actor="org").state == CANCELLED

@@ -8,25 +8,14 @@ other role is. A route added to the app without a line here fails `test_every_ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mafiatab.web import (
-    account_api,
-    api,
-    appeals,
-    front_pages,
-    game_time,
-    live,
-    pages,
-    photos,
-    seating_pages,
-    setup_pages,
-)
+from mafiatab.web.app import create_app
 from tests.web.conftest import ROLES, World, csrf_of
 
 ALL = frozenset(ROLES)
@@ -182,19 +171,90 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/players/{pid}/photo", STAFF, {}),
     ("DELETE", "/api/t/{tid}/players/{pid}/photo", STAFF, None),
 ]
-ROUTES += SEATING_ROUTES
+# issues 14-15: the day's desk, a player's own page, teams; the screens (overlay, hall);
+# issue 12: people and clubs, the rating. {pid} under /people is a person's number.
+PLAYER = frozenset({"player1"})
+DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
+    ("GET", "/t/{tid}/checkin", STAFF, None),
+    ("POST", "/t/{tid}/checkin/player/{pid}", STAFF, {"present": "1"}),
+    ("POST", "/t/{tid}/checkin/player/{pid}/code", STAFF, {}),
+    ("POST", "/t/{tid}/checkin/replace", STAFF, {"stage": "nope", "round": "1"}),
+    ("POST", "/t/{tid}/checkin/reseat", STAFF, {"stage": "nope", "round": "1"}),
+    ("POST", "/t/{tid}/checkin/publish", STAFF, {"round": "99"}),
+    ("POST", "/t/{tid}/checkin/key", STAFF, {}),
+    ("GET", "/api/t/{tid}/checkin", STAFF, None),
+    ("POST", "/api/t/{tid}/checkin/{pid}", STAFF, {"present": True}),
+    # the desk's QR: others are asked for a player's code; player1's key is wrong (404)
+    ("GET", "/t/{tid}/here/{key}", ALL, None),
+    ("GET", "/code", ALL, None),
+    ("POST", "/code", ALL, {"code": "NOPE"}),
+    ("GET", "/t/{tid}/me", PLAYER, None),
+    ("GET", "/t/{tid}/me/part", PLAYER, None),
+    ("GET", "/t/{tid}/me/events", PLAYER, None),
+    ("GET", "/api/t/{tid}/me", PLAYER, None),
+    ("GET", "/t/{tid}/teams", ALL, None),
+    ("POST", "/t/{tid}/teams", ORG, {"teams": "Север: nobody-here"}),
+    ("GET", "/api/t/{tid}/teams", ALL, None),
+    ("GET", "/t/{tid}/overlay/{code}", ALL, None),  # the standings are public in the demo
+    ("GET", "/t/{tid}/overlay/{code}/state", ALL, None),
+    ("GET", "/t/{tid}/overlay/{code}/events", ALL, None),
+    ("GET", "/api/t/{tid}/games/{code}/live/events", EDIT, None),
+    ("GET", "/t/{tid}/screens", STAFF, None),
+    ("POST", "/t/{tid}/screens/overlay-key", STAFF, {}),
+    ("POST", "/t/{tid}/screens/overlay-key/revoke", STAFF, {}),
+    ("POST", "/t/{tid}/screens/settings", STAFF, {"roles_delay": "bad"}),
+    ("GET", "/api/t/{tid}/screens", STAFF, None),
+    ("POST", "/api/t/{tid}/screens", STAFF, {}),
+    ("POST", "/api/t/{tid}/screens/overlay-key", STAFF, None),
+    ("DELETE", "/api/t/{tid}/screens/overlay-key", STAFF, None),
+    ("GET", "/t/{tid}/hall", ALL, None),
+    ("GET", "/t/{tid}/hall/state", ALL, None),
+    ("GET", "/t/{tid}/hall/events", ALL, None),
+    ("GET", "/t/{tid}/standings/events", ALL, None),
+    ("GET", "/people", ALL, None),
+    ("GET", "/people/{pid}", ALL, None),
+    ("GET", "/people/{pid}/roles.svg", ALL, None),
+    ("GET", "/people/{pid}/seats.svg", ALL, None),
+    ("POST", "/people/{pid}/merge", ORG, {"other": "0"}),
+    ("POST", "/people/merges/{mid}/split", ORG, {}),
+    ("GET", "/clubs", ALL, None),
+    ("GET", "/clubs/{name:path}", ALL, None),
+    ("GET", "/rating", ALL, None),
+    ("POST", "/rating/what-if", ALL, {}),
+    ("POST", "/rating/settings", ORG, {"kind": "nope"}),
+    ("GET", "/api/people/{pid}", ALL, None),
+    ("GET", "/api/rating", ALL, None),
+    ("POST", "/api/people/{pid}/merge", ORG, {"other": 999_999}),
+    ("POST", "/api/people/merges/{mid}/split", ORG, None),
+]
+ROUTES += SEATING_ROUTES + DAY_ROUTES
+#: server-sent event streams: an allowed role's stream never ends, so only the refusals
+#: are checked here (tests/attacks/test_streams.py opens them on a real server)
+STREAMS = frozenset(p for _m, p, _a, _b in ROUTES if p.endswith("/events"))
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
 OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
-PUBLIC_WRITES = {"/login", "/login/code", "/api/login"}
+PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code"}
 
 
-def test_every_route_listed() -> None:
-    routers = (front_pages.router, account_api.router, pages.router, api.router, live.pages,
-               live.api, appeals.router, appeals.api, seating_pages.router, setup_pages.router,
-               setup_pages.api, game_time.router, game_time.api, photos.router, photos.api)
-    routes = {(m, r.path) for router in routers for r in router.routes
-              if isinstance(r, APIRoute) for m in r.methods}
+def app_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:
+    """(method, path) of every route the app answers, also those of included routers
+    (FastAPI ≥ 0.16x keeps an included router as one route that yields its own)."""
+    for r in routes:
+        if isinstance(r, APIRoute):
+            yield from ((m, r.path) for m in r.methods)
+        elif hasattr(r, "effective_route_contexts"):
+            for c in r.effective_route_contexts():
+                if isinstance(c.original_route, APIRoute):
+                    yield from ((m, c.path) for m in c.methods or ())
+
+
+def test_every_route_listed(world: World) -> None:
+    """Every route of the app (not of a list of routers: a router added to the app without
+    its lines here fails too) has its line in the table, and every line a route."""
+    app = create_app(str(world.db), secret="route-list")
+    routes = set(app_routes(app.router.routes))
+    assert len(routes) > len(SEATING_ROUTES + DAY_ROUTES)  # the walk found the routers
     listed = {(m, p) for m, p, _, _ in ROUTES}
     assert routes - listed == set(), "routes without an access rule"
     assert listed - routes == set(), "rules for routes that do not exist"
@@ -204,8 +264,10 @@ def _url(path: str, world: World) -> str:
     d = world.demo
     confirmed = next(g.id for g in world.sample.games if g.stage == "qual" and g.round == 1)
     code = d.open_games[0] if path.rsplit("/", 1)[-1] in OPEN_GAME_ROUTES else confirmed
-    return path.format(tid=d.tournament, code=code, pid=world.sample.players[0].id, lang="en",
-                       case=world.case, cid=0)
+    person = path.startswith(("/people", "/api/people"))
+    return path.replace("{name:path}", "Клуб/нет такого").format(
+        tid=d.tournament, code=code, pid=1 if person else world.sample.players[0].id,
+        lang="en", case=world.case, cid=0, key="not-the-desks-key", mid=0)
 
 
 def _refused(r: Any) -> bool:
@@ -219,6 +281,8 @@ def _refused(r: Any) -> bool:
                          ids=[f"{m} {p}" for m, p, _, _ in ROUTES])
 def test_access(world: World, client_for: Callable[[str], TestClient], role: str, method: str,
                 path: str, allowed: frozenset[str], body: dict[str, Any] | None) -> None:
+    if path in STREAMS and role in allowed:
+        pytest.skip("an open stream never ends (tests/attacks/test_streams.py)")
     c = client_for(role)
     url = _url(path, world)
     headers = {"X-CSRF-Token": csrf_of(c)}

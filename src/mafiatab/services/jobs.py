@@ -50,8 +50,9 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from mafiatab.services.access import STAFF
 from mafiatab.services.errors import ServiceError
-from mafiatab.services.store import Store, aware
+from mafiatab.services.store import Store, aware, require_role, tournament_row
 from mafiatab.storage import models as db
 from mafiatab.texts.refusals import JOBS
 
@@ -275,9 +276,11 @@ class Jobs:
         assert view is not None
         return view
 
-    def cancel(self, tournament: int, kind: str) -> JobView:
-        """Stop the tournament's waiting or running job (404 when there is none)."""
+    def cancel(self, tournament: int, kind: str, *, actor: str) -> JobView:
+        """Stop the tournament's waiting or running job (404 when there is none): the
+        tournament's organizers and head judges only."""
         with self.store.write() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
             row = s.scalar(select(db.Job).where(db.Job.tournament_id == tournament,
                                                 db.Job.kind == kind, db.Job.state.in_(BUSY))
                            .with_for_update())

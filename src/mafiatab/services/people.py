@@ -551,15 +551,16 @@ class People:
 
     def set_setup(self, *, actor: str, stage_kinds: Iterable[str], unrated: Iterable[int],
                   elite: Iterable[int]) -> RatingSetup:
-        """Which games count, for the whole server (audited)."""
+        """Which games count, for the whole server (audited). Who may comes first: anyone
+        else is refused whatever he sent."""
         kinds = sorted(set(stage_kinds))
-        for k in kinds:
-            if k not in STAGE_KINDS:
-                raise PeopleError("bad_stage_kind", value=k)
-        if not kinds:
-            raise PeopleError("no_stage_kind")
         with self.store.write() as s:
             self._require(s, actor)
+            for k in kinds:
+                if k not in STAGE_KINDS:
+                    raise PeopleError("bad_stage_kind", value=k)
+            if not kinds:
+                raise PeopleError("no_stage_kind")
             known = set(s.scalars(select(db.Tournament.id)))
             off = sorted(set(unrated) & known)
             top = sorted(set(elite) & known)

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, Reason, Refused, Word
+from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
 from mafiatab.services.jobs import (
     BUSY,
@@ -51,7 +52,7 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
-from mafiatab.services.store import Store
+from mafiatab.services.store import Store, require_role, tournament_row
 from mafiatab.storage.models import DRAFT
 from mafiatab.texts.seating import SEATING_BOUND, SEATING_DESK
 
@@ -397,30 +398,38 @@ class SeatingDesk:
     def stop_runner(self) -> None:
         self.runner.stop()
 
-    def job(self, tournament: int) -> SeatingJob | None:
+    def require_staff(self, tournament: int, actor: str) -> None:
+        """Only the tournament's organizers and head judges use the seating desk."""
+        with self.svc.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
+
+    def job(self, tournament: int, *, actor: str) -> SeatingJob | None:
         """The tournament's proposal: its newest generation that was not cancelled."""
+        self.require_staff(tournament, actor)
         view = self.jobs.newest(tournament, KIND,
                                 states=(WAITING, RUNNING, DONE, REFUSED, FAILED))
         return None if view is None else SeatingJob.of(view)
 
-    def cancelled(self, tournament: int) -> SeatingJob | None:
+    def cancelled(self, tournament: int, *, actor: str) -> SeatingJob | None:
         """The tournament's newest generation, when it was cancelled (the page says so)."""
+        self.require_staff(tournament, actor)
         view = self.jobs.newest(tournament, KIND)
         return SeatingJob.of(view) if view is not None and view.state == CANCELLED else None
 
-    def require_job(self, tournament: int) -> SeatingJob:
-        job = self.job(tournament)
+    def require_job(self, tournament: int, *, actor: str) -> SeatingJob:
+        job = self.job(tournament, actor=actor)
         if job is None:
             raise SeatingRefused("desk_none_yet", status=404)
         return job
 
-    def build(self, tournament: int, params: SeatingParams) -> tuple[list[model.Player],
-                                                                      dict[str, Any]]:
+    def build(self, tournament: int, params: SeatingParams, *,
+              actor: str) -> tuple[list[model.Player], dict[str, Any]]:
         """The registered players and the generator's inputs (0-based numbers); an
         impossible request is refused here, before any search starts, with the
         generator's reason."""
         from mafiatab.seating.model import InfeasibleRequest, build_request
 
+        self.require_staff(tournament, actor)
         check_bounds(params)
         _t, players, stages = self.svc.tournaments.context(tournament)
         gone = self.svc.roster.withdrawn(tournament)  # a withdrawn player is not seated again
@@ -451,32 +460,32 @@ class SeatingDesk:
                   "availability": {str(k): sorted(v) for k, v in availability.items()}}
         return players, inputs
 
-    def start(self, tournament: int, params: SeatingParams, *, actor: str = "") -> SeatingJob:
+    def start(self, tournament: int, params: SeatingParams, *, actor: str) -> SeatingJob:
         """Check the request and queue its search; the newest job becomes the
         tournament's proposal. Refused (409) while the tournament's last search is
         waiting or running, 503 when the server's queue is full."""
-        players, inputs = self.build(tournament, params)
+        players, inputs = self.build(tournament, params, actor=actor)
         view = self.jobs.submit(tournament, KIND, owner=actor, params=params.stored(),
                                 inputs=inputs,
                                 time_limit=default_time_limit(len(players), params.time_limit))
         self.runner.wake()
         return SeatingJob.of(view)
 
-    def cancel(self, tournament: int) -> SeatingJob:
+    def cancel(self, tournament: int, *, actor: str) -> SeatingJob:
         """Stop the tournament's waiting or running generation (404 when none)."""
-        view = self.jobs.cancel(tournament, KIND)
+        view = self.jobs.cancel(tournament, KIND, actor=actor)
         self.runner.cancel_local(view.id)
         return SeatingJob.of(view)
 
-    def wait(self, tournament: int, timeout: float) -> SeatingJob:
+    def wait(self, tournament: int, timeout: float, *, actor: str) -> SeatingJob:
         """The newest job once it is no longer waiting or running (tests, scripts)."""
         import time
 
         deadline = time.monotonic() + timeout
-        job = self.require_job(tournament)
+        job = self.require_job(tournament, actor=actor)
         while job.busy and time.monotonic() < deadline:
             time.sleep(0.05)
-            job = self.require_job(tournament)
+            job = self.require_job(tournament, actor=actor)
         return job
 
     # --- publishing ---
@@ -484,7 +493,7 @@ class SeatingDesk:
                 judges: Mapping[int, str] | None = None) -> list[str]:
         """Enter every table of the proposal's round `rnd` (1-based) as its game's seating,
         with the judges given per table (1-based). Returns the games' codes."""
-        job = self.require_job(tournament)
+        job = self.require_job(tournament, actor=actor)
         if job.state != DONE or job.document is None:
             raise SeatingRefused("desk_not_ready", status=409)
         if not 1 <= rnd <= job.request.rounds:

@@ -61,6 +61,7 @@ def render(request: Request, name: str, status_code: int = 200,
            headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
     """A page in the asker's language, with the CSRF token for its forms."""
     p = principal(request)
+    context.setdefault("status_code", status_code)
     context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
                    w=lambda key, **kw: texts.word(key, p.lang, **kw))
     if isinstance(context.get("tid"), int) and "stage_name" not in context:

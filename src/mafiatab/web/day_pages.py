@@ -191,11 +191,11 @@ def qr_svg(data: str, scale: int = 6) -> str:
     return segno.make(data, error="m").svg_inline(scale=scale, dark="#1b1b1b", light="#fff")
 
 
-def _pins(request: Request, tid: int, stage: str) -> dict[str, int]:
+def _pins(request: Request, tid: int, stage: str, user: str) -> dict[str, int]:
     """The pins the organizer gave the seating of this stage (the seating page's newest
     proposal), so that a change keeps them."""
     desk = getattr(request.app.state, "seating_desk", None)
-    job = desk.job(tid) if desk is not None else None
+    job = desk.job(tid, actor=user) if desk is not None else None
     if job is None or job.params.stage != stage:
         return {}
     return dict(job.params.pins)
@@ -204,18 +204,19 @@ def _pins(request: Request, tid: int, stage: str) -> dict[str, int]:
 def _plan(request: Request, d: Day, tid: int, user: str) -> RoundPlan | None:
     plan = d.checkin.next_round(tid, actor=user)
     if plan is not None:
-        pins = _pins(request, tid, plan.stage)
+        pins = _pins(request, tid, plan.stage, user)
         if pins:
             plan = d.checkin.next_round(tid, actor=user, pins=pins)
     return plan
 
 
-def _draft(request: Request, tid: int, presence: Mapping[str, Any]) -> dict[str, Any] | None:
+def _draft(request: Request, tid: int, presence: Mapping[str, Any],
+           user: str) -> dict[str, Any] | None:
     """The seating page's proposal's first round not yet published, with its no-shows (a
     round the organizer has not entered as games yet): published for those present in one
     step (`publish_present`)."""
     desk = getattr(request.app.state, "seating_desk", None)
-    job = desk.job(tid) if desk is not None else None
+    job = desk.job(tid, actor=user) if desk is not None else None
     if job is None or job.document is None:
         return None
     published = job.published
@@ -239,7 +240,7 @@ def _checkin_context(request: Request, d: Day, svc: Services, me: Principal, tid
     names = {p.id: p.nickname for p in players}
     plan = _plan(request, d, tid, user)
     return {"t": t, "tid": tid, "players": players, "presence": presence, "names": names,
-            "plan": plan, "draft": _draft(request, tid, presence) if plan is None else None,
+            "plan": plan, "draft": _draft(request, tid, presence, user) if plan is None else None,
             "desk_link": link, "desk_qr": qr_svg(link),
             "message": message, "stage_names": {s.id: s.name for s in stages},
             "dw": lambda k, **kw: dw(k, me.lang, **kw)}
@@ -276,7 +277,7 @@ async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> R
     stage, absent, reserve = f.get("stage", ""), f.get("absent", ""), f.get("reserve", "")
     rnd = _int(f.get("round", ""))
     tb = await run_in_threadpool(lambda: d.checkin.replace(
-        tid, stage, rnd, absent, reserve, actor=user, pins=_pins(request, tid, stage)))
+        tid, stage, rnd, absent, reserve, actor=user, pins=_pins(request, tid, stage, user)))
     names = {p.id: p.nickname for p in svc.tournaments.context(tid)[1]}
     msg = dw("replaced", me.lang, reserve=names.get(reserve, reserve),
              absent=names.get(absent, absent), table=tb.number)
@@ -289,7 +290,7 @@ async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
     f = await _form(request)
     stage, rnd = f.get("stage", ""), _int(f.get("round", ""))
     r = await run_in_threadpool(lambda: d.checkin.reseat(
-        tid, stage, rnd, actor=user, pins=_pins(request, tid, stage)))
+        tid, stage, rnd, actor=user, pins=_pins(request, tid, stage, user)))
     msg = dw("reseated", me.lang, tables=", ".join(map(str, r.changed_tables)) or "—",
              a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off,
              d=r.after.seat_cells_off)
@@ -308,7 +309,7 @@ async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Res
     f = await _form(request)
     rnd = _int(f.get("round", ""))
     desk = desk_of(request.app)
-    job = desk.require_job(tid)
+    job = desk.require_job(tid, actor=user)
     stage, number = job.params.stage, job.stage_round(rnd)
     try:
         await run_in_threadpool(lambda: desk.publish(tid, rnd, actor=user))

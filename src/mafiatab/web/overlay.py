@@ -290,15 +290,23 @@ async def live_events(request: Request, tid: int, code: str) -> Response:
     if user is None or not await run_in_threadpool(svc.protocols.may_edit, tid, code, user):
         raise HTTPException(status_code=403, detail="not allowed")
     lang = me.lang
+    token = request.session.get("sid")
 
     def draw() -> str:
         return json.dumps(live_state_of(live_log.load(svc.games, tid, code), lang), ensure_ascii=False)
+
+    def still_allowed() -> bool:
+        # the session as well as the role: a sign-out, "sign out everywhere" or a revoked
+        # code ends the stream too, not only the next request (as `/t/{tid}/me/events`)
+        return (isinstance(token, str) and svc.accounts.session_user(token) == user
+                and svc.protocols.may_edit(tid, code, user))
 
     async def stream() -> Any:
         async for event in hub_of(request).events(("live", tid, code),
                                                   lambda: svc.screens.overlay_version(tid, code),
                                                   lang, draw):
-            if not await run_in_threadpool(svc.protocols.may_edit, tid, code, user):
+            if not await run_in_threadpool(still_allowed):
+                yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
                 return
             yield event
 

@@ -353,7 +353,7 @@ def clubs_page(request: Request, me: Who, svc: Svc) -> Response:
     return _page(request, "people.html", q="", found=[], clubs=svc.clubs())
 
 
-@router.get("/clubs/{name}", response_class=HTMLResponse)
+@router.get("/clubs/{name:path}", response_class=HTMLResponse)  # a name may hold "/"
 def club_page(request: Request, name: str, me: Who, svc: Svc) -> Response:
     return _page(request, "club.html", c=svc.club(name), quote=quote)
 

@@ -40,7 +40,6 @@ from mafiatab.services.seating_web import (
     parse_pins,
     parse_rounds,
 )
-from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE
 from mafiatab.texts.pages import SEATING
 from mafiatab.web.app import render
@@ -50,7 +49,7 @@ from mafiatab.web.security import (
     Principal,
     check_csrf,
     read_form,
-    require_role,
+    require_user,
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)])
@@ -142,12 +141,13 @@ def _default_stage(svc: Services, tid: int) -> str:
     return next((s.id for s in stages if s.kind == "qualification"), stages[0].id)
 
 
-def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int) -> dict[str, Any]:
+def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int,
+                  user: str) -> dict[str, Any]:
     t, players, stages = svc.tournaments.context(tid)
     gone = svc.roster.withdrawn(tid)  # the count and the tables' hint: whom the seating seats
     players = [p for p in players if p.id not in gone]
-    job = d.job(tid)
-    cancelled = d.cancelled(tid)
+    job = d.job(tid, actor=user)
+    cancelled = d.cancelled(tid, actor=user)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
             "cancelled": cancelled,
             "judges": sorted({u for u, r in svc.access.staff(tid) if r == JUDGE}),
@@ -171,17 +171,17 @@ def _mu(job: SeatingJob | None) -> str:
 @router.get("/t/{tid}/seating", response_class=HTMLResponse, include_in_schema=False)
 def seating_page(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
                  published: int | None = None) -> Response:
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     return render(request, "seating.html", published_now=published,
-                  **_page_context(svc, d, me, tid))
+                  **_page_context(svc, d, me, tid, user))
 
 
 @router.get("/t/{tid}/seating/status", response_class=HTMLResponse, include_in_schema=False)
 def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: Desk) -> Response:
     """htmx: the status box, polled while the search runs (it stops polling when done)."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     return render(request, "seating_status.html", published_now=None, polled=True,
-                  **_page_context(svc, d, me, tid))
+                  **_page_context(svc, d, me, tid, user))
 
 
 def _params_from_form(f: dict[str, str], svc: Services, tid: int) -> SeatingParams:
@@ -208,17 +208,17 @@ async def _form(request: Request) -> dict[str, str]:
 @router.post("/t/{tid}/seating/generate", include_in_schema=False)
 async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
                                 d: Desk) -> Response:
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     f = await _form(request)
     try:
-        old = d.job(tid)
+        old = d.job(tid, actor=user)
         if f.get("again") and old is not None:
             p = old.params
             params = SeatingParams(p.stage, p.games, p.tables, p.seed + 1, p.separate_clubs,
                                    p.pins, p.availability, p.first_round, p.time_limit)
         else:
             params = _params_from_form(f, svc, tid)
-        d.start(tid, params, actor=me.user or "")
+        d.start(tid, params, actor=user)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
@@ -227,10 +227,10 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
 @router.post("/t/{tid}/seating/cancel", include_in_schema=False)
 async def seating_cancel_post(request: Request, tid: int, me: Who, d: Desk) -> Response:
     """The page's cancel button: the search stops at its next progress report."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     await _form(request)
     try:
-        await run_in_threadpool(d.cancel, tid)
+        await run_in_threadpool(lambda: d.cancel(tid, actor=user))
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
@@ -239,7 +239,7 @@ async def seating_cancel_post(request: Request, tid: int, me: Who, d: Desk) -> R
 @router.post("/t/{tid}/seating/publish", include_in_schema=False)
 async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
                                d: Desk) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     f = await _form(request)
     try:
         rnd = _int(f.get("round"), None, "round")
@@ -258,9 +258,9 @@ async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
 def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
                   round: str | None = None) -> Response:
     """A printable page (A4): one round's tables, or every round (`round` empty)."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
-        job = d.require_job(tid)
+        job = d.require_job(tid, actor=user)
         rounds = job.rounds()
         if not rounds:
             raise SeatingRefused("desk_not_ready", status=409)
@@ -278,17 +278,17 @@ def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
 @router.get("/t/{tid}/seating/download", include_in_schema=False)
 def seating_download(request: Request, tid: int, me: Who, d: Desk) -> Response:
     """The proposal as a mafiatab.seating/1 file."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
-        doc = _document(d, tid)
+        doc = _document(d, tid, user)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=False)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="seating-{tid}.json"'})
 
 
-def _document(d: SeatingDesk, tid: int) -> dict[str, Any]:
-    job = d.require_job(tid)
+def _document(d: SeatingDesk, tid: int, user: str) -> dict[str, Any]:
+    job = d.require_job(tid, actor=user)
     if job.document is None:
         raise SeatingRefused("desk_not_ready", status=409)
     return job.document
@@ -325,7 +325,7 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
                  d: Desk) -> Any:
     """Start generating the seating (answers at once; poll `status`). 422 with the reason
     when no seating is possible; 409 while another generation of this tournament runs."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
         avail = {p: parse_rounds(v) if isinstance(v, str) else frozenset(v)
                  for p, v in body.availability.items()}
@@ -334,7 +334,7 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
                                separate_clubs=body.separate_clubs, pins=body.pins,
                                availability=avail, first_round=body.first_round,
                                time_limit=body.time_limit, iterations=body.iterations)
-        job = d.start(tid, params, actor=me.user or "")
+        job = d.start(tid, params, actor=user)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
     return job.status(me.lang)
@@ -344,9 +344,9 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
 def api_cancel(request: Request, tid: int, me: Who, d: Desk) -> Any:
     """Stop the waiting or running generation (404 when none): a waiting one ends at once,
     a running one within a moment (its state turns `cancelled`)."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
-        return d.cancel(tid).status(me.lang)
+        return d.cancel(tid, actor=user).status(me.lang)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
 
@@ -355,13 +355,13 @@ def api_cancel(request: Request, tid: int, me: Who, d: Desk) -> Any:
 def api_status(request: Request, tid: int, me: Who, d: Desk) -> Any:
     """State (waiting, running, done, refused, failed, cancelled), progress, the place in
     the queue (`ahead`), and when done the metrics."""
-    require_role(me, tid, STAFF)
-    job = d.job(tid)
-    cancelled = d.cancelled(tid)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
+    job = d.job(tid, actor=user)
+    cancelled = d.cancelled(tid, actor=user)
     if cancelled is not None and (job is None or cancelled.number > job.number):
         return cancelled.status(me.lang)
     try:
-        return d.require_job(tid).status(me.lang)
+        return d.require_job(tid, actor=user).status(me.lang)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
 
@@ -369,9 +369,9 @@ def api_status(request: Request, tid: int, me: Who, d: Desk) -> Any:
 @router.get("/api/t/{tid}/seating", tags=["api"])
 def api_get(request: Request, tid: int, me: Who, d: Desk) -> Any:
     """The proposal: mafiatab.seating/1, plus `participants` (number → id, nickname, club)."""
-    require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
-        return _document(d, tid)
+        return _document(d, tid, user)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
 
@@ -379,9 +379,9 @@ def api_get(request: Request, tid: int, me: Who, d: Desk) -> Any:
 @router.post("/api/t/{tid}/seating/publish", tags=["api"])
 def api_publish(request: Request, tid: int, body: PublishBody, me: Who, d: Desk) -> Any:
     """Enter every table of a round as its game's seating (409 when its protocols started)."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
     try:
-        job = d.require_job(tid)
+        job = d.require_job(tid, actor=user)
         games = d.publish(tid, body.round, actor=user, judges=body.judges)
     except SeatingRefused as e:
         return _refusal(request, me, e, api=True)
