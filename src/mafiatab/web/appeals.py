@@ -101,17 +101,17 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_withdrawn": ("отозвано", "withdrawn"),
     "no_cases": ("Дел нет", "No cases"),
     "schedule": ("Расписание (для сроков)", "Schedule (for the deadlines)"),
-    "schedule_hint": ("Каждый тур: день турнира и начало (время — {zone}). Тур без начала "
+    "schedule_hint": ("Каждый тур: день турнира и начало; время — {zone}. Тур без начала "
                       "не входит в расписание.",
-                      "Each round: the tournament's day and its start (time in {zone}). A round "
+                      "Each round: the tournament's day and its start; times: {zone}. A round "
                       "without a start is left out of the schedule."),
     "schedule_round": ("Тур", "Round"),
     "schedule_day": ("День", "Day"),
     "schedule_starts": ("Начало", "Starts"),
     "schedule_row": ("{stage}, тур {n}", "{stage}, round {n}"),
     "schedule_new": ("Ещё тур", "Another round"),
-    "tables_closed": ("Таблицы закрыты в ({zone}, пусто — нет)",
-                      "Tables closed at ({zone}, empty: not)"),
+    "tables_closed": ("Таблицы закрыты (пусто — ещё нет), время — {zone}:",
+                      "Tables closed at (empty: not yet), time: {zone}:"),
     "schedule_missing": ("Расписание не введено: сроки считаются от фактических стартов туров, "
                          "последним считается последний начавшийся тур",
                          "No schedule entered: deadlines count the rounds' actual starts, and the "
