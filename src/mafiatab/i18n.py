@@ -6,9 +6,16 @@ headers, role names, and the sentence that explains each part of a player's poin
 
 from __future__ import annotations
 
+import datetime as dt
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from babel import Locale
+from babel.core import get_global
+from babel.dates import get_timezone_location
+
+from mafiatab.domain import clock
 from mafiatab.domain.points import format_points
 from mafiatab.texts import count, noun, number, pick  # noqa: F401  (the catalogue's, read here too)
 from mafiatab.texts.core import (  # noqa: F401  (the tables, read through this module too)
@@ -37,6 +44,57 @@ def t(key: str, lang: str, **params: Any) -> str:
     return (ru if lang == "ru" else en).format(**params)
 
 
+
+
+def utc_offset(offset: dt.timedelta | None) -> str:
+    """An offset from UTC as people write it: "UTC+3", "UTC−3:30" (a real minus), "UTC+0"."""
+    minutes = int((offset or dt.timedelta()).total_seconds()) // 60
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{'+' if minutes >= 0 else '−'}{h}" + (f":{m:02d}" if m else "")
+
+
+@lru_cache(maxsize=1024)
+def zone_place(name: str, lang: str) -> str | None:
+    """The place a zone is named after, in the reader's language (CLDR's exemplar city,
+    by Babel; aliases too): "Москва", "Buenos Aires". None for a zone of no place: UTC and
+    its aliases, the database's fixed offsets ("Etc/GMT+3"), the old US rules ("EST5EDT")."""
+    name = get_global("zone_aliases").get(name, name)  # "W-SU" is "Europe/Moscow"
+    if "/" not in name or name.startswith(("Etc/", "SystemV/", "posix/", "right/")):
+        return None
+    try:
+        return get_timezone_location(name, locale=Locale.parse("ru" if lang == "ru" else "en"),
+                                     return_city=True) or None
+    except LookupError:
+        return None
+
+
+def _zone_parts(zone: dt.tzinfo, lang: str, moment: dt.datetime | None) -> tuple[str | None, str]:
+    """The zone's place (or None) and its offset at the moment (now when not given)."""
+    at = clock.aware(moment) if moment is not None else dt.datetime.now(dt.UTC)
+    offset = at.astimezone(zone).utcoffset()
+    key = getattr(zone, "key", None)
+    place = zone_place(key, lang) if isinstance(key, str) and key else None
+    if place is None:
+        return None, utc_offset(offset) if offset else "UTC"
+    return place, utc_offset(offset)
+
+
+def zone_words(zone: dt.tzinfo, lang: str, moment: dt.datetime | None = None) -> str:
+    """A time zone as people read it, in their language: «Москва (UTC+3)», "Moscow
+    (UTC+3)"; a zone of no place by its offset ("UTC−3"), UTC and its aliases as «UTC».
+    The offset is the one at `moment` (now when not given): summer time shows."""
+    place, offset = _zone_parts(zone, lang, moment)
+    return f"{place} ({offset})" if place else offset
+
+
+def local_time(value: dt.datetime, zone: dt.tzinfo, lang: str, with_zone: bool = True) -> str:
+    """A moment on the tournament's clock, with the zone in words: «07.03.2026 14:30
+    (Москва, UTC+3)», "2026-03-07 14:30 (Moscow, UTC+3)", «07.03.2026 11:30 (UTC)»."""
+    text = clock.local_time(value, zone, lang, with_zone=False)
+    if not with_zone:
+        return text
+    place, offset = _zone_parts(zone, lang, value)
+    return f"{text} ({place}, {offset})" if place else f"{text} ({offset})"
 
 
 def _fraction(value: Fraction) -> str:
@@ -109,4 +167,5 @@ def describe_part(kind: str, detail: dict[str, Any], lang: str) -> str:
 
 
 __all__ = ["NOUNS", "PART", "PENALTY", "RESULT", "ROLE", "TAG", "TEAM", "TEAM_OF", "TEXT",
-           "VERSION", "count", "describe_part", "federation", "noun", "number", "pick", "t"]
+           "VERSION", "count", "describe_part", "federation", "local_time", "noun", "number", "pick",
+           "t", "utc_offset", "zone_place", "zone_words"]

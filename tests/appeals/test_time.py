@@ -4,9 +4,10 @@ when past, and "decide by" never before the filing."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 import msgspec
 import pytest
@@ -29,8 +30,10 @@ from mafiatab.domain.appeals import (
 )
 from mafiatab.domain.clock import local_time
 from mafiatab.domain.protocol import Game
+from mafiatab.i18n import local_time as words_time
+from mafiatab.i18n import zone_words
 from mafiatab.rules import FIIM2018, FSM
-from mafiatab.services.clock import BadZone, TournamentClock, valid_zone
+from mafiatab.services.clock import UTC_ALIASES, BadZone, TournamentClock, valid_zone
 from mafiatab.services.store import Store
 from tests.appeals.conftest import HJ, JUDGE, PLAYER, Cup
 from tests.helpers import game as game_dict
@@ -119,6 +122,40 @@ def test_fsm_8_9_2_deadline_on_the_moscow_clock() -> None:
     assert "07.03.2026 18:00 (Europe/Moscow)" in refused[0].message("ru", moscow)
     assert "2026-03-07 18:00 (Europe/Moscow)" in refused[0].message("en", moscow)
     assert "(UTC)" in refused[0].message("ru")
+    # the pages' words: the zone by its place and offset, in the reader's language
+    ru = refused[0].message("ru", moscow, lambda v: words_time(v, moscow, "ru"))
+    en = refused[0].message("en", moscow, lambda v: words_time(v, moscow, "en"))
+    assert "07.03.2026 18:00 (Москва, UTC+3)" in ru and "Europe" not in ru
+    assert "2026-03-07 18:00 (Moscow, UTC+3)" in en and "Europe" not in en
+
+
+def test_a_zone_reads_as_its_place_and_offset_in_both_languages() -> None:
+    moscow, berlin = ZoneInfo("Europe/Moscow"), ZoneInfo("Europe/Berlin")
+    assert zone_words(moscow, "ru", T0) == "Москва (UTC+3)"
+    assert zone_words(moscow, "en", T0) == "Moscow (UTC+3)"
+    # the offset is the one at the moment: summer time shows
+    assert zone_words(berlin, "ru", T0) == "Берлин (UTC+1)"
+    assert zone_words(berlin, "en", datetime(2026, 7, 1, tzinfo=UTC)) == "Berlin (UTC+2)"
+    assert zone_words(ZoneInfo("Asia/Kolkata"), "en", T0) == "Kolkata (UTC+5:30)"
+    assert zone_words(ZoneInfo("America/New_York"), "ru", T0) == "Нью-Йорк (UTC−5)"
+    # an alias reads as its zone; UTC and its aliases as UTC; fixed offsets by the offset
+    assert zone_words(ZoneInfo("W-SU"), "ru", T0) == "Москва (UTC+3)"
+    for name in (*UTC_ALIASES, "Etc/UTC", "Etc/Universal", "Etc/Zulu"):
+        for lang in ("ru", "en"):
+            assert zone_words(ZoneInfo(name), lang, T0) == "UTC", name
+    assert zone_words(UTC, "ru") == "UTC"
+    assert zone_words(ZoneInfo("Etc/GMT+3"), "ru", T0) == "UTC−3"  # the database's sign is inverted
+    assert words_time(T0, moscow, "ru") == "07.03.2026 13:00 (Москва, UTC+3)"
+    assert words_time(T0, ZoneInfo("UTC"), "en") == "2026-03-07 10:00 (UTC)"
+    assert words_time(T0, moscow, "ru", with_zone=False) == "07.03.2026 13:00"
+
+
+def test_no_zone_reads_in_latin_letters_on_a_russian_page() -> None:
+    """Every zone of the database (what the select offers and any alias) in Russian: the
+    place in Cyrillic, nothing Latin but "UTC"."""
+    for name in sorted(available_timezones()):
+        words = zone_words(ZoneInfo(name), "ru", T0)
+        assert re.fullmatch(r"([^A-Za-z/]+ \()?UTC([+−]\d{1,2}(:\d\d)?)?\)?", words), (name, words)
 
 
 def test_fiim_8_9_1_protest_deadline_across_new_yorks_dst_change() -> None:

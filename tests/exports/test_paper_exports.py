@@ -101,8 +101,8 @@ def test_fsm_8_9_1_appeal_check_on_the_moscow_clock(tmp_path: Path) -> None:
     # published 13:55 Moscow = 10:55 UTC; two rounds after it: closed when round 4 starts
     ok = runner.invoke(app, [*base, "--published", "2026-03-07T13:55", "--now", "2026-03-07T14:30"])
     assert ok.exit_code == 0, ok.output
-    assert "до 07.03.2026 16:00 (Europe/Moscow)" in ok.output and "ФСМ 8.9.1" in ok.output
+    assert "до 07.03.2026 16:00 (Москва, UTC+3)" in ok.output and "ФСМ 8.9.1" in ok.output
     late = runner.invoke(app, [*base, "--published", "2026-03-07T13:55", "--now", "2026-03-07T16:00"])
-    assert late.exit_code == 1 and "07.03.2026 16:00 (Europe/Moscow)" in late.output
+    assert late.exit_code == 1 and "07.03.2026 16:00 (Москва, UTC+3)" in late.output
     bad = runner.invoke(app, [*base[:-1], "Mars/Olympus", "--now", "2026-03-07T14:30"])
     assert bad.exit_code == 2

@@ -3,7 +3,9 @@ the main flows, Typer's runner in-process for the refusals)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import zipfile
 from pathlib import Path
 
 from tests.importers import polemica_records as pr
@@ -80,12 +82,39 @@ def test_command_line_refusals(tmp_path: Path) -> None:
     assert code == 1 and "Nothing imported" in err and not Path(out).exists()
 
 
+def _a_photo(db_url: str) -> None:
+    """The first player of tournament 1 gets a photo (our own form, as an upload stores it)."""
+    import io
+
+    from PIL import Image
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from mafiatab.services.photos import normalise
+    from mafiatab.storage import models as db
+    from mafiatab.storage.engine import make_engine
+
+    raw = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 20, 20)).save(raw, format="PNG")
+    image = normalise(raw.getvalue())
+    engine = make_engine(db_url)
+    with Session(engine) as s, s.begin():
+        code = s.scalar(select(db.Participant.code).where(db.Participant.tournament_id == 1)
+                        .order_by(db.Participant.position).limit(1))
+        s.add(db.PlayerPhoto(tournament_id=1, player_code=code, image=image,
+                             digest=hashlib.sha256(image).hexdigest(), by_user="organizer"))
+    engine.dispose()
+
+
 def test_archive_round_trip_through_the_commands(db_url: str, tmp_path: Path) -> None:
     example = example_files()[0]
     assert run("import", str(example), "--db", db_url).returncode == 0
+    _a_photo(db_url)
     first, second = tmp_path / "a.zip", tmp_path / "b.zip"
     done = run("db", "export-archive", "1", "--out", str(first), "--db", db_url, "--lang", "en")
     assert done.returncode == 0, done.stderr
+    assert "files: 9." in done.stdout, done.stdout  # seven members, the manifest, the photo
+    assert any(n.startswith("photos/") for n in zipfile.ZipFile(first).namelist())
     back = run("db", "import-archive", str(first), "--db", db_url, "--lang", "en")
     assert back.returncode == 0, back.stderr
     assert "tournament #2" in back.stdout

@@ -99,7 +99,8 @@ def test_the_video_gives_every_event_a_timecode_link(
     assert second["second"] == 5025 + 60 and second["link"].endswith("&t=5085s")
     # the game page: each event's time on the Moscow clock and its timecode link
     page = hj.get(f"/t/{tid}/games/{code}").text
-    assert 'id="moments"' in page and "время — Europe/Moscow" in page
+    assert 'id="moments"' in page and "время — Москва (UTC+3)" in page
+    assert "Europe/Moscow" not in page  # the zone in words, never its IANA name
     assert html.escape(VIDEO + "&t=5085s") in page and ">1:24:45<" in page
     moscow = ZoneInfo("Europe/Moscow")
     assert played["speech"].astimezone(moscow).strftime("%H:%M:%S") in page
@@ -119,15 +120,29 @@ def test_an_appeal_on_the_game_links_its_moments(
     case = r.json()["id"]
     page = hj.get(f"/t/{tid}/appeals/{case}").text
     assert 'id="moments"' in page and html.escape(VIDEO + "&t=5025s") in page
-    assert "(Europe/Moscow)" in page  # the filing's time, on the tournament's clock
+    assert "(Москва, UTC+3)" in page  # the filing's time, on the tournament's clock
+    assert "Europe/Moscow" not in page
     listing = hj.get(f"/t/{tid}/appeals").text
-    assert "Время — Europe/Moscow" in listing
+    assert "Время — Москва (UTC+3)" in listing
+    # the IANA name only as the zone select's value, never as text
+    assert listing.count("Europe/Moscow") == listing.count('value="Europe/Moscow"') == 1
     # the filing page of the round-1 game: its deadline on the Moscow clock, still open
     from tests.web.appeal_world import appeal_game
 
     filing = hj.get(f"/t/{tid}/games/{appeal_game(world)}/appeal").text
     line = filing.split('id="deadline-appeal">', 1)[1].split("</p>", 1)[0]
-    assert "Подать можно до" in line and "(Europe/Moscow)" in line, line
+    assert "Подать можно до" in line and "(Москва, UTC+3)" in line, line
+    assert "Europe/Moscow" not in filing
+    # and in English
+    hj.get("/lang/en")
+    try:
+        filing = hj.get(f"/t/{tid}/games/{appeal_game(world)}/appeal").text
+        line = filing.split('id="deadline-appeal">', 1)[1].split("</p>", 1)[0]
+        assert "(Moscow, UTC+3)" in line and "Europe/Moscow" not in filing, line
+        listing = hj.get(f"/t/{tid}/appeals").text
+        assert "Times: Moscow (UTC+3)" in listing
+    finally:
+        hj.get("/lang/ru")
 
 
 def test_a_bad_zone_is_refused_with_its_reason(world: World,

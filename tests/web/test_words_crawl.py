@@ -18,8 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mafiatab.sample import sample_tournament
+from mafiatab.services.facade import Services
+from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
-from mafiatab.web.demo import DEMO_PASSWORD, build_demo
+from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME, build_demo
 from tests.web.conftest import RELAXED, World
 
 #: what is never followed: binary downloads, streams, API documents, state changes
@@ -40,6 +42,9 @@ CODE = {lang: re.compile(r"(?<![\w-])(" + "|".join(
     for lang in ("ru", "en")}
 RAW = [re.compile(r"\(scoring\.md"), re.compile(r"\\u04[0-9a-f]{2}"),
        re.compile(r"\{\s*\"[a-z_]+\"\s*:"), re.compile(r"\[\s*\{")]
+#: a time zone's IANA name ("Europe/Moscow", "Etc/GMT-3"): people read «Москва (UTC+3)»
+IANA = re.compile(r"(?<![\w/])(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|"
+                  r"Indian|Pacific|Etc)/[A-Za-z_+\-0-9]+")
 #: Latin words a Russian page may show: names of things, abbreviations, the accounts
 LATIN_OK = {"api", "openapi", "http", "https", "wi-fi", "wi", "fi", "ci", "pdf", "csv",
             "xlsx", "svg", "utc", "json", "mafiatab", "htmx", "ctrl", "obs", "url", "id",
@@ -96,6 +101,7 @@ def problems_of(text: str, lang: str, names: set[str], url: str = "/t/") -> list
     text = re.sub(r"https?://\S+|/t/\S+", "", text)  # an address shown to copy is not prose
     found = [f"code {m!r}" for m in CODE[lang].findall(text)]
     found += [f"raw {rx.pattern!r}" for rx in RAW if rx.search(text)]
+    found += [f"time zone {m.group(0)!r}" for m in IANA.finditer(text)]
     # an FSM tournament's pages never cite the other federation (the list of tournaments
     # and the new tournament's choice of rules name both)
     if url.startswith("/t/") and re.search(r"FIIM|ФИИМ", text):
@@ -119,6 +125,9 @@ def ru_world(tmp_path_factory: pytest.TempPathFactory) -> World:
     from tests.web.appeal_world import add_appeal_case
 
     world.case = add_appeal_case(world)
+    # the tournament's clock is Moscow's: every moment names the zone (in words)
+    Services(make_engine(str(world.db))).zones.set_zone(demo.tournament, "Europe/Moscow",
+                                                       actor=ORGANIZER_NAME)
     return world
 
 
@@ -165,14 +174,17 @@ def test_every_page_speaks_words_not_codes(ru_world: World, role: str, lang: str
              f"/t/{tid}/screens", f"/t/{tid}/hall", "/login"]
     names = _names(ru_world)
     bad: dict[str, list[str]] = {}
-    pages = 0
+    pages = zoned = 0
     for c in _client(ru_world, role, lang):
         for url, text in crawl(c, start):
             pages += 1
+            zoned += ("Москва" if lang == "ru" else "Moscow") + " (UTC+3)" in text
             found = problems_of(text, lang, names, url)
             if found:
                 bad[re.sub(r"/\d+", "/N", re.sub(r"/games/[^/]+", "/games/G", url))] = found
     assert pages >= 5, pages  # the crawl reached the pages, not only an error
+    if role in ("headjudge", "organizer"):
+        assert zoned, "no page named the tournament's time zone"  # the appeals pages do
     report = {url: sorted(set(found))[:12] for url, found in sorted(bad.items())}
     if report:
         out = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -180,3 +192,11 @@ def test_every_page_speaks_words_not_codes(ru_world: World, role: str, lang: str
         (out / f"words-{role}-{lang}.txt").write_text(
             "\n".join(f"{u}: {f}" for u, f in report.items()), encoding="utf-8")
     assert report == {}
+
+
+def test_the_checker_sees_a_zone_by_its_iana_name() -> None:
+    for lang in ("ru", "en"):
+        assert problems_of("07.03.2026 14:30 (Europe/Moscow)", lang, set()) != []
+        assert problems_of("Время — Etc/GMT-3", lang, set()) != []
+    assert problems_of("07.03.2026 14:30 (Москва, UTC+3)", "ru", set()) == []
+    assert problems_of("Times: Moscow (UTC+3); Buenos Aires (UTC−3)", "en", set()) == []

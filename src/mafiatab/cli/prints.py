@@ -191,7 +191,6 @@ def appeal_check(
     import msgspec
 
     from mafiatab.domain import appeals as ap
-    from mafiatab.domain.clock import local_time
     from mafiatab.services.clock import valid_zone
 
     L = lang.value
@@ -229,13 +228,14 @@ def appeal_check(
     refusals = ap.check_filing(filing, g, loaded.profile, sched, times, [], moment)
     if refusals:
         for r in refusals:
-            base.err.print("  • " + r.message(L, zone), markup=False)
+            when = (lambda v: i18n.local_time(v, zone, L)) if zone is not None else None
+            base.err.print("  • " + r.message(L, zone, when), markup=False)
         raise typer.Exit(1)
     deadline = ap.filing_deadline(filing.kind, g, loaded.profile, sched, times)
     ok = "можно подать" if L == "ru" else "may be filed"
     if deadline is not None:
         until = "до" if L == "ru" else "until"
-        at = (local_time(deadline.at, zone, L) if zone is not None else
+        at = (i18n.local_time(deadline.at, zone, L) if zone is not None else
               deadline.at.strftime("%d.%m.%Y %H:%M" if L == "ru" else "%Y-%m-%d %H:%M"))
         ok += f" {until} {at} ({base.clause_text(deadline.clause, L)})"
     base.out.print(ok)

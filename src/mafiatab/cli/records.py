@@ -213,10 +213,10 @@ def export_archive(
     = None,
     lang: LangOpt = "ru",
 ) -> None:
-    """A tournament as one archive: format 1, seating, appeals, audit / архив турнира."""
+    """A tournament as one archive: format 1, seating, appeals, audit, photos / архив турнира."""
     lang = _lang(lang)
     from mafiatab.cli.db import database_errors, open_service
-    from mafiatab.formats.archive import MEMBERS
+    from mafiatab.formats.archive import unpack
     from mafiatab.services.archive import export_archive as export
 
     with database_errors(lang):
@@ -229,7 +229,7 @@ def export_archive(
     except OSError as e:
         _fail(t("cannot_write", lang, file=str(output), detail=e.strerror or str(e)))
     out.print(t("archive_written", lang, id=tid, name=name, file=str(output),
-                members=len(MEMBERS) + 1), markup=False)
+                members=len(unpack(data)[1]) + 1), markup=False)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

@@ -24,7 +24,7 @@ Typical use (the web app's "appeal" button, then the head judge's decision)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -361,16 +361,18 @@ class Refusal:
     #: shown, but does not refuse (e.g. a decision later than the rules want)
     warning: bool = False
 
-    def message(self, lang: str = "en", zone: tzinfo | None = None) -> str:
-        """The refusal in the reader's language; moments in `zone` (the tournament's
-        time zone; UTC when not given), with the zone's name."""
+    def message(self, lang: str = "en", zone: tzinfo | None = None,
+                when: Callable[[datetime], str] | None = None) -> str:
+        """The refusal in the reader's language; moments by `when` (the pages' words for
+        a moment on the tournament's clock, e.g. `i18n.local_time`), else in `zone` (the
+        tournament's time zone; UTC when not given) with the zone's IANA name."""
         ru, en = MESSAGES[self.code]
         params: dict[str, Any] = {}
         for k, v in self.params.items():
             if isinstance(v, Points):
                 v = format_points(v.hundredths, lang)
             elif isinstance(v, datetime):
-                v = _time(v, lang, zone)
+                v = when(v) if when is not None else _time(v, lang, zone)
             elif k == "what":
                 v = WHAT[v][0 if lang == "ru" else 1]
             elif k == "who":
@@ -379,10 +381,11 @@ class Refusal:
         text = (ru if lang == "ru" else en).format(**params)
         return f"{text} ({translate_clause(self.clause, lang)})" if self.clause else text
 
-    def as_dict(self, lang: str = "en", zone: tzinfo | None = None) -> dict[str, Any]:
+    def as_dict(self, lang: str = "en", zone: tzinfo | None = None,
+                when: Callable[[datetime], str] | None = None) -> dict[str, Any]:
         return {"code": self.code, "clause": self.clause, "warning": self.warning,
                 "params": {k: coded(v) for k, v in self.params.items()},
-                "message": self.message(lang, zone)}
+                "message": self.message(lang, zone, when)}
 
 
 class Refused(_Refused):

@@ -2,7 +2,10 @@
 
 A deadline, a message or a game event happens at one instant, stored in UTC. People at a
 tournament read it on the clock of the hall, so every moment is shown in the
-tournament's time zone *with the zone's name*: "07.03.2026 14:30 (Europe/Moscow)". The
+tournament's time zone *with the zone named*. This module's `zone_label` and
+`local_time` name it by its IANA name ("07.03.2026 14:30 (Europe/Moscow)"), for logs and
+machines; the pages, the API's texts and the CLI use `i18n.zone_words` / `i18n.local_time`,
+which name it in the reader's words («07.03.2026 14:30 (Москва, UTC+3)», by Babel). The
 zone is an argument (a `tzinfo` the caller made, `zoneinfo.ZoneInfo` in the services):
 this module reads no clock and no zone file, so it stays in the pure core.
 

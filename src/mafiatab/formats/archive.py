@@ -10,6 +10,8 @@ knew of it, in documents a person or another program can read without mafiatab:
 - `appeals.json`: the protests and appeals, their threads and decisions;
 - `audit.json`: the tournament's audit log;
 - `access.json`: the tournament's settings, the accounts named in it and their roles;
+- `photos.json` and `photos/<sha256>.jpg`: the players' photos (the server's own square
+  JPEGs, one file per image, named by its checksum), and whose each is;
 - `manifest.json`: the archive's format, and each member's size and SHA-256.
 
 This module only packs and unpacks (bytes in, bytes out, no database): the archive is
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import zipfile
 from collections.abc import Mapping
 from typing import Any, Final
@@ -32,10 +35,19 @@ import msgspec
 from mafiatab.domain.problems import Problem, Refused
 from mafiatab.texts.files import FILES
 
-FORMAT: Final = "mafiatab.archive/1"
+FORMAT: Final = "mafiatab.archive/2"
 MANIFEST: Final = "manifest.json"
 MEMBERS: Final = ("tournament.json", "seating.json", "protocols.json", "appeals.json",
-                  "audit.json", "access.json")
+                  "audit.json", "access.json", "photos.json")
+#: the members each readable format must have (format 1 had no photos)
+FORMATS: Final[dict[str, tuple[str, ...]]] = {"mafiatab.archive/1": MEMBERS[:-1],
+                                              FORMAT: MEMBERS}
+#: a photo's file: its SHA-256, so that no name a person typed becomes a path
+PHOTO: Final = re.compile(r"photos/[0-9a-f]{64}\.jpg")
+#: the largest photo file accepted (the upload's bound, services.photos.MAX_BYTES)
+MAX_PHOTO_BYTES: Final = 3 * 1024 * 1024
+#: the most photo files accepted (a tournament has far fewer players)
+MAX_PHOTOS: Final = 10_000
 #: the largest member accepted, uncompressed (a 100,000-game tournament is far below)
 MAX_MEMBER_BYTES: Final = 512 * 1024 * 1024
 #: the zip headers' date: a fixed one, so that equal content gives equal bytes
@@ -64,17 +76,22 @@ def sha256(data: bytes) -> str:
 
 
 def pack(members: Mapping[str, bytes], about: Mapping[str, Any]) -> bytes:
-    """The zip of the members (each of `MEMBERS`) with the manifest first."""
+    """The zip of the members (each of `MEMBERS`, then the photo files in the order of
+    their names) with the manifest first."""
     missing = [m for m in MEMBERS if m not in members]
     if missing:
         raise ValueError(f"archive members missing: {missing}")
+    photos = sorted(n for n in members if n not in MEMBERS)
+    if not all(PHOTO.fullmatch(n) for n in photos):
+        raise ValueError(f"archive members unknown: {photos}")
+    names = [*MEMBERS, *photos]
     manifest = {"format": FORMAT, **about,
                 "files": [{"name": name, "bytes": len(members[name]),
-                           "sha256": sha256(members[name])} for name in MEMBERS]}
+                           "sha256": sha256(members[name])} for name in names]}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in [(MANIFEST, dumps_member(manifest))] + [
-            (n, members[n]) for n in MEMBERS
+            (n, members[n]) for n in names
         ]:
             info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -88,35 +105,42 @@ def _bad(code: str, **params: Any) -> ArchiveError:
 
 
 def unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """The manifest and the members of an archive, every checksum verified."""
+    """The manifest and the members of an archive (photo files too), every checksum
+    verified; a format-1 archive (no photos) reads too."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as e:
         raise _bad("archive_not_zip", detail=str(e)) from None
     with zf:
         infos = {i.filename: i for i in zf.infolist()}
-        unexpected = sorted(set(infos) - {MANIFEST, *MEMBERS})
+        unexpected = sorted(n for n in set(infos) - {MANIFEST, *MEMBERS}
+                            if not PHOTO.fullmatch(n))
         if unexpected:
             raise _bad("archive_unexpected", names=", ".join(unexpected))
         if MANIFEST not in infos:
             raise _bad("archive_no_manifest")
+        photos = sorted(n for n in infos if PHOTO.fullmatch(n))
+        if len(photos) > MAX_PHOTOS:
+            raise _bad("archive_too_large", name="photos/", size=len(photos))
         for info in infos.values():
-            if info.file_size > MAX_MEMBER_BYTES:
+            limit = MAX_PHOTO_BYTES if PHOTO.fullmatch(info.filename) else MAX_MEMBER_BYTES
+            if info.file_size > limit:
                 raise _bad("archive_too_large", name=info.filename, size=info.file_size)
         try:
             manifest = msgspec.json.decode(zf.read(MANIFEST))
         except (msgspec.DecodeError, zipfile.BadZipFile) as e:
             raise _bad("archive_manifest_unreadable", detail=str(e)) from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        if not isinstance(manifest, dict) or manifest.get("format") not in FORMATS:
             raise _bad("archive_manifest_format", format=FORMAT)
+        required = FORMATS[manifest["format"]]
         files = manifest.get("files")
         listed: dict[str, dict[str, Any]] = {
             str(f.get("name")): f for f in files if isinstance(f, dict)
         } if isinstance(files, list) else {}
-        if sorted(listed) != sorted(MEMBERS):
+        if sorted(listed) != sorted([*required, *photos]):
             raise _bad("archive_manifest_files")
         members: dict[str, bytes] = {}
-        for name in MEMBERS:
+        for name in [*required, *photos]:
             if name not in infos:
                 raise _bad("archive_member_missing", name=name)
             try:

@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import appeals as ap
 from mafiatab.domain import protocol as model
+from mafiatab.i18n import local_time
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.access import STAFF, Access, grant_in
 from mafiatab.services.accounts import (
@@ -697,8 +698,10 @@ def schedule_of(data: dict[str, Any]) -> ap.Schedule:
 
 def refusals_json(refusals: Sequence[ap.Refusal], lang: str,
                   zone: dt.tzinfo | None = None) -> list[dict[str, Any]]:
-    """The refusals as the API gives them; moments on the tournament's clock (`zone`)."""
-    return [r.as_dict(lang, zone) for r in refusals]
+    """The refusals as the API gives them; moments on the tournament's clock (`zone`),
+    the zone in words («07.03.2026 18:00 (Москва, UTC+3)»)."""
+    here = zone if zone is not None else dt.UTC
+    return [r.as_dict(lang, here, lambda v: local_time(v, here, lang)) for r in refusals]
 
 
 __all__ = [

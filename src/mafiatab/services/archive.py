@@ -12,6 +12,13 @@ archive names everything by the ids the tournament uses: game and player codes, 
 names). The import itself is recorded in the server's audit log (an entry with no
 tournament, naming the new one and the archive's checksum), so that the tournament's own
 log stays as it was archived.
+
+Players' photos travel as the JPEG files the server made (`photos/<sha256>.jpg`). An
+import takes none on trust: each file, bounded as an upload is, goes through the upload's
+Pillow path (`photos.normalise`); it is kept byte for byte only when it is exactly a file
+of our own form (a `SIDE`-pixel square baseline JPEG with no metadata segment and nothing
+after its end), else the re-encoding is stored; so a photo moves between servers unchanged
+and the archive still exports back to the same bytes.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.formats import archive as fmt
 from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.photos import SIDE, PhotoRefused, normalise
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import add_players_and_stages
 from mafiatab.services.tournament_file import load_tournament
@@ -213,6 +221,11 @@ def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
         select(db.PlayerUser.player_code, db.PlayerUser.user_id)
         .where(db.PlayerUser.tournament_id == tid))]
     player_users.sort(key=lambda r: r["player"])
+    photo_rows = list(s.scalars(select(db.PlayerPhoto).where(db.PlayerPhoto.tournament_id == tid)
+                                .order_by(db.PlayerPhoto.player_code)))
+    photos = {"format": "mafiatab.archive.photos/1",
+              "photos": [{"player": p.player_code, "file": _photo_file(p.image),
+                          "by_user": p.by_user, "at": _iso(p.at)} for p in photo_rows]}
     web = s.get(db.WebSettings, tid)
     access = {
         "confirmer_must_differ": t.confirmer_must_differ,
@@ -232,7 +245,52 @@ def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
         "appeals.json": fmt.dumps_member({"format": "mafiatab.archive.appeals/1", **appeals}),
         "audit.json": fmt.dumps_member({"format": "mafiatab.archive.audit/1", **audit}),
         "access.json": fmt.dumps_member({"format": "mafiatab.archive.access/1", **access}),
+        "photos.json": fmt.dumps_member(photos),
+        **{_photo_file(p.image): p.image for p in photo_rows},
     }
+
+
+def _photo_file(image: bytes) -> str:
+    return f"photos/{fmt.sha256(image)}.jpg"
+
+
+#: the JPEG segments our own photos have (Pillow's baseline JPEG: JFIF, tables, frame)
+_OWN_SEGMENTS: Final = frozenset({0xE0, 0xDB, 0xC0, 0xC4, 0xDD})
+
+
+def _own_form(data: bytes) -> bool:
+    """Whether a JPEG is exactly of the form `photos.normalise` writes: SOI, only the
+    segments of `_OWN_SEGMENTS` with one `SIDE`-pixel square frame, one scan, and EOI as
+    the file's last two bytes (no EXIF, comment or data glued behind)."""
+    if data[:2] != b"\xff\xd8":
+        return False
+    i, frame = 2, False
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if marker == 0xDA:  # the scan: entropy-coded data up to the end marker
+            start = i + 2 + length
+            end = data.find(b"\xff\xd9", start)
+            return frame and end == len(data) - 2 and all(
+                data[k + 1] == 0 or 0xD0 <= data[k + 1] <= 0xD7
+                for k in range(start, end) if data[k] == 0xFF)
+        if marker not in _OWN_SEGMENTS or length < 2:
+            return False
+        if marker == 0xC0:
+            height = int.from_bytes(data[i + 5:i + 7], "big")
+            width = int.from_bytes(data[i + 7:i + 9], "big")
+            if (width, height) != (SIDE, SIDE) or frame:
+                return False
+            frame = True
+        i += 2 + length
+    return False
+
+
+def restore_photo(data: bytes) -> bytes:
+    """An archived photo as it is stored: through the upload's Pillow path (a file it
+    refuses is refused, `PhotoRefused`); the file itself when it is of our own form,
+    else the re-encoding."""
+    image = normalise(data)
+    return data if _own_form(data) else image
 
 
 def _plain(value: Any) -> Any:
@@ -271,6 +329,7 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
     appeals = _json(members["appeals.json"])
     audit = _json(members["audit.json"])
     access = _json(members["access.json"])
+    photos = _photos(members, {p.id for p in src.players})
     stages = {st.id for st in src.stages}
     by_code = {g.id: g for g in src.games}
     places = {g["game"]: (g["stage"], g["round"], g["table"]) for g in seating["games"]}
@@ -372,6 +431,10 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
                                         decided_at=_time(d["decided_at"]),
                                         revision=d["revision"], changes=d["changes"],
                                         warnings=d["warnings"]))
+        for player, (image, by_user, at) in photos.items():
+            s.add(db.PlayerPhoto(tournament_id=t.id, player_code=player, image=image,
+                                 digest=fmt.sha256(image), by_user=by_user,
+                                 **({"at": at} if at is not None else {})))
         entries = audit["entries"]
         if entries:
             s.execute(insert(db.AuditEntry), [
@@ -384,6 +447,29 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
                                     "exported_from": manifest.get("tournament")}))
         return ImportedArchive(t.id, src.name, len(protocols["games"]), revisions,
                                len(appeals["cases"]), len(entries))
+
+
+def _photos(members: dict[str, bytes], players: set[str]
+            ) -> dict[str, tuple[bytes, str, dt.datetime | None]]:
+    """The archive's photos (none in a format-1 archive): player -> (the image to store,
+    who set it, when), every file re-validated (`restore_photo`)."""
+    if "photos.json" not in members:
+        return {}
+    listed = _json(members["photos.json"])
+    out: dict[str, tuple[bytes, str, dt.datetime | None]] = {}
+    for p in listed["photos"]:
+        player, name = p["player"], p["file"]
+        if player not in players or player in out:
+            raise _Inconsistent(f"photo of {player!r}: not a player of tournament.json, "
+                                "or twice")
+        if not isinstance(name, str) or name not in members or not fmt.PHOTO.fullmatch(name):
+            raise _Inconsistent(f"photo of {player!r}: no file {name!r}")
+        try:
+            image = restore_photo(members[name])
+        except PhotoRefused as e:
+            raise _Inconsistent(f"photo of {player!r}: {e.message('en')}") from None
+        out[player] = (image, str(p["by_user"])[:200], _time(p["at"]))
+    return out
 
 
 def _bulk(s: Session, table: type[db.Round] | type[db.GameTable] | type[db.Game],

@@ -23,13 +23,12 @@ from typing import Any, Final
 import msgspec
 from babel import Locale
 from babel.core import get_global
-from babel.dates import get_timezone_location
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import Field
 
 from mafiatab.domain import appeals as ap
-from mafiatab.domain.clock import local_time, zone_label
+from mafiatab.i18n import local_time, utc_offset, zone_place, zone_words
 from mafiatab.rules import PROFILES
 from mafiatab.services.appeals import (
     CaseView,
@@ -102,17 +101,17 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_withdrawn": ("отозвано", "withdrawn"),
     "no_cases": ("Дел нет", "No cases"),
     "schedule": ("Расписание (для сроков)", "Schedule (for the deadlines)"),
-    "schedule_hint": ("Каждый тур: день турнира и начало (время — {zone}). Тур без начала "
+    "schedule_hint": ("Каждый тур: день турнира и начало; время — {zone}. Тур без начала "
                       "не входит в расписание.",
-                      "Each round: the tournament's day and its start (time in {zone}). A round "
+                      "Each round: the tournament's day and its start; times: {zone}. A round "
                       "without a start is left out of the schedule."),
     "schedule_round": ("Тур", "Round"),
     "schedule_day": ("День", "Day"),
     "schedule_starts": ("Начало", "Starts"),
     "schedule_row": ("{stage}, тур {n}", "{stage}, round {n}"),
     "schedule_new": ("Ещё тур", "Another round"),
-    "tables_closed": ("Таблицы закрыты в ({zone}, пусто — нет)",
-                      "Tables closed at ({zone}, empty: not)"),
+    "tables_closed": ("Таблицы закрыты (пусто — ещё нет), время — {zone}:",
+                      "Tables closed at (empty: not yet), time: {zone}:"),
     "schedule_missing": ("Расписание не введено: сроки считаются от фактических стартов туров, "
                          "последним считается последний начавшийся тур",
                          "No schedule entered: deadlines count the rounds' actual starts, and the "
@@ -152,14 +151,18 @@ def install(app: FastAPI) -> None:
     async def refused(request: Request, e: ap.Refused) -> Response:
         lang = principal(request).lang
         tid = str(request.path_params.get("tid", ""))
-        zone = app.state.services.zones.zone(int(tid)) if tid.isdecimal() and len(tid) < 10 \
-            else None
+        zone: dt.tzinfo = app.state.services.zones.zone(int(tid)) \
+            if tid.isdecimal() and len(tid) < 10 else dt.UTC
+
+        def when(value: dt.datetime) -> str:
+            return local_time(value, zone, lang)
+
         if request.url.path.startswith("/api"):
             return JSONResponse({"error": "refused",
                                  "refusals": refusals_json(e.refusals, lang, zone)},
                                 status_code=422)
         return render(request, "error.html", status_code=422,
-                      message="; ".join(r.message(lang, zone) for r in e.refusals
+                      message="; ".join(r.message(lang, when=when) for r in e.refusals
                                         if not r.warning))
 
 
@@ -187,8 +190,9 @@ def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
 
 
 def clock_words(svc: Services, tid: int, lang: str) -> dict[str, Any]:
-    """What every page of the cases needs to show moments: the zone, its name, `when`
-    (a moment as "07.03.2026 14:30 (Europe/Moscow)") and `local` (the form's value)."""
+    """What every page of the cases needs to show moments: the zone, its IANA name (the
+    select's value), its words («Москва (UTC+3)»), `when` (a moment as «07.03.2026 14:30
+    (Москва, UTC+3)») and `local` (the form's value)."""
     zone = svc.zones.zone(tid)
 
     def when(value: dt.datetime | None) -> str:
@@ -199,7 +203,8 @@ def clock_words(svc: Services, tid: int, lang: str) -> dict[str, Any]:
             return ""
         return value.astimezone(zone).replace(tzinfo=None).isoformat(timespec="minutes")
 
-    return {"zone": zone, "zone_name": zone_label(zone), "when": when, "local": local,
+    return {"zone": zone, "zone_name": zone.key,
+            "zone_words": zone_words(zone, lang), "when": when, "local": local,
             "now": utcnow()}
 
 
@@ -437,12 +442,8 @@ def zone_choices(lang: str) -> list[tuple[str, str]]:
         if "/" not in name or name.startswith(("Etc/", "SystemV/", "US/", "posix/", "right/")):
             continue
         country = loc.territories.get(territory.get(name, ""), "")
-        city = get_timezone_location(name, locale=loc, return_city=True)
-        offset = now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset() or dt.timedelta()
-        minutes = int(offset.total_seconds()) // 60
-        sign = "+" if minutes >= 0 else "−"
-        h, m = divmod(abs(minutes), 60)
-        utc = f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
+        city = zone_place(name, lang) or name
+        utc = utc_offset(now.astimezone(zoneinfo.ZoneInfo(name)).utcoffset())
         place = f"{country}, {city}" if country and country != city else city
         found.append((name, f"{place} ({utc})"))
     labels: dict[str, str] = {}
@@ -728,7 +729,8 @@ def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -
     zone = svc.zones.zone(tid)
     return {"deadline": found.at.isoformat() if found else None,
             "local": local_time(found.at, zone, me.lang) if found else None,
-            "time_zone": zone_label(zone),
+            "time_zone": zone.key,
+            "zone_words": zone_words(zone, me.lang, found.at if found else None),
             "open": ap.is_open(found, utcnow()) and not missing,
             "clause": found.clause if found else None,
             "missing": refusals_json(missing, me.lang, zone)}

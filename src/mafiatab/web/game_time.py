@@ -19,7 +19,8 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.clock import local_time, parse_timecode, timecode, zone_label
+from mafiatab.domain.clock import local_time, parse_timecode, timecode
+from mafiatab.i18n import zone_words
 from mafiatab.services.facade import Services
 from mafiatab.services.store import StaleRevision
 from mafiatab.services.video import Moment, moments
@@ -71,7 +72,7 @@ def moment_rows(svc: Services, tid: int, game: model.Game, lang: str) -> dict[st
     found = moments(game, zone)
     rows = [{"m": m, "text": describe(m.event, lang)} for m in found]
     first = next((m.at for m in found if m.at is not None), None)
-    return {"rows": rows, "zone": zone_label(zone), "video": game.video,
+    return {"rows": rows, "zone": zone_words(zone, lang, first), "video": game.video,
             "timed": first is not None,
             "start": local_time(first, zone, lang, with_zone=False) if first is not None else None,
             "offset": timecode(game.video.offset) if game.video is not None else "",
@@ -145,7 +146,7 @@ def api_moments(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     info, _hidden = public_game(svc, me, tid, code)
     g = info.game_struct()
     zone = svc.zones.zone(tid)
-    return {"game": code, "revision": info.number, "time_zone": zone_label(zone),
+    return {"game": code, "revision": info.number, "time_zone": zone.key,
             "video": {"url": g.video.url, "offset": g.video.offset} if g.video else None,
             "moments": [moment_json(m, me.lang, zone) for m in moments(g, zone)]}
 

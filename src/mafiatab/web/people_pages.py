@@ -24,13 +24,13 @@ from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from mafiatab.domain.clock import aware, zone_label
+from mafiatab.domain.clock import aware
 from mafiatab.domain.people_stats import PersonStats, Tally
 from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.formats.charts import roles_chart, seats_chart
-from mafiatab.i18n import federation
+from mafiatab.i18n import federation, zone_words
 from mafiatab.rules import PROFILES
 from mafiatab.services.clock import server_zone_name
 from mafiatab.services.people import People, PersonPage, parse_ids
@@ -254,7 +254,7 @@ def moment_text(value: dt.datetime | None, lang: str) -> str:
     here, loc = aware(value).astimezone(zone), Locale.parse(lang)
     # the date's medium form and the time to the minute (CLDR's short time)
     text = f"{format_date(here.date(), 'medium', loc)}, {format_time(here, 'short', locale=loc)}"
-    return f"{text} ({zone_label(zone, value)})"
+    return f"{text} ({zone_words(zone, lang, value)})"
 
 
 def _page(request: Request, name: str, **context: Any) -> HTMLResponse:
