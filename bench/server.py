@@ -63,8 +63,10 @@ def start_app(url: str, port: int, *, backlog: int = 2048, per_address: str | No
               f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
               f".SignInLimits(per_address={per_address!r})")
     extra = ", loop='asyncio', http='h11'" if plain else ""
+    # proxy_headers=False as `serve` without --trust-proxy: a loopback client's
+    # X-Forwarded-For is not believed, the app sees each connection's own address
     run = (f"uvicorn.run(create_app({url!r}, secret='bench'{limits}), host='127.0.0.1', "
-           f"port={port}, log_level='error', backlog={backlog}{extra})")
+           f"port={port}, log_level='error', backlog={backlog}, proxy_headers=False{extra})")
     if profile:  # uvicorn restores the SIGTERM handler it found and raises the signal again
         run = ("import cProfile, signal, sys; pr = cProfile.Profile(); "
                "signal.signal(signal.SIGTERM, lambda *a: (pr.disable(), "
@@ -82,7 +84,7 @@ def start_workers(url: str, port: int, workers: int, *,
     env = {**os.environ, WORKER_DB_ENV: url, "MAFIATAB_SECRET": "bench"}
     code = ("import uvicorn; uvicorn.run('mafiatab.web.server:worker_app', factory=True, "
             f"workers={workers}, host='127.0.0.1', port={port}, log_level='error', "
-            f"backlog={backlog})")
+            f"backlog={backlog}, proxy_headers=False)")
     return subprocess.Popen([sys.executable, "-c", code], env=env)
 
 

@@ -21,11 +21,18 @@ and made-up codes) as fast as the server answers, for `--flood-seconds`. The flo
 from a process of its own (as an attacker's machine would; `--flood-in-process` puts it
 in the judges' client, whose event loop it then starves). Prints both tables, the
 flood's answers by status (429: a limit hit, 503: no hashing slot free), the server's
-resident memory (RSS, from /proc) before and at its peak and its CPU time, and per kind
-of the judges' requests p50 and p99 with the flood / without. All
-flood comes from 127.0.0.1, each judge from an address of his own (127.0.0.2, …), as
-phones on a hall's network; every limit is the app's default unless `--per-address`
-sets another (`--per-address 100000/minute`: the flood reaches the password hashing).
+resident memory (RSS, from /proc) before and at its peak and its CPU time, the flood
+client's CPU time (it runs on the same machine, which a real attacker's does not), and
+per kind of the judges' requests p50 and p99 with the flood / without. As in a hall,
+the attacker has addresses of his own: the flood comes from `FLOOD_ADDRESSES`
+(127.0.0.2-127.0.0.9, its connections spread over them; Linux routes all of
+127.0.0.0/8 to the loopback), each judge from an address of his own (127.0.1.1, ...), as
+phones on a hall's network. `--flood-same-address` shows the worst case: the flood and
+every judge from 127.0.0.1 (one address, as behind a NAT: per-address limits cannot tell
+them apart, and 50 judges alone already exceed the per-address limit). Every limit is
+the app's default unless `--per-address` sets another (`--per-address 100000/minute`:
+the flood reaches the password hashing). The server trusts no proxy header (as `serve`
+without `--trust-proxy`): the app sees each connection's own address.
 
     .venv/bin/python bench/web.py --db postgresql+psycopg://postgres@127.0.0.1:5432/mafiatab_bench --workers 2
 
@@ -48,6 +55,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 import httpx
 
@@ -92,9 +100,23 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def flooder(base: str, names: list[str], seconds: float, counts: dict[str, int]) -> None:
-    """One connection sending wrong sign-ins back to back."""
-    async with httpx.AsyncClient(base_url=base, timeout=30) as c:
+#: the attacker's own addresses (a hall's attacker is not at the judges' addresses)
+FLOOD_ADDRESSES: Final = tuple(f"127.0.0.{i}" for i in range(2, 10))
+#: the one address of everybody with `--flood-same-address`
+SAME_ADDRESS: Final = "127.0.0.1"
+
+
+def judge_address(i: int, same: bool) -> str:
+    """The address judge number `i` (0, 1, ...) comes from: one of his own, outside
+    `FLOOD_ADDRESSES` (127.0.1.1, ...), or with `same` the flood's one address."""
+    return SAME_ADDRESS if same else f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
+async def flooder(base: str, names: list[str], seconds: float, counts: dict[str, int],
+                  source: str) -> None:
+    """One connection from `source` sending wrong sign-ins back to back."""
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as c:
         csrf = (await c.get("/api/session")).json()["csrf"]
         end = time.monotonic() + seconds
         n = 0
@@ -110,19 +132,30 @@ async def flooder(base: str, names: list[str], seconds: float, counts: dict[str,
             counts[key] = counts.get(key, 0) + 1
 
 
-async def flooders(base: str, names: list[str], connections: int, seconds: float
-                   ) -> dict[str, int]:
+async def flooders(base: str, names: list[str], connections: int, seconds: float,
+                   sources: list[str]) -> dict[str, int]:
+    """`connections` flooders, spread in turn over the addresses `sources`."""
     counts: dict[str, int] = {}
-    await asyncio.gather(*(flooder(base, names, seconds, counts) for _ in range(connections)))
+    await asyncio.gather(*(flooder(base, names, seconds, counts, sources[n % len(sources)])
+                           for n in range(connections)))
     return counts
 
 
-def flood_process(base: str, names: list[str], connections: int, seconds: float
-                  ) -> subprocess.Popen[str]:
+def flood_process(base: str, names: list[str], connections: int, seconds: float,
+                  sources: list[str]) -> subprocess.Popen[str]:
     """The flood from a process of its own (an attacker's machine is not the judges'
     phones): its counts come back as JSON on stdout."""
     return subprocess.Popen([sys.executable, __file__, "--flooder", base, str(connections),
-                             str(seconds), json.dumps(names)], stdout=subprocess.PIPE, text=True)
+                             str(seconds), json.dumps(names), json.dumps(sources)],
+                            stdout=subprocess.PIPE, text=True)
+
+
+def children_cpu() -> float:
+    """CPU time (user + system) of this process's children that were waited for."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def cpu_seconds(pid: int) -> float:
@@ -134,7 +167,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def flood(base: str, demo: Demo, protocols: dict[str, dict[str, object]], pid: int,
-                connections: int, seconds: float, in_process: bool = False
+                connections: int, seconds: float, in_process: bool = False,
+                same_address: bool = False
                 ) -> tuple[Stats, float, dict[str, int], list[float]]:
     stats, memory = Stats(), [rss_mb(pid)]
     counts: dict[str, int] = {}
@@ -148,13 +182,15 @@ async def flood(base: str, demo: Demo, protocols: dict[str, dict[str, object]], 
             await asyncio.sleep(0.25)
 
     t0 = time.perf_counter()
-    tasks = [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
+    tasks = [judge(base, demo.tournament, name, g, protocols[g], stats,
+                   judge_address(i, same_address))
              for i, (name, g) in enumerate(judges)]
+    sources = [SAME_ADDRESS] if same_address else list(FLOOD_ADDRESSES)
     attacker = None
     if connections and in_process:
-        tasks.append(flooders(base, names, connections, seconds))
+        tasks.append(flooders(base, names, connections, seconds, sources))
     elif connections:
-        attacker = flood_process(base, names, connections, seconds)
+        attacker = flood_process(base, names, connections, seconds, sources)
     try:
         done = await asyncio.wait_for(asyncio.gather(watch(), *tasks), timeout=seconds + 60)
     finally:
@@ -182,8 +218,8 @@ async def timed(stats: Stats, kind: str, call: object) -> httpx.Response | None:
 
 async def judge(base: str, tid: int, name: str, game: str, protocol: dict[str, object],
                 stats: Stats, source: str | None = None) -> None:
-    """One judge's table; `source`: the loopback address he comes from (127.0.0.x), so
-    that a flood from 127.0.0.1 is another address, as in a hall."""
+    """One judge's table; `source`: the loopback address he comes from (127.0.x.y), so
+    that a flood from the attacker's addresses is another address, as in a hall."""
     await asyncio.sleep(random.uniform(0, 10))  # judges finish their games over ten seconds
     transport = httpx.AsyncHTTPTransport(local_address=source) if source else None
     async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as c:
@@ -246,7 +282,8 @@ async def load(base: str, demo: Demo, protocols: dict[str, dict[str, object]], v
                  for _ in range(viewers)]
         # each judge from an address of his own, as phones on a hall's network (from one
         # address the 50 sign-ins would meet the per-address limit, 30 a minute)
-        tasks += [judge(base, demo.tournament, name, g, protocols[g], stats, f"127.0.0.{i + 2}")
+        tasks += [judge(base, demo.tournament, name, g, protocols[g], stats,
+                        judge_address(i, False))
                   for i, (name, g) in enumerate(judges)]
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=limit + 30)
     return stats, time.perf_counter() - t0
@@ -320,13 +357,17 @@ def flood_runs(args: argparse.Namespace) -> None:
             url, demo, protocols = build(args.db, Path(tmp))
             with serving(url, per_address=args.per_address, stop_wait=10) as server:
                 load1 = os.getloadavg()[0]
-                cpu0 = cpu_seconds(server.pid)
+                cpu0, client0 = cpu_seconds(server.pid), children_cpu()
                 stats, elapsed, counts, memory = asyncio.run(flood(
                     server.base, demo, protocols, server.pid, connections, args.flood_seconds,
-                    args.flood_in_process))
+                    args.flood_in_process, args.flood_same_address))
                 cpu = cpu_seconds(server.pid) - cpu0
+                client = children_cpu() - client0  # the flood's process, waited for
         where = "its own process" if not args.flood_in_process else "the judges' process"
-        report(stats, elapsed, f"{len(demo.open_games)} judges, "
+        whence = (f"everybody from {SAME_ADDRESS}" if args.flood_same_address else
+                  f"the flood from {FLOOD_ADDRESSES[0]}-{FLOOD_ADDRESSES[-1]}, "
+                  "each judge from his own address")
+        report(stats, elapsed, f"{len(demo.open_games)} judges ({whence}), "
                + (f"a sign-in flood of {connections} connections from {where} for "
                   f"{args.flood_seconds:.0f} s" if connections else "no flood")
                + f" ({'PostgreSQL' if args.db else 'SQLite'}; load average before "
@@ -338,7 +379,9 @@ def flood_runs(args: argparse.Namespace) -> None:
                   + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
                   + f"; server errors (5xx other than 503 busy): {errors}")
         print(f"server RSS: {memory[0]:.0f} MB before, {max(memory):.0f} MB at the peak; "
-              f"server CPU {cpu:.1f} s in {elapsed:.0f} s")
+              f"server CPU {cpu:.1f} s in {elapsed:.0f} s"
+              + (f"; the flood client's CPU {client:.1f} s (same machine)"
+                 if connections and not args.flood_in_process else ""))
         runs[connections] = stats
     alone, flooded = runs[0], runs[args.flood]
     print("\n== judges during the flood / alone (p50 and p99 in ms)")
@@ -367,13 +410,16 @@ def main() -> None:
                     help="the bench server's per-address sign-in limit (default: the app's)")
     ap.add_argument("--workers", type=int, default=None,
                     help="compare one server process with this many (PostgreSQL only)")
+    ap.add_argument("--flood-same-address", action="store_true",
+                    help=f"the flood and every judge from {SAME_ADDRESS} (the worst case: "
+                    "per-address limits cannot tell them apart)")
     ap.add_argument("--flood-in-process", action="store_true",
                     help="the flood from the judges' own client process (as before: their "
                     "latencies then include the client's event loop busy with the flood)")
     if sys.argv[1:2] == ["--flooder"]:  # the flood's own process (flood_process)
-        base, connections, seconds, names = sys.argv[2:6]
+        base, connections, seconds, names, sources = sys.argv[2:7]
         print(json.dumps(asyncio.run(flooders(base, json.loads(names), int(connections),
-                                              float(seconds)))))
+                                              float(seconds), json.loads(sources)))))
         return
     args = ap.parse_args()
     if args.flood is not None:

@@ -34,6 +34,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -267,31 +268,120 @@ class HashGate:
     sleep between tries), so that waiting sign-ins hold no worker thread. Not an
     `asyncio.Semaphore`: that binds to one event loop, and the tests run several.
 
-    Fair between addresses: one address has at most `per_address` of the slots at once
-    (its further sign-ins wait their turn), so a flood from one address leaves the other
-    slots to everybody else (the judges' phones, each at an address of its own)."""
+    Fair between addresses: one address has at most `per_address` of the slots at once,
+    and a free slot goes to the waiting address let in least recently (one never let in
+    first), its oldest waiter first. A flood from a few addresses, however many
+    connections it opens, then gets a slot in turn with each judge's phone (each at an
+    address of its own), not one per connection: a judge waits for about one round of the
+    addresses waiting, not for the flood's queue. An address with `SUSPECT_FAILURES`
+    wrong sign-ins within `SUSPECT_SECONDS` (`failed`) waits behind every other: a flood
+    of guesses leaves the hashing to those who know their password, and only gets what
+    they leave. Who was let in when, and who failed, is remembered for `MAX_SEEN`
+    addresses (an address that comes back at once is not new)."""
+
+    MAX_SEEN: Final = 10_000
+    SUSPECT_FAILURES: Final = 3
+    SUSPECT_SECONDS: Final = 60.0
 
     def __init__(self, size: int, per_address: int | None = None) -> None:
         self._lock = threading.Lock()
         self._free = size
         self.per_address = per_address if per_address is not None else max(1, size // 2)
         self._running: dict[str, int] = {}
+        #: per address, its waiters' tickets in the order they came
+        self._waiting: dict[str, deque[int]] = {}
+        #: per address, when it was last let in (a count of admissions)
+        self._served: dict[str, int] = {}
+        self._admitted = 0
+        self._tickets = 0
+        #: the waiter whose turn it is (address, ticket), None: nobody may go
+        self._next: tuple[str, int] | None = None
+        self._stale = True
+        #: per address, when its last `SUSPECT_FAILURES` wrong sign-ins were
+        self._failures: dict[str, deque[float]] = {}
 
-    def _take(self, who: str) -> bool:
+    def _suspect(self, who: str, now: float) -> bool:
+        seen = self._failures.get(who)
+        return (seen is not None and len(seen) >= self.SUSPECT_FAILURES
+                and seen[0] > now - self.SUSPECT_SECONDS)
+
+    def _pick(self) -> tuple[str, int] | None:
+        best: tuple[bool, int, int, str] | None = None
+        now = time.monotonic()
+        for who, queue in self._waiting.items():
+            if self._running.get(who, 0) >= self.per_address:
+                continue
+            rank = (self._suspect(who, now), self._served.get(who, -1), queue[0], who)
+            if best is None or rank < best:
+                best = rank
+        return None if best is None else (best[3], best[2])
+
+    def failed(self, who: str) -> None:
+        """A wrong password or code from `who`: after a few its waiters go last."""
+        now = time.monotonic()
         with self._lock:
-            if self._free <= 0 or self._running.get(who, 0) >= self.per_address:
+            seen = self._failures.setdefault(who, deque(maxlen=self.SUSPECT_FAILURES))
+            seen.append(now)
+            if len(self._failures) > self.MAX_SEEN:
+                self._failures = {w: d for w, d in self._failures.items()
+                                  if d[-1] > now - self.SUSPECT_SECONDS}
+            self._stale = True
+
+    def _join(self, who: str) -> int:
+        with self._lock:
+            self._tickets += 1
+            self._waiting.setdefault(who, deque()).append(self._tickets)
+            self._stale = True
+            return self._tickets
+
+    def _quit(self, who: str, ticket: int) -> None:
+        """A waiter that gave up (timed out or cancelled) leaves the queue."""
+        with self._lock:
+            queue = self._waiting.get(who)
+            if queue is not None and ticket in queue:
+                queue.remove(ticket)
+                if not queue:
+                    del self._waiting[who]
+                self._stale = True
+
+    def _take(self, who: str, ticket: int) -> bool:
+        with self._lock:
+            if self._free <= 0:
                 return False
+            if self._stale:
+                self._next, self._stale = self._pick(), False
+            if self._next != (who, ticket):
+                return False
+            queue = self._waiting[who]
+            queue.popleft()
+            if not queue:
+                del self._waiting[who]
             self._free -= 1
             self._running[who] = self._running.get(who, 0) + 1
+            self._admitted += 1
+            self._served[who] = self._admitted
+            if len(self._served) > self.MAX_SEEN:
+                busy = self._waiting.keys() | self._running.keys()
+                idle = sorted((n, w) for w, n in self._served.items() if w not in busy)
+                for _n, w in idle[:len(self._served) - self.MAX_SEEN // 2]:
+                    del self._served[w]
+            self._stale = True
             return True
 
     async def enter(self, wait: float, who: str = "") -> bool:
         deadline = time.monotonic() + wait
-        while not self._take(who):
-            if time.monotonic() >= deadline:
-                return False
-            await asyncio.sleep(0.02)
-        return True
+        ticket = self._join(who)
+        taken = False
+        try:
+            while not self._take(who, ticket):
+                if time.monotonic() >= deadline:
+                    return False
+                await asyncio.sleep(0.02)
+            taken = True
+            return True
+        finally:
+            if not taken:
+                self._quit(who, ticket)
 
     def leave(self, who: str = "") -> None:
         with self._lock:
@@ -301,6 +391,7 @@ class HashGate:
                 self._running[who] = left
             else:
                 self._running.pop(who, None)
+            self._stale = True
 
 
 def guard(request: Request) -> Guard:
@@ -541,6 +632,7 @@ async def password_sign_in(request: Request, user: str, password: str) -> str | 
     if key is not None and ok:
         return key
     g.failed(address(request), account=key)
+    gate.failed(address(request))
     return None
 
 
@@ -559,6 +651,7 @@ async def change_password(request: Request, user: str, old: str, new: str) -> No
     except AccountError as e:
         if e.code == "wrong_password":
             g.failed(address(request), account=user)
+            gate.failed(address(request))
         raise
     finally:
         gate.leave(address(request))
@@ -575,6 +668,8 @@ async def code_sign_in(request: Request, code: str) -> tuple[str, int] | None:
     found = await run_in_threadpool(service(request).accounts.sign_in_with_code, code)
     if found is None:
         g.failed(address(request), code=lookup)
+        hashing: HashGate = request.app.state.hash_gate
+        hashing.failed(address(request))
     return found
 
 
