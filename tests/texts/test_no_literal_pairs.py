@@ -88,3 +88,22 @@ def test_no_stored_reason_is_a_literal_pair() -> None:
 def test_report_lines_come_from_the_catalogue() -> None:
     """An import report's lines: no importer but the listed ones writes literal pairs."""
     assert {rel for rel, _ in scan(SRC)["report"]} <= REPORTS_STILL_LITERAL
+
+
+def test_moved_words_read_in_both_languages_with_their_codes() -> None:
+    from mafiatab.cli.seating import BadCommandLine
+    from mafiatab.domain.teams import TeamsRefused
+    from mafiatab.texts.refusals import JOBS
+
+    bad = BadCommandLine("cli_bad_pin", part="x")
+    assert bad.message("ru") == "неверное закрепление «x», нужно ИГРОК:СТОЛ"
+    assert bad.message("en") == "bad pin 'x', expected PLAYER:TABLE"
+    assert bad.as_dict("en")["problems"][0]["code"] == "cli_bad_pin"
+    clubs = BadCommandLine("cli_clubs_not_object")  # literal braces, no placeholder
+    assert clubs.message("en") == "clubs file must be a JSON object {player number: club}"
+    teams = TeamsRefused(in_two=["p1"], empty=["t2"])
+    assert teams.message("ru") == ("игрок p1 входит в две команды; "
+                                   "в команде 't2' нет игроков")
+    assert [p["code"] for p in teams.as_dict("en")["problems"]] == ["team_in_two",
+                                                                      "team_empty"]
+    assert JOBS["job_process_lost"][1].startswith("The server process")
