@@ -102,7 +102,7 @@ def test_the_organizer_registers_teams_on_the_page(
         ("Юг", (players[2]["id"], players[3]["id"]))]
     twice = org.post(f"/t/{tid}/teams", data={"teams": f"A: {players[0]['id']}\nB: "
                                               f"{players[0]['id']}", "csrf": csrf_of(org)})
-    assert twice.status_code == 422 and "двух командах" in twice.text
+    assert twice.status_code == 422 and "входит в две команды" in twice.text
     assert client_for("anon").post(f"/t/{tid}/teams", data={"teams": ""}).status_code == 403
     entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid))
                  if action == "register_teams")

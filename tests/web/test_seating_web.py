@@ -59,7 +59,11 @@ def test_impossible_requests_are_refused_with_reason(
     org = client_for("organizer")
     r = _post(org, f"/api/t/{cup}/seating/generate", {"games": 3, "tables": 4})
     assert r.status_code == 422
-    assert "4 стол" in r.json()["message"]
+    body = r.json()
+    assert "4 стол" in body["message"]
+    # the one shape of every refusal: the family's error, the problems' codes and params
+    assert body["error"] != "seating_refused" and body["problems"], body
+    assert all(p["code"] and "params" in p and p["message"] for p in body["problems"]), body
     org.get("/lang/en")
     r = _post(org, f"/api/t/{cup}/seating/generate",
               {"games": 3, "availability": {"p01": "1-2"}, **QUICK})

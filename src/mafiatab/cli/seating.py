@@ -9,14 +9,16 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from mafiatab.domain.problems import Problem, Refused
 from mafiatab.seating.model import InfeasibleRequest, build_request, mean_meetings
+from mafiatab.texts.seating import SEATING_CLI
 
 if TYPE_CHECKING:
     from mafiatab.seating.generate import Result
@@ -80,16 +82,12 @@ def method_text(method: str, lang: str) -> str:
     return (", затем " if lang == "ru" else ", then ").join(words)
 
 
-class _Bad(Exception):
-    """A wrong command line, in both languages; reported as one line, exit 2."""
+class BadCommandLine(Refused):
+    """A wrong command line (one of the `Refused` family): its code a key of the
+    catalogue's `seating_cli` section; reported as one line, exit 2."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__(en)
-        self.ru, self.en = ru, en
-
-
-def _bad(ru: str, en: str) -> _Bad:
-    return _Bad(ru, en)
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__([Problem(code, params=params, texts=SEATING_CLI)])
 
 
 def _parse_rounds(text: str) -> set[int]:
@@ -98,19 +96,18 @@ def _parse_rounds(text: str) -> set[int]:
     for part in text.split(","):
         m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
         if not m:
-            raise _bad(f"неверный список туров «{text}»", f"bad round list '{text}'")
+            raise BadCommandLine("cli_bad_rounds", text=text)
         lo = int(m.group(1))
         hi = int(m.group(2) or lo)
         if lo < 1 or hi < lo:
-            raise _bad(f"неверный диапазон туров «{part}»", f"bad round range '{part}'")
+            raise BadCommandLine("cli_bad_round_range", part=part)
         out.update(range(lo - 1, hi))
     return out
 
 
 def _player(text: str, players: int) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= players:
-        raise _bad(f"игрок «{text}» — не номер от 1 до {players}",
-                   f"player '{text}' is not a number in 1..{players}")
+        raise BadCommandLine("cli_bad_player", text=text, players=str(players))
     return int(text) - 1
 
 
@@ -118,16 +115,13 @@ def _load_clubs(path: Path, players: int) -> dict[int, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise _bad(f"не удалось прочитать файл клубов {path}: {exc}",
-                   f"cannot read clubs file {path}: {exc}") from None
+        raise BadCommandLine("cli_clubs_unreadable", path=str(path), error=str(exc)) from None
     if not isinstance(data, dict):
-        raise _bad("файл клубов — объект JSON {номер игрока: клуб}",
-                   "clubs file must be a JSON object {player number: club}")
+        raise BadCommandLine("cli_clubs_not_object")
     clubs: dict[int, str] = {}
     for key, value in data.items():
         if not isinstance(value, str | int) or isinstance(value, bool):
-            raise _bad(f"клуб игрока {key} должен быть строкой",
-                       f"club of player {key} must be a string")
+            raise BadCommandLine("cli_club_not_string", key=str(key))
         clubs[_player(str(key), players)] = str(value)
     return clubs
 
@@ -202,8 +196,8 @@ def seating_command(
     err = Console(stderr=True)
     try:
         clubs, pin_map, avail = _constraints(players, clubs_file, pins, availability)
-    except _Bad as bad:
-        err.print(bad.ru if lang == "ru" else bad.en, style="red", markup=False)
+    except BadCommandLine as bad:
+        err.print(bad.message(lang), style="red", markup=False)
         raise typer.Exit(2) from None
     _run(players, games, tables, seed, as_json, time_limit, iterations, clubs, pin_map, avail,
          lang, err)
@@ -218,15 +212,13 @@ def _constraints(players: int, clubs_file: Path | None, pins: list[str], availab
         for part in item.split(","):
             m = re.fullmatch(r"\s*(\d+)\s*[:=]\s*(\d+)\s*", part)
             if not m or int(m.group(2)) < 1:
-                raise _bad(f"неверное закрепление «{part}», нужно ИГРОК:СТОЛ",
-                           f"bad pin '{part}', expected PLAYER:TABLE")
+                raise BadCommandLine("cli_bad_pin", part=part)
             pin_map[_player(m.group(1), players)] = int(m.group(2)) - 1
     avail: dict[int, frozenset[int]] = {}
     for item in availability:
         m = re.fullmatch(r"\s*(\d+)\s*[:=](.+)", item)
         if not m:
-            raise _bad(f"неверная доступность «{item}», нужно ИГРОК:ТУРЫ",
-                       f"bad availability '{item}', expected PLAYER:ROUNDS")
+            raise BadCommandLine("cli_bad_availability", item=item)
         avail[_player(m.group(1), players)] = frozenset(_parse_rounds(m.group(2)))
     return clubs, pin_map, avail
 

@@ -383,10 +383,8 @@ class Jobs:
                     row.state, row.finished_at = CANCELLED, now
                 elif row.attempts >= MAX_ATTEMPTS:
                     row.state, row.finished_at = FAILED, now
-                    row.reason_ru = ("Процесс сервера, составлявший рассадку, остановился "
-                                     "дважды. Запустите её снова.")
-                    row.reason_en = ("The server process that was generating the seating "
-                                     "stopped twice. Start it again.")
+                    # the row keeps the reason's words in both languages (its columns)
+                    row.reason_ru, row.reason_en = JOBS["job_process_lost"]
                 else:
                     log.warning("job %s lost its process %s: queued again", row.id, row.worker)
                     row.state, row.worker, row.heartbeat_at = WAITING, None, None

@@ -65,6 +65,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "seating_request": ("mafiatab.texts.seating", "SEATING_REQUEST"),
     "seating_desk": ("mafiatab.texts.seating", "SEATING_DESK"),
     "seating_bound": ("mafiatab.texts.seating", "SEATING_BOUND"),
+    "seating_cli": ("mafiatab.texts.seating", "SEATING_CLI"),
     "storage": ("mafiatab.texts.storage", "STORAGE"),
     "audit": ("mafiatab.texts.audit", "AUDIT"),
     "audit_field": ("mafiatab.texts.audit", "FIELDS"),

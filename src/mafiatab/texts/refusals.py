@@ -189,6 +189,11 @@ JOBS: Final[dict[str, tuple[str, str]]] = {
                     "a seating is being generated already: wait for it or cancel it"),
     "no_job": ("нечего отменять: рассадка не составляется",
                "nothing to cancel: no seating is being generated"),
+    # a job's reason (not a refusal): its process stopped twice, the job failed
+    "job_process_lost": ("Процесс сервера, составлявший рассадку, остановился дважды. "
+                         "Запустите её снова.",
+                         "The server process that was generating the seating stopped "
+                         "twice. Start it again."),
 }
 
 

@@ -110,3 +110,21 @@ SEATING_BOUND: Final[dict[str, tuple[str, str]]] = {
     "availability": ("туры доступности — из туров рассадки",
                      "available rounds are rounds of the seating"),
 }
+
+#: a wrong command line of `mafiatab seating` (`cli.seating.BadCommandLine`, exit 2)
+SEATING_CLI: Final[dict[str, tuple[str, str]]] = {
+    "cli_bad_rounds": ("неверный список туров «{text}»", "bad round list '{text}'"),
+    "cli_bad_round_range": ("неверный диапазон туров «{part}»", "bad round range '{part}'"),
+    "cli_bad_player": ("игрок «{text}» — не номер от 1 до {players}",
+                       "player '{text}' is not a number in 1..{players}"),
+    "cli_clubs_unreadable": ("не удалось прочитать файл клубов {path}: {error}",
+                             "cannot read clubs file {path}: {error}"),
+    "cli_clubs_not_object": ("файл клубов — объект JSON {{номер игрока: клуб}}",
+                             "clubs file must be a JSON object {{player number: club}}"),
+    "cli_club_not_string": ("клуб игрока {key} должен быть строкой",
+                            "club of player {key} must be a string"),
+    "cli_bad_pin": ("неверное закрепление «{part}», нужно ИГРОК:СТОЛ",
+                    "bad pin '{part}', expected PLAYER:TABLE"),
+    "cli_bad_availability": ("неверная доступность «{item}», нужно ИГРОК:ТУРЫ",
+                             "bad availability '{item}', expected PLAYER:ROUNDS"),
+}

@@ -17,6 +17,7 @@ API under `/api/t/{tid}/...` calls the same functions.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
@@ -499,11 +500,11 @@ async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -
         return render(request, "teams.html", status_code=422, error=e.message(me.lang),
                       **_teams_context(svc, d, me, tid))
     except TeamsRefused as e:
+        # the refusal's own problems (codes of the catalogue), a player named by nickname
         names = {p.id: p.nickname for p in players}
-        which = ", ".join(names.get(x, x) for x in e.in_two + e.unknown) or ", ".join(e.empty)
-        error = (f"Игрок не может быть в двух командах; команда не может быть пустой: {which}"
-                 if me.lang != "en" else
-                 f"A player is in one team at most; a team has members: {which}")
+        error = "; ".join(
+            dataclasses.replace(p, params={k: names.get(v, v) for k, v in p.params.items()})
+            .message(me.lang) for p in e.problems)
         return render(request, "teams.html", status_code=422, error=error,
                       **_teams_context(svc, d, me, tid))
     return _see(f"/t/{tid}/teams")

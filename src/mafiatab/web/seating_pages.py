@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
 
 from mafiatab.services.facade import Services
@@ -117,10 +117,9 @@ def _with_runner(app: Any) -> None:
 Desk = Annotated[SeatingDesk, Depends(desk)]
 
 
-def _refusal(request: Request, me: Principal, e: SeatingRefused, api: bool) -> Response:
-    if api:
-        return JSONResponse({"error": "seating_refused", "message": e.reason(me.lang)},
-                            status_code=e.status)
+def _refusal(request: Request, me: Principal, e: SeatingRefused) -> Response:
+    """The seating page's refusal: the error page in the reader's words. (The API lets
+    a refusal reach the app's one handler: the JSON of every refusal, with its problems.)"""
     return render(request, "error.html", status_code=e.status, message=e.reason(me.lang))
 
 
@@ -220,7 +219,7 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
             params = _params_from_form(f, svc, tid)
         d.start(tid, params, actor=user)
     except SeatingRefused as e:
-        return _refusal(request, me, e, api=False)
+        return _refusal(request, me, e)
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
 
 
@@ -232,7 +231,7 @@ async def seating_cancel_post(request: Request, tid: int, me: Who, d: Desk) -> R
     try:
         await run_in_threadpool(lambda: d.cancel(tid, actor=user))
     except SeatingRefused as e:
-        return _refusal(request, me, e, api=False)
+        return _refusal(request, me, e)
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
 
 
@@ -250,7 +249,7 @@ async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
                   and len(k) <= 10}
         d.publish(tid, rnd, actor=user, judges=judges)
     except SeatingRefused as e:
-        return _refusal(request, me, e, api=False)
+        return _refusal(request, me, e)
     return RedirectResponse(f"/t/{tid}/seating?published={rnd}", status_code=303)
 
 
@@ -268,7 +267,7 @@ def seating_print(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
         if any(r > len(rounds) for r in wanted):
             raise SeatingRefused("desk_rounds_are", status=404, rounds=len(rounds))
     except SeatingRefused as e:
-        return _refusal(request, me, e, api=False)
+        return _refusal(request, me, e)
     t, _p, stages = svc.tournaments.context(tid)
     stage = next((x.name for x in stages if x.id == job.params.stage), job.params.stage)
     return render(request, "seating_print.html", t=t, tid=tid, job=job, rounds=rounds,
@@ -282,7 +281,7 @@ def seating_download(request: Request, tid: int, me: Who, d: Desk) -> Response:
     try:
         doc = _document(d, tid, user)
     except SeatingRefused as e:
-        return _refusal(request, me, e, api=False)
+        return _refusal(request, me, e)
     return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="seating-{tid}.json"'})
 
@@ -326,17 +325,14 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
     """Start generating the seating (answers at once; poll `status`). 422 with the reason
     when no seating is possible; 409 while another generation of this tournament runs."""
     user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
-    try:
-        avail = {p: parse_rounds(v) if isinstance(v, str) else frozenset(v)
-                 for p, v in body.availability.items()}
-        params = SeatingParams(stage=body.stage or _default_stage(svc, tid), games=body.games,
-                               tables=body.tables, seed=body.seed,
-                               separate_clubs=body.separate_clubs, pins=body.pins,
-                               availability=avail, first_round=body.first_round,
-                               time_limit=body.time_limit, iterations=body.iterations)
-        job = d.start(tid, params, actor=user)
-    except SeatingRefused as e:
-        return _refusal(request, me, e, api=True)
+    avail = {p: parse_rounds(v) if isinstance(v, str) else frozenset(v)
+             for p, v in body.availability.items()}
+    params = SeatingParams(stage=body.stage or _default_stage(svc, tid), games=body.games,
+                           tables=body.tables, seed=body.seed,
+                           separate_clubs=body.separate_clubs, pins=body.pins,
+                           availability=avail, first_round=body.first_round,
+                           time_limit=body.time_limit, iterations=body.iterations)
+    job = d.start(tid, params, actor=user)
     return job.status(me.lang)
 
 
@@ -345,10 +341,7 @@ def api_cancel(request: Request, tid: int, me: Who, d: Desk) -> Any:
     """Stop the waiting or running generation (404 when none): a waiting one ends at once,
     a running one within a moment (its state turns `cancelled`)."""
     user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
-    try:
-        return d.cancel(tid, actor=user).status(me.lang)
-    except SeatingRefused as e:
-        return _refusal(request, me, e, api=True)
+    return d.cancel(tid, actor=user).status(me.lang)
 
 
 @router.get("/api/t/{tid}/seating/status", tags=["api"])
@@ -360,31 +353,22 @@ def api_status(request: Request, tid: int, me: Who, d: Desk) -> Any:
     cancelled = d.cancelled(tid, actor=user)
     if cancelled is not None and (job is None or cancelled.number > job.number):
         return cancelled.status(me.lang)
-    try:
-        return d.require_job(tid, actor=user).status(me.lang)
-    except SeatingRefused as e:
-        return _refusal(request, me, e, api=True)
+    return d.require_job(tid, actor=user).status(me.lang)
 
 
 @router.get("/api/t/{tid}/seating", tags=["api"])
 def api_get(request: Request, tid: int, me: Who, d: Desk) -> Any:
     """The proposal: mafiatab.seating/1, plus `participants` (number → id, nickname, club)."""
     user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
-    try:
-        return _document(d, tid, user)
-    except SeatingRefused as e:
-        return _refusal(request, me, e, api=True)
+    return _document(d, tid, user)
 
 
 @router.post("/api/t/{tid}/seating/publish", tags=["api"])
 def api_publish(request: Request, tid: int, body: PublishBody, me: Who, d: Desk) -> Any:
     """Enter every table of a round as its game's seating (409 when its protocols started)."""
     user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
-    try:
-        job = d.require_job(tid, actor=user)
-        games = d.publish(tid, body.round, actor=user, judges=body.judges)
-    except SeatingRefused as e:
-        return _refusal(request, me, e, api=True)
+    job = d.require_job(tid, actor=user)
+    games = d.publish(tid, body.round, actor=user, judges=body.judges)
     return {"round": body.round, "stage": job.params.stage,
             "stage_round": job.stage_round(body.round), "games": games}
 
