@@ -629,3 +629,27 @@ def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) 
         assert svc.tournaments.new_tournament("cup", "fsm", actor="second") > 0
     finally:
         engine.dispose()
+
+
+def test_a_flooding_address_is_refused_before_any_other_middleware(
+        fresh: World, app_of: Callable[..., Any]) -> None:
+    """The gate is the outermost layer (a refused sign-in costs no session cookie or
+    header work: `bench/web.py --flood`), and its plain 429 still carries the headers
+    that keep a browser from sniffing or framing it."""
+    from mafiatab.web.security import SignInGate
+
+    app = app_of(fresh)
+    assert app.user_middleware[0].cls is SignInGate
+    c = _client(app)
+    headers = _csrf(c)
+    plain = None
+    for i in range(60):
+        r = c.post("/api/login", json={"user": f"nobody{i}", "password": f"g-{i:04d}-xx"},
+                   headers=headers)
+        if r.status_code == 429 and r.headers["content-type"].startswith("text/plain"):
+            plain = r
+            break
+    assert plain is not None, "the gate never answered for an address over its limit"
+    assert plain.headers["x-content-type-options"] == "nosniff"
+    assert plain.headers["x-frame-options"] == "DENY"
+    assert int(plain.headers["retry-after"]) >= 1

@@ -40,6 +40,7 @@ from mafiatab.web.security import (
     HashGate,
     NeedLogin,
     SecureCookies,
+    SignInGate,
     SignInLimits,
     TooMany,
     install_guard,
@@ -209,5 +210,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import game_time  # issue 15.5: events' times, the video, timecodes
 
     game_time.install(app)
-    app.add_middleware(BodyLimit)  # outermost: nothing reads a body past the limit
+    app.add_middleware(BodyLimit)  # nothing reads a body past the limit
+    # outermost: a sign-in from an address over its limit is refused before any other work
+    app.add_middleware(SignInGate)
     return app

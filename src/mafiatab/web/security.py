@@ -247,10 +247,11 @@ class SignInGate:
 
 
 def install_guard(app: Any, engine: Engine, limits: SignInLimits | None) -> Guard:
-    """The app's sign-in limits on the storage `rate_storage` picks, and their gate."""
+    """The app's sign-in limits on the storage `rate_storage` picks. Their gate
+    (`SignInGate`) is added by the app as its outermost middleware, so that a refused
+    sign-in costs no other middleware's work (the session's cookie, the headers')."""
     g = Guard(limits or SignInLimits(), rate_storage(engine))
     app.state.guard = g
-    app.add_middleware(SignInGate)
     return g
 
 
@@ -259,6 +260,8 @@ async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes]
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()),
+                            (b"x-content-type-options", b"nosniff"),
+                            (b"x-frame-options", b"DENY"),
                             *headers.items()]})
     await send({"type": "http.response.body", "body": body})
 
