@@ -41,6 +41,7 @@ from mafiatab.services.live_log import Op, apply_ops, load
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import populate
+from server import fresh_postgres
 
 ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
 
@@ -135,7 +136,7 @@ def record(events: int, db: str | None, folder: Path, on_event: Callable[[int, i
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     if db is not None:
-        _fresh_postgres(db)
+        fresh_postgres(db)
     url = db or str(path)
     engine = make_engine(url)
     demo = populate(engine, sample_tournament("fsm", 10, 2, seed=2026, final_round=True,
@@ -162,19 +163,6 @@ def record(events: int, db: str | None, folder: Path, on_event: Callable[[int, i
         on_event(n, stored_bytes(svc, tid, code))
     svc.engine.dispose()
     return n
-
-
-def _fresh_postgres(url: str) -> None:
-    """Drop and create the benchmark's database (its name is the URL's last part)."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    u = make_url(url)
-    admin = create_engine(u.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'DROP DATABASE IF EXISTS "{u.database}" WITH (FORCE)'))
-        c.execute(text(f'CREATE DATABASE "{u.database}"'))
-    admin.dispose()
 
 
 def stored_bytes(svc: Services, tid: int, code: str) -> int:
