@@ -189,7 +189,8 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
 
     _post(c, f"/t/{tid}/setup/players/{_roster(hall, tid)['Игрок22'][0]}",
           {"action": "withdraw"})
-    players, _request = SeatingDesk(hall.svc).build(tid, SeatingParams("qual", 1, 2, 0, False))
+    players, _request = SeatingDesk(hall.svc).build(tid, SeatingParams("qual", 1, 2, 0, False),
+                                                  actor=ORG)
     assert gone not in {p.id for p in players} and len(players) == 20
     # a typed seating that seats him is refused with the reason
     ids = [roster[n][0] for n in NAMES[:10]]
