@@ -55,7 +55,9 @@ class Store:
     A `write()` or `read()` opened inside a `write()` on the same engine (by this thread)
     joins it: a use case composed of other services' public calls is then still one
     transaction — nothing of it is stored unless all of it is, and every step sees the
-    earlier steps' writes. The hooks run once, after the outermost commit."""
+    earlier steps' writes. A joined write is a savepoint (a step that raises takes back
+    only its own writes, as its own transaction did). The hooks run once, after the
+    outermost commit."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -76,7 +78,9 @@ class Store:
         if unit is not None:
             if self not in unit.stores:
                 unit.stores.append(self)
-            yield unit.session
+            # a savepoint: a step that fails (and is caught by its caller) leaves nothing
+            with unit.session.begin_nested():
+                yield unit.session
             return
         with Session(self.writer, expire_on_commit=False) as s, s.begin():
             unit = _Unit(self.engine, s, [self])
