@@ -8,8 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from mafiatab.services.checkin import CheckinService
+from mafiatab.services.checkin import CheckinService, DayRefused
+from mafiatab.services.errors import PermissionDenied
 from mafiatab.services.facade import Services
+from mafiatab.services.seating_web import SeatingDesk, SeatingParams
 from mafiatab.services.teams import TeamService
 from mafiatab.storage.engine import make_engine, upgrade
 from tests.day.conftest import ORGANIZER, PASSWORD, PINS, PLAYERS, Day, Seated
@@ -57,3 +59,88 @@ def test_check_in_replace_reseat_and_teams(backend: Day) -> None:
                                    actor=ORGANIZER)
     rows = TeamService(backend.svc.store, backend.svc.standings.compute).standings(tid2)
     assert sorted(r.team for r in rows) == ["n", "s"] and [r.place for r in rows] == [1, 2]
+
+
+# --- a draft round published for those present: one call, one transaction ---------------
+
+
+def _draft_tournament(backend: Day, name: str) -> tuple[int, SeatingDesk]:
+    """A tournament with the seating page's proposal done, none of its rounds entered."""
+    from mafiatab.domain.protocol import Stage
+
+    svc = backend.svc
+    tid = svc.tournaments.create_tournament(name, "fsm", actor=ORGANIZER, stages=[
+        Stage(id="qual", name="Отбор", kind="qualification")])
+    svc.tournaments.register_players(tid, PLAYERS, actor=ORGANIZER)
+    desk = SeatingDesk(svc)
+    desk.start_runner()
+    try:
+        desk.start(tid, SeatingParams(stage="qual", games=6, tables=3, seed=3,
+                                      pins=dict(PINS), time_limit=10, iterations=30_000),
+                   actor=ORGANIZER)
+        job = desk.wait(tid, 60, actor=ORGANIZER)
+    finally:
+        desk.stop_runner()
+    assert job.state == "done"
+    return tid, desk
+
+
+def _first_round(desk: SeatingDesk, tid: int) -> list[str]:
+    return [p.id for tb in desk.require_job(tid, actor=ORGANIZER).rounds()[0] for p in tb]
+
+
+def _audit(backend: Day, tid: int) -> list[tuple[str, dict[str, object]]]:
+    return [(a, d) for _at, _u, a, d in backend.svc.tournaments.audit_log(tid)]
+
+
+def test_a_draft_round_is_published_re_seated_for_those_present(backend: Day) -> None:
+    tid, desk = _draft_tournament(backend, "Present cup")
+    checkin = CheckinService(backend.svc.store)
+    first = _first_round(desk, tid)
+    late = {first[3], first[17]} - {"p01"}
+    for p in PLAYERS:
+        if p.id not in late:
+            checkin.set_present(tid, p.id, True, actor=ORGANIZER)
+    done = desk.publish_present(tid, 1, actor=ORGANIZER)
+    assert done.round == 1 and len(done.games) == 3 and done.reseated is not None
+    assert done.reseated.after.hard == 0
+    seated = [s.player for g in backend.svc.games.overview(tid)
+              for s in backend.svc.games.head(tid, g.code).game_struct().seats]
+    assert len(seated) == 30 == len(set(seated)) and not late & set(seated)
+    assert desk.require_job(tid, actor=ORGANIZER).published.keys() == {1}
+    entries = [d for a, d in _audit(backend, tid) if a == "publish_present"]
+    assert len(entries) == 1
+    assert entries[0]["absent"] == sorted(late)
+    assert entries[0]["before"] == done.reseated.before.as_json()
+    assert entries[0]["after"] == done.reseated.after.as_json()
+    plan = checkin.next_round(tid, actor=ORGANIZER)
+    assert plan is not None and plan.round == 1 and plan.no_shows == []
+
+
+def test_a_refused_re_seat_publishes_nothing(backend: Day) -> None:
+    tid, desk = _draft_tournament(backend, "Empty hall cup")
+    checkin = CheckinService(backend.svc.store)
+    for p in PLAYERS[:5]:  # five present: not one table can be filled
+        checkin.set_present(tid, p.id, True, actor=ORGANIZER)
+    before = _audit(backend, tid)
+    with pytest.raises(DayRefused) as e:
+        desk.publish_present(tid, 1, actor=ORGANIZER)
+    assert e.value.code == "too_few_present"
+    assert backend.svc.games.overview(tid) == []  # the round is still a draft
+    assert desk.require_job(tid, actor=ORGANIZER).published == {}
+    assert _audit(backend, tid) == before
+
+
+def test_publishing_for_those_present_is_staff_s_own(backend: Day) -> None:
+    tid, desk = _draft_tournament(backend, "Guarded cup")
+    svc = backend.svc
+    svc.accounts.add_account("watcher", PASSWORD, actor=ORGANIZER)
+    svc.access.grant(tid, "watcher", "viewer", actor=ORGANIZER)
+    svc.accounts.add_account("other_org", PASSWORD, actor=ORGANIZER)
+    other = svc.tournaments.create_tournament("Other cup", "fsm", actor="other_org")
+    assert other != tid
+    for who in ("watcher", "other_org"):
+        with pytest.raises(PermissionDenied):
+            desk.publish_present(tid, 1, actor=who)
+    assert svc.games.overview(tid) == []
+    assert desk.require_job(tid, actor=ORGANIZER).published == {}

@@ -13,6 +13,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,10 @@ def _unreachable(reason: str) -> None:
     pytest.skip(message)
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A URL whose connections work in a fresh schema of their own."""
+@contextmanager
+def pg_schema() -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own, dropped at the end
+    (`pg_url` for one test; a module-scoped fixture may hold one for its tests)."""
     import psycopg
 
     schema = f"mt_test_{uuid.uuid4().hex[:12]}"
@@ -66,6 +68,13 @@ def pg_url() -> Iterator[str]:
     finally:
         with psycopg.connect(admin, autocommit=True, connect_timeout=5) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own."""
+    with pg_schema() as url:
+        yield url
 
 
 @pytest.fixture

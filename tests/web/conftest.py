@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 
 from mafiatab.domain.protocol import Game, Tournament
 from mafiatab.sample import sample_tournament
+from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
-from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo
+from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo, populate
 from mafiatab.web.security import SignInLimits
 
 RELAXED = SignInLimits(per_address="100000/minute", per_account="100000/minute",
@@ -27,7 +28,8 @@ ROLES = ("anon", "viewer", "judge1", "judge2", "headjudge", "organizer", "player
 class World:
     demo: Demo
     sample: Tournament
-    db: Path
+    #: the SQLite file, or a database URL (tests/web/test_live.py: PostgreSQL too)
+    db: Path | str
     #: an open appeal of player1 on a round-1 game of judge1 (issue 7)
     case: str = ""
 
@@ -38,10 +40,19 @@ class World:
                     if g.stage == "qual" and g.round == last and g.table == table)
 
 
-def make_world(folder: Path) -> World:
+def make_world(folder: Path, url: str | None = None) -> World:
+    """The demo tournament in a SQLite file of `folder`, or in the database at `url`."""
     sample = sample_tournament("fsm", 20, 3, seed=2026, final_round=True, name="Web test cup")
-    demo = build_demo(folder / "web.sqlite", sample)
-    world = World(demo, sample, folder / "web.sqlite")
+    if url is None:
+        demo = build_demo(folder / "web.sqlite", sample)
+        world = World(demo, sample, folder / "web.sqlite")
+    else:
+        engine = make_engine(url)
+        try:
+            demo = populate(engine, sample, folder / "unused.sqlite")
+        finally:
+            engine.dispose()
+        world = World(demo, sample, url)
     from tests.web.appeal_world import add_appeal_case
 
     world.case = add_appeal_case(world)

@@ -4,7 +4,7 @@ and a finished game's protocol facts taken from its log."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 
 from mafiatab.rules import FSM
 from mafiatab.web.live import describe
-from tests.web.conftest import World, csrf_of
+from tests.storage.conftest import BACKENDS, pg_schema
+from tests.web.conftest import World, csrf_of, make_world
 
 #: blacks 3 (don), 5, 9; sheriff 7
 ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
@@ -65,6 +66,20 @@ class Table:
                 event["nominates"] = nominations[seat]
             state = self.send(**event)
         return state
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def world(request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """The web tests' demo tournament, here on SQLite and on PostgreSQL (a fresh schema of
+    its own): the live log's storage (services/revision_log.py) on both. Only this
+    module's tests run twice; the other web tests keep their SQLite world."""
+    folder = tmp_path_factory.mktemp("live")
+    if request.param == "sqlite":
+        yield make_world(folder)
+        return
+    with pg_schema() as url:
+        yield make_world(folder, url)
 
 
 @pytest.fixture()
@@ -259,3 +274,23 @@ def test_the_page_is_russian_by_default(table: Table, world: World) -> None:
     assert "Ведение игры" in r.text and "/static/live.js" in r.text
     assert describe({"type": "speech", "seat": 4, "nominates": 7}, "en") == (
         "speech of seat 4, nominates 7")
+
+
+def test_the_live_log_is_stored_in_the_world_s_database(
+        table: Table, world: World, request: pytest.FixtureRequest) -> None:
+    """Each run of this module is on the backend it names: the events just sent are rows
+    of its `game_log_events`."""
+    from sqlalchemy import func, select
+
+    from mafiatab.storage import models as db
+    from mafiatab.storage.engine import make_engine
+
+    table.send(type="deal", roles=ROLES)
+    table.speeches({1: 5})
+    engine = make_engine(str(world.db))
+    try:
+        assert engine.dialect.name == request.node.callspec.params["world"]
+        with engine.connect() as conn:
+            assert (conn.scalar(select(func.count()).select_from(db.GameLogEvent)) or 0) >= 2
+    finally:
+        engine.dispose()

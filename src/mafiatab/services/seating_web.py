@@ -36,6 +36,7 @@ from typing import Any, Final
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, Reason, Refused, Word
 from mafiatab.services.access import STAFF
+from mafiatab.services.checkin import CheckinService, Reseated
 from mafiatab.services.facade import Services
 from mafiatab.services.jobs import (
     BUSY,
@@ -52,7 +53,7 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
-from mafiatab.services.store import Store, require_role, tournament_row
+from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.storage.models import DRAFT
 from mafiatab.texts.seating import SEATING_BOUND, SEATING_DESK
 
@@ -380,6 +381,17 @@ def run_seating(job: JobView, control: Control) -> Outcome:
                                                in result.metrics.histogram.items()}})
 
 
+@dataclass(frozen=True, slots=True)
+class PublishedPresent:
+    """A round published for those present: its games and, when some of its players had
+    not come, how it was re-seated (None when everyone was there)."""
+
+    stage: str
+    round: int
+    games: list[str]
+    reseated: Reseated | None
+
+
 class SeatingDesk:
     """The tournaments' seating generations and proposals, on the job queue (see the
     module): any number of desks (one per server process) on one database agree."""
@@ -537,7 +549,36 @@ class SeatingDesk:
         self.jobs.publish_mark(job.number, str(rnd), codes)
         return codes
 
+    def publish_present(self, tournament: int, rnd: int, *, actor: str) -> PublishedPresent:
+        """The check-in page's one step: the proposal's round `rnd` (1-based) published
+        already re-seated for those present (`publish`, then the check-in's `reseat`:
+        rules kept, metrics as good as they can be). One transaction (the store joins the
+        two): when the re-seat is refused (too few present, a rule it cannot keep),
+        nothing is published. Staff only; audited once as `publish_present` with the
+        metrics before and after."""
+        checkin = CheckinService(self.svc.store)
+        with self.svc.store.write() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
+            job = self.require_job(tournament, actor=actor)
+            stage, number = job.params.stage, job.stage_round(rnd)
+            codes = self.publish(tournament, rnd, actor=actor)
+            presence = checkin.presence(tournament)
+            seated = [p.id for tb in job.rounds()[rnd - 1] for p in tb]
+            reseated = None
+            if any(p not in presence for p in seated):
+                reseated = checkin.reseat(tournament, stage, number, actor=actor,
+                                          pins=dict(job.params.pins))
+            record_audit(s, actor, tournament, "publish_present", {
+                "stage": stage, "round": number, "games": codes,
+                "absent": sorted(p for p in seated if p not in presence),
+                "changed_tables": reseated.changed_tables if reseated else [],
+                "dropped_tables": reseated.dropped_tables if reseated else [],
+                "before": reseated.before.as_json() if reseated else None,
+                "after": reseated.after.as_json() if reseated else None})
+        return PublishedPresent(stage, number, codes, reseated)
 
-__all__ = ["CANCELLED", "DONE", "FAILED", "KIND", "REFUSED", "RUNNING", "WAITING", "SeatingDesk",
+
+__all__ = ["CANCELLED", "DONE", "FAILED", "KIND", "REFUSED", "RUNNING", "WAITING",
+           "PublishedPresent", "SeatingDesk",
            "SeatingJob", "SeatingParams", "SeatingRefused", "Shape", "default_time_limit",
            "parse_availability", "parse_pins", "parse_rounds", "run_seating"]

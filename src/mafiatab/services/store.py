@@ -13,6 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, insert, select, update
@@ -33,9 +35,29 @@ class StaleRevision(Exception):  # noqa: N818 - a state of the data, not a progr
     """The revision a change was based on is no longer the newest of its game."""
 
 
+@dataclass(eq=False)
+class _Unit:
+    """The write transaction open in this thread (or task), and the stores whose hooks
+    run once it commits."""
+
+    engine: Engine
+    session: Session
+    stores: list[Store] = field(default_factory=list)
+
+
+_UNIT: ContextVar[_Unit | None] = ContextVar("mafiatab_unit", default=None)
+
+
 class Store:
     """Transactions on one database: `read()` and `write()`, each a `Session` in a
-    transaction that commits when the block ends (and rolls back when it raises)."""
+    transaction that commits when the block ends (and rolls back when it raises).
+
+    A `write()` or `read()` opened inside a `write()` on the same engine (by this thread)
+    joins it: a use case composed of other services' public calls is then still one
+    transaction — nothing of it is stored unless all of it is, and every step sees the
+    earlier steps' writes. A joined write is a savepoint (a step that raises takes back
+    only its own writes, as its own transaction did). The hooks run once, after the
+    outermost commit."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -46,15 +68,37 @@ class Store:
         """Run `hook` after every committed write through this store."""
         self._after_write.append(hook)
 
+    def _joined(self) -> _Unit | None:
+        unit = _UNIT.get()
+        return unit if unit is not None and unit.engine is self.engine else None
+
     @contextmanager
     def write(self) -> Iterator[Session]:
+        unit = self._joined()
+        if unit is not None:
+            if self not in unit.stores:
+                unit.stores.append(self)
+            # a savepoint: a step that fails (and is caught by its caller) leaves nothing
+            with unit.session.begin_nested():
+                yield unit.session
+            return
         with Session(self.writer, expire_on_commit=False) as s, s.begin():
-            yield s
-        for hook in self._after_write:
-            hook()
+            unit = _Unit(self.engine, s, [self])
+            token = _UNIT.set(unit)
+            try:
+                yield s
+            finally:
+                _UNIT.reset(token)
+        for store in unit.stores:
+            for hook in store._after_write:
+                hook()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
+        unit = self._joined()
+        if unit is not None:
+            yield unit.session
+            return
         with Session(self.engine, expire_on_commit=False) as s, s.begin():
             yield s
 

@@ -302,7 +302,7 @@ async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
 async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
     """A proposal's round not yet published: it is entered as its games' seating (the
     seating page's publish) and, when some of its players have not come, re-seated for
-    those present at once (`reseat`: rules kept, metrics as good as they can be; audited)."""
+    those present at once: one service call, one transaction (`SeatingDesk.publish_present`)."""
     from mafiatab.services.seating_web import SeatingRefused
     from mafiatab.web.seating_pages import desk_of
 
@@ -310,21 +310,17 @@ async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Res
     f = await _form(request)
     rnd = _int(f.get("round", ""))
     desk = desk_of(request.app)
-    job = desk.require_job(tid, actor=user)
-    stage, number = job.params.stage, job.stage_round(rnd)
     try:
-        await run_in_threadpool(lambda: desk.publish(tid, rnd, actor=user))
+        done = await run_in_threadpool(lambda: desk.publish_present(tid, rnd, actor=user))
     except SeatingRefused as e:
         return _see(f"/t/{tid}/checkin?message={_q(e.reason(me.lang))}")
-    presence = d.checkin.presence(tid)
-    seated = [p.id for tb in job.rounds()[rnd - 1] for p in tb]
-    if all(p in presence for p in seated):
-        return _see(f"/t/{tid}/checkin?message={_q(dw('published', me.lang, round=number))}")
-    r = await run_in_threadpool(lambda: d.checkin.reseat(
-        tid, stage, number, actor=user, pins=dict(job.params.pins)))
-    msg = dw("published", me.lang, round=number) + " " + dw(
-        "reseated", me.lang, tables=", ".join(map(str, r.changed_tables)) or "—",
-        a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off, d=r.after.seat_cells_off)
+    msg = dw("published", me.lang, round=done.round)
+    r = done.reseated
+    if r is not None:
+        msg += " " + dw("reseated", me.lang,
+                        tables=", ".join(map(str, r.changed_tables)) or "—",
+                        a=r.before.sum_sq, b=r.after.sum_sq, c=r.before.seat_cells_off,
+                        d=r.after.seat_cells_off)
     return _see(f"/t/{tid}/checkin?message={_q(msg)}")
 
 
