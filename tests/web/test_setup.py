@@ -147,6 +147,11 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
     roster = _roster(hall, tid)
     assert len(roster) == 20 and roster["Игрок01"] == ("p1", "Север", False)
     assert roster["Игрок02"][1] == "Юг"
+    # the roster names a player by his nickname and club; his id (the players' file's column)
+    # only inside his fold, with its label
+    summary = re.search(r'id="player-p1"><summary>(.*?)</summary>', page, re.S)
+    assert summary and "p1" not in summary.group(1) and "Игрок01" in summary.group(1)
+    assert "№ в файле: p1<" in page
     # the two bad lines come back beside their reasons, in the box to fix them
     refused = re.findall(r'<li class="refused-line" data-line="(\d+)">.*?<code>(.*?)</code> — '
                          r'<span class="err">(.*?)</span></li>', page)
@@ -189,7 +194,8 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
 
     _post(c, f"/t/{tid}/setup/players/{_roster(hall, tid)['Игрок22'][0]}",
           {"action": "withdraw"})
-    players, _request = SeatingDesk(hall.svc).build(tid, SeatingParams("qual", 1, 2, 0, False))
+    players, _request = SeatingDesk(hall.svc).build(tid, SeatingParams("qual", 1, 2, 0, False),
+                                           actor=ORG)
     assert gone not in {p.id for p in players} and len(players) == 20
     # a typed seating that seats him is refused with the reason
     ids = [roster[n][0] for n in NAMES[:10]]

@@ -40,6 +40,7 @@ SETUP: Final[dict[str, tuple[str, str]]] = {
     "withdrawn": ("снят", "withdrawn"),
     "withdrawn_hint": ("Сыгранные игры остаются; в рассадку не попадает.",
                        "His played games stay; the seating leaves him out."),
+    "file_id": ("№ в файле: {id}", "No. in the file: {id}"),
     "edit_player": ("Исправить", "Correct"),
     "photo": ("Фото для трансляции", "Photo for the stream"),
     "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",
