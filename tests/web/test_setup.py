@@ -228,6 +228,10 @@ def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Ha
     # an FIIM tournament's page offers its own options with its own clauses only
     page = c.get(f"/t/{tid}/setup").text
     assert "ФИИМ 7.6" in page and "ФСМ 7" not in page
+    # every option in words (no code like `opt_comp_per_team`), each with its own clause
+    shown = re.sub(r'(name|value)="[^"]*"', "", page)
+    assert "opt_" not in shown
+    assert 'Компенсация Ci (командный марафон) <span class="muted">(ФИИМ 8.6.1)' in page
     _paste(c, tid, "\n".join(NAMES))
     codes = _seat_round(c, hall, tid, ["j1", "j2"])
     # the seating's drafts are no games entered: the rules still change
