@@ -17,7 +17,7 @@ import pytest
 import uvicorn
 
 from mafiatab.web.app import create_app
-from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
+from mafiatab.web.demo import DEMO_PASSWORD, HEAD_JUDGE_NAME, ORGANIZER_NAME
 from tests.attacks.conftest import RELAXED, World
 
 
@@ -136,4 +136,80 @@ def test_a_judges_live_stream_ends_when_he_signs_out(server: str, world: World) 
     finally:
         org.post(f"/api/t/{world.a}/screens", json={"roles_delay": before}, headers=h)
         judge.close()
+        org.close()
+
+
+def _signed_in(server: str, user: str) -> tuple[httpx.Client, dict[str, str]]:
+    c = httpx.Client(base_url=server, timeout=httpx.Timeout(10, read=30))
+    csrf = c.get("/api/session").json()["csrf"]
+    r = c.post("/api/login", json={"user": user, "password": DEMO_PASSWORD},
+               headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200, r.text
+    return c, {"X-CSRF-Token": r.json()["csrf"]}
+
+
+def _ends_with_gone(seen: queue.Queue[str]) -> None:
+    after: list[str] = []
+    while not after or after[-1] not in ("closed", "gone"):
+        after.append(seen.get(timeout=10))
+        assert after[-1] != "update", after  # main: the stream went on, to a signed-out reader
+    assert after[0] == "gone", after
+
+
+def test_a_staff_standings_stream_ends_when_he_signs_out(server: str, world: World) -> None:
+    """The standings stream tells staff to re-read their table (which shows what the public
+    does not) after every change; it checked the staff role when it opened, not the session
+    after: a head judge who signed out kept being told of every change. Now it ends."""
+    head, hh = _signed_in(server, HEAD_JUDGE_NAME)
+    seen: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_events, args=(head, f"/t/{world.a}/standings/events", seen),
+                     daemon=True).start()
+    assert seen.get(timeout=10) == "status 200"
+    assert seen.get(timeout=10) == "update"  # "re-read" at once
+    assert head.post("/api/logout", headers=hh).status_code == 200
+    org, h = _signed_in(server, ORGANIZER_NAME)
+    before = org.get(f"/api/t/{world.a}/screens").json()["roles_delay"]
+    try:
+        assert org.post(f"/api/t/{world.a}/screens", json={"roles_delay": 11},
+                        headers=h).status_code == 200
+        _ends_with_gone(seen)
+    finally:
+        org.post(f"/api/t/{world.a}/screens", json={"roles_delay": before}, headers=h)
+        head.close()
+        org.close()
+
+
+def test_a_staff_overlay_stream_ends_when_he_signs_out(server: str, world: World) -> None:
+    """While the standings are hidden, the overlay without its key is watched by staff
+    only; the stream re-checked the grant only when the key or the switch changed, so a
+    head judge who signed out kept receiving the game. Now his session is checked before
+    every event (a keyed or public overlay is checked as before)."""
+    org, h = _signed_in(server, ORGANIZER_NAME)
+    before = org.get(f"/api/t/{world.a}/screens").json()["roles_delay"]
+    assert org.post(f"/api/t/{world.a}/options", json={"standings_hidden": True},
+                    headers=h).status_code == 200
+    head, hh = _signed_in(server, HEAD_JUDGE_NAME)
+    code = world.demo.open_games[0]
+    try:
+        anon = httpx.Client(base_url=server, timeout=httpx.Timeout(5, read=5))
+        with anon.stream("GET", f"/t/{world.a}/overlay/{code}/events") as r:
+            assert r.status_code == 403  # hidden: not for the public
+        anon.close()
+        seen: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=_events, args=(head, f"/t/{world.a}/overlay/{code}/events", seen),
+                         daemon=True).start()
+        assert seen.get(timeout=10) == "status 200"
+        assert seen.get(timeout=10) == "update"  # the game at once
+        # still signed in: a change of the game's screen reaches him
+        assert org.post(f"/api/t/{world.a}/screens", json={"roles_delay": 13},
+                        headers=h).status_code == 200
+        assert seen.get(timeout=10) == "update"
+        assert head.post("/api/logout", headers=hh).status_code == 200
+        assert org.post(f"/api/t/{world.a}/screens", json={"roles_delay": 17},
+                        headers=h).status_code == 200
+        _ends_with_gone(seen)
+    finally:
+        org.post(f"/api/t/{world.a}/screens", json={"roles_delay": before}, headers=h)
+        org.post(f"/api/t/{world.a}/options", json={"standings_hidden": False}, headers=h)
+        head.close()
         org.close()

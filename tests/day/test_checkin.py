@@ -206,6 +206,19 @@ def test_the_desk_page_qr_check_in_and_blank_protocols(day: Day, tmp_path: Path,
     # the page: one button per no-show, then the whole round re-seated
     page = org.get(f"/t/{tid}/checkin")
     assert page.text.count('class="big replace"') == len(absent)
+    # the round's seating metrics in words, the sum of squares in the tooltip
+    plan = CheckinService(day.svc.store).next_round(tid, actor=ORGANIZER)
+    assert plan is not None
+    m = plan.metrics
+    assert (f'title="Сумма квадратов встреч всех пар (Σ m²): {m.sum_sq}; чем меньше, тем ровнее'
+            in page.text)
+    assert (f">Самое большее встреч одной пары: {m.max_meetings}; перекосов по местам: "
+            f"{m.seat_cells_off}</p>") in page.text
+    org.get("/lang/en")
+    en = org.get(f"/t/{tid}/checkin").text
+    assert (f">Most meetings of one pair: {m.max_meetings}; seats out of balance: "
+            f"{m.seat_cells_off}</p>") in en and "Sum of the squares of all pairs" in en
+    org.get("/lang/ru")
     r = org.post(f"/t/{tid}/checkin/reseat", data={"stage": "qual", "round": "1",
                                                    "csrf": csrf_of(org)})
     assert r.status_code == 200 and "Тур пересажен" in r.text

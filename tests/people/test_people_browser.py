@@ -26,6 +26,7 @@ from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD
+from tests.web.test_browser import RU_CONTEXT, RU_ENV
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -92,7 +93,7 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=RU_ENV)
         except Error as e:
             if os.environ.get("CI"):
                 pytest.fail(f"Chromium cannot start in CI: {e}")
@@ -107,7 +108,7 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _page(browser: Any, size: dict[str, int]) -> Any:
-    ctx = browser.new_context(viewport=size)
+    ctx = browser.new_context(viewport=size, **RU_CONTEXT)
     ctx.set_default_timeout(15_000)
     return ctx.new_page()
 

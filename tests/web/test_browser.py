@@ -28,6 +28,13 @@ from tests.web.conftest import ARTIFACTS, World, make_world
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: pages are Russian first, so the browser is a Russian phone's: its own widgets (a date's
+#: «дд.мм.гггг», a file's «Выберите файл», a number's decimal comma) speak Russian. The
+#: widgets' words come from Chromium's UI language, which LANGUAGE sets (with the
+#: chromium-l10n package; without it they stay English); a context's locale and time zone
+#: set the page's `navigator.language`, Intl and `Date` (Moscow, the demo's zone)
+RU_ENV = {**os.environ, "LANGUAGE": "ru"}
+RU_CONTEXT = {"locale": "ru-RU", "timezone_id": "Europe/Moscow"}
 
 
 def _free_port() -> int:
@@ -67,7 +74,7 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=RU_ENV)
         except Error as e:
             if os.environ.get("CI"):
                 pytest.fail(f"Chromium cannot start in CI: {e}")
@@ -85,13 +92,13 @@ NAVIGATION_TIMEOUT_MS = 60_000
 
 class _Short:
     """The browser, whose pages wait for each condition up to ACTION_TIMEOUT_MS and for each
-    page load up to NAVIGATION_TIMEOUT_MS."""
+    page load up to NAVIGATION_TIMEOUT_MS, in Russian and Moscow's time unless told."""
 
     def __init__(self, b: Any) -> None:
         self.b = b
 
     def new_context(self, **kw: Any) -> Any:
-        ctx = self.b.new_context(**kw)
+        ctx = self.b.new_context(**{**RU_CONTEXT, **kw})
         ctx.set_default_timeout(ACTION_TIMEOUT_MS)
         ctx.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         return ctx

@@ -41,7 +41,8 @@ def test_the_schedule_fits_a_phone(live: tuple[str, World], browser: Any,  # noq
     svc = Services(make_engine(str(world.db)))
     svc.zones.set_zone(tid, "Europe/Moscow", actor=ORGANIZER_NAME)  # the zone's words show
     for size, viewport in SIZES.items():
-        page = browser.new_context(viewport=viewport).new_page()
+        page = browser.new_context(viewport=viewport,
+                                   locale="ru-RU" if lang == "ru" else "en-US").new_page()
         page.goto(f"{base}/lang/{lang}?next=/login")
         page.fill("input[name=user]", HEAD_JUDGE_NAME)
         page.fill("input[name=password]", DEMO_PASSWORD)

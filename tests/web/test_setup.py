@@ -147,6 +147,11 @@ def test_players_pasted_corrected_withdrawn_and_not_seated_again(hall: Hall) -> 
     roster = _roster(hall, tid)
     assert len(roster) == 20 and roster["Игрок01"] == ("p1", "Север", False)
     assert roster["Игрок02"][1] == "Юг"
+    # the roster names a player by his nickname and club; his id (the players' file's column)
+    # only inside his fold, with its label
+    summary = re.search(r'id="player-p1"><summary>(.*?)</summary>', page, re.S)
+    assert summary and "p1" not in summary.group(1) and "Игрок01" in summary.group(1)
+    assert "№ в файле: p1<" in page
     # the two bad lines come back beside their reasons, in the box to fix them
     refused = re.findall(r'<li class="refused-line" data-line="(\d+)">.*?<code>(.*?)</code> — '
                          r'<span class="err">(.*?)</span></li>', page)
@@ -223,6 +228,10 @@ def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Ha
     # an FIIM tournament's page offers its own options with its own clauses only
     page = c.get(f"/t/{tid}/setup").text
     assert "ФИИМ 7.6" in page and "ФСМ 7" not in page
+    # every option in words (no code like `opt_comp_per_team`), each with its own clause
+    shown = re.sub(r'(name|value)="[^"]*"', "", page)
+    assert "opt_" not in shown
+    assert 'Компенсация Ci (командный марафон) <span class="muted">(ФИИМ 8.6.1)' in page
     _paste(c, tid, "\n".join(NAMES))
     codes = _seat_round(c, hall, tid, ["j1", "j2"])
     # the seating's drafts are no games entered: the rules still change

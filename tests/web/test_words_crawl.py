@@ -52,6 +52,13 @@ LATIN_OK = {"api", "openapi", "http", "https", "wi-fi", "wi", "fi", "ci", "pdf",
             "organizer", "headjudge", "viewer", "reserve-judge", "reserve", "judge"}
 LATIN = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z-]{2,}(?![\w-])")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]{3,}")
+#: a program's name with underscores (`opt_comp_per_team`, `checkin_key`): the word checks
+#: above stop at an underscore, so such a code slipped through them
+SNAKE = re.compile(r"(?<![\w/.-])[A-Za-z]+(?:_[A-Za-z0-9]+)+(?![\w-])")
+#: a player's internal id (`p001`): people read his nickname; the id is shown only with
+#: its label, for the organizer who edits the players' file («№ в файле: p001»)
+BARE_ID = {"ru": re.compile(r"(?<!№ в файле: )(?<![\w-])p\d+(?![\w-])"),
+           "en": re.compile(r"(?<!No\. in the file: )(?<![\w-])p\d+(?![\w-])")}
 
 
 class _Text(HTMLParser):
@@ -102,6 +109,8 @@ def problems_of(text: str, lang: str, names: set[str], url: str = "/t/") -> list
     found = [f"code {m!r}" for m in CODE[lang].findall(text)]
     found += [f"raw {rx.pattern!r}" for rx in RAW if rx.search(text)]
     found += [f"time zone {m.group(0)!r}" for m in IANA.finditer(text)]
+    found += [f"a player's id {m.group(0)!r}" for m in BARE_ID[lang].finditer(text)]
+    found += [f"code {m.group(0)!r}" for m in SNAKE.finditer(text)]
     # an FSM tournament's pages never cite the other federation (the list of tournaments
     # and the new tournament's choice of rules name both)
     if url.startswith("/t/") and re.search(r"FIIM|ФИИМ", text):
@@ -192,6 +201,16 @@ def test_every_page_speaks_words_not_codes(ru_world: World, role: str, lang: str
         (out / f"words-{role}-{lang}.txt").write_text(
             "\n".join(f"{u}: {f}" for u, f in report.items()), encoding="utf-8")
     assert report == {}
+
+
+def test_the_checker_sees_a_bare_player_id() -> None:
+    assert problems_of("Альфа (Клуб 1) p001", "ru", set()) != []
+    assert problems_of("Alpha (Club 1) p12", "en", set()) != []
+    assert problems_of("Альфа (Клуб 1) ¦ № в файле: p001", "ru", set()) == []
+    assert problems_of("Alpha ¦ No. in the file: p001", "en", set()) == []
+    assert problems_of("Стол 3 ¦ /t/1/setup#player-p001 ¦ p1-игрок", "ru", set()) == []
+    assert problems_of("действие «checkin_key»", "ru", set()) != []
+    assert problems_of("opt_comp_per_team (FSM 8.6.2)", "en", set()) != []
 
 
 def test_the_checker_sees_a_zone_by_its_iana_name() -> None:

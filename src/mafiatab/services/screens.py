@@ -31,7 +31,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -262,11 +262,20 @@ class ScreenService:
     def may_watch(self, tournament: int, *, key: str | None, user: str | None) -> bool:
         """The overlay's reader: the live key, staff, or anyone while the tournament's
         standings are public."""
+        return self.watch_grant(tournament, key=key, user=user) is not None
+
+    def watch_grant(self, tournament: int, *, key: str | None,
+                    user: str | None) -> Literal["key", "public", "staff"] | None:
+        """What lets a reader watch the overlay (None: nothing does): its live key, the
+        public standings, or, only when neither, a staff role, which rests on the reader's
+        signed-in session (a stream on that grant re-checks it before every event)."""
         if self.overlay_key_ok(tournament, key):
-            return True
+            return "key"
+        if not self.access.visibility(tournament).standings_hidden:
+            return "public"
         if user is not None and self.access.roles_of(tournament, user) & STAFF:
-            return True
-        return not self.access.visibility(tournament).standings_hidden
+            return "staff"
+        return None
 
     # --- the game's version and deal time ---
     def overlay_version(self, tournament: int, code: str) -> OverlayVersion:

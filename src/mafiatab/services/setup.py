@@ -71,6 +71,8 @@ def rule_options_of(profile: RuleProfile) -> list[RuleOption]:
             if profile.extra_limits.value is not ExtraLimits.BY_SCALE:
                 continue
             clause = profile.extra_limits.clause
+        elif name == "comp_per_team":
+            clause = profile.comp_per_team.clause
         else:
             clause = profile.four_players_tie_no_vote.clause
         out.append(RuleOption(name, tuple(choices), clause))

@@ -20,6 +20,9 @@ SETUP: Final[dict[str, tuple[str, str]]] = {
                      "Rule 'four at the table, two tied'"),
     "opt_fiim_7_6_off": ("не применяется", "off"),
     "opt_fiim_7_6_on": ("применяется", "on"),
+    "opt_comp_per_team": ("Компенсация Ci (командный марафон)", "Compensation Ci (a team marathon)"),
+    "opt_comp_per_team_off": ("по игроку (как в правилах)", "per player (as the rules say)"),
+    "opt_comp_per_team_on": ("по команде: i и B за команду", "per team: i and B of the team"),
     "save": ("Сохранить", "Save"),
     "players_paste": ("Вставьте игроков: по строке «ник;клуб» (клуб можно не писать). "
                       "Первой строкой можно дать заголовок: ник;клуб;id.",
@@ -40,6 +43,7 @@ SETUP: Final[dict[str, tuple[str, str]]] = {
     "withdrawn": ("снят", "withdrawn"),
     "withdrawn_hint": ("Сыгранные игры остаются; в рассадку не попадает.",
                        "His played games stay; the seating leaves him out."),
+    "file_id": ("№ в файле: {id}", "No. in the file: {id}"),
     "edit_player": ("Исправить", "Correct"),
     "photo": ("Фото для трансляции", "Photo for the stream"),
     "photo_hint": ("Снимок до 3 МБ (с телефона подойдёт); обрезается до квадрата по центру.",

@@ -90,11 +90,18 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                     "can be; club-mates and pinned players by the rules."),
     "replaced": ("{reserve} сел(а) вместо {absent}: стол {table}.",
                  "{reserve} took the seat of {absent}: table {table}."),
-    "reseated": ("Тур пересажен: изменены столы {tables}. Σ m²: {a} → {b}; места вне нормы: "
-                 "{c} → {d}.", "Round re-seated: tables {tables} changed. Σ m²: {a} → {b}; "
-                 "seat cells off: {c} → {d}."),
-    "metrics": ("Σ m² {sq}, больше всего встреч пары {mx}, ячеек игрок–место вне нормы {off}",
-                "Σ m² {sq}, most meetings of a pair {mx}, player–seat cells off {off}"),
+    "reseated": ("Тур пересажен: изменены столы {tables}. Сумма квадратов встреч пар: {a} → {b}; "
+                 "перекосов по местам: {c} → {d}.",
+                 "Round re-seated: tables {tables} changed. Sum of squares of pairs' meetings: "
+                 "{a} → {b}; seats out of balance: {c} → {d}."),
+    "metrics": ("Самое большее встреч одной пары: {mx}; перекосов по местам: {off}",
+                "Most meetings of one pair: {mx}; seats out of balance: {off}"),
+    "metrics_title": ("Сумма квадратов встреч всех пар (Σ m²): {sq}; чем меньше, тем ровнее "
+                      "встречи. Перекос по местам: игрок сидит на одном месте чаще или реже, "
+                      "чем при равном распределении.",
+                      "Sum of the squares of all pairs' meetings (Σ m²): {sq}; the smaller, the "
+                      "more even the meetings. A seat out of balance: a player sits in one seat "
+                      "more or less often than an even share."),
     "blank": ("Бланки протоколов тура (PDF)", "Blank protocols of the round (PDF)"),
     "player_qr": ("Код игрока (QR)", "Player's code (QR)"),
     "player_qr_hint": ("Покажите или распечатайте: игрок сканирует и попадает на свою страницу. "

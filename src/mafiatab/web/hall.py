@@ -22,6 +22,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from mafiatab.domain.points import format_points
 from mafiatab.i18n import pick
+from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import Hall
 from mafiatab.web import texts
@@ -158,9 +159,30 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
         return REREAD if staff else _public_table(svc, tid, stage, me.lang)
 
     variant = ("staff",) if staff else ("public", stage, me.lang)
-    return EventSourceResponse(
-        hub_of(request).events(("standings", tid), lambda: svc.standings.stamp(tid), variant, draw),
-        ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    events = hub_of(request).events(("standings", tid), lambda: svc.standings.stamp(tid), variant,
+                                    draw)
+    if not staff:
+        return EventSourceResponse(events, ping=PING, headers={"Cache-Control": "no-store",
+                                                               "X-Accel-Buffering": "no"})
+    token, user = request.session.get("sid"), me.user
+
+    def still_staff() -> bool:
+        # a staff listener's "re-read" rests on his session and role: a sign-out, "sign out
+        # everywhere" or a role taken away ends it before the next event (the page's poll
+        # then reads what it may), as the judge's and the player's streams do
+        return (isinstance(token, str) and user is not None
+                and svc.accounts.session_user(token) == user
+                and bool(svc.access.roles_of(tid, user) & STAFF))
+
+    async def stream() -> Any:
+        async for event in events:
+            if not await run_in_threadpool(still_staff):
+                yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
+                return
+            yield event
+
+    return EventSourceResponse(stream(), ping=PING, headers={"Cache-Control": "no-store",
+                                                             "X-Accel-Buffering": "no"})
 
 
 __all__ = ["PAGE_SECONDS", "WORDS", "after_round", "hall_json", "router"]

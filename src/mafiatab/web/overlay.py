@@ -262,18 +262,38 @@ async def overlay_events(request: Request, tid: int, code: str,
         return json.dumps(with_photos(with_words(state, lang), svc, tid), ensure_ascii=False)
 
     topic = ("overlay", tid, code)
+    token = request.session.get("sid")
+
+    def grant() -> str | None:
+        return svc.screens.watch_grant(tid, key=key, user=me.user)
+
+    def signed_in() -> bool:
+        return isinstance(token, str) and svc.accounts.session_user(token) == me.user
+
+    def still_allowed() -> bool:
+        # a staff member watching by his role (no key, the standings hidden): his session
+        # as well as the role, before every event, as the judge's live stream does
+        return signed_in() and grant() is not None
 
     async def stream() -> Any:
         checked: Any = None  # the access part of the version this listener was checked at
+        by_session = False  # the grant checked rests on the listener's session
         async for event in hub.events(topic, probe, lang, draw):
             version = hub.topics[topic].version if topic in hub.topics else None
             game = version[0] if isinstance(version, tuple) else version
             access = game.access if isinstance(game, OverlayVersion) else game
             if access != checked:
-                if not await run_in_threadpool(svc.screens.may_watch, tid, key=key, user=me.user):
+                given = await run_in_threadpool(grant)
+                if given is None:
                     yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
                     return
-                checked = access
+                checked, by_session = access, given == "staff"
+                if by_session and not await run_in_threadpool(signed_in):
+                    yield {"event": "gone", "data": "gone"}
+                    return
+            elif by_session and not await run_in_threadpool(still_allowed):
+                yield {"event": "gone", "data": "gone"}
+                return
             yield event
 
     return EventSourceResponse(stream(), ping=15,
