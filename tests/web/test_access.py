@@ -103,6 +103,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/api/logout/everywhere", SIGNED, {}),
     ("POST", "/api/account/password", SIGNED, {"old": "", "new": ""}),
     ("POST", "/api/organizers", ORG, {"user": "nobody-at-all"}),
+    ("POST", "/api/admin/rights", ORG, {"user": "nobody-at-all", "admin": True}),
     ("DELETE", "/api/t/{tid}/staff", STAFF, {"user": "nobody-at-all", "role": "viewer"}),
     ("GET", "/api/t/{tid}/codes", STAFF, None),
     ("DELETE", "/api/t/{tid}/codes/{cid}", STAFF, None),
