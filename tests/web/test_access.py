@@ -84,6 +84,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/api/t/{tid}/rules", STAFF, {"rules": "nope"}),
     ("GET", "/api/t/{tid}/setup/steps", STAFF, None),
     ("POST", "/admin/accounts/reset", ORG, {"user": "", "password": ""}),
+    ("POST", "/admin/accounts/rights", ORG, {"user": "nobody-at-all"}),
     ("POST", "/t/{tid}/setup/stages", STAFF, {"stages": ""}),
     ("POST", "/t/{tid}/setup/seating", STAFF, {"seating": ""}),
     ("POST", "/t/{tid}/setup/seating-file", STAFF, {}),

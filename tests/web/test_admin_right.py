@@ -127,3 +127,38 @@ def test_the_organizer_without_admin_still_creates_tournaments(engine: Engine) -
     page = c.get("/admin/accounts")
     assert page.status_code == 200 and '<option value="plain">' in page.text
     assert '<option value="root">' not in page.text
+
+
+def _client(engine: Engine, user: str) -> tuple[TestClient, str]:
+    c = TestClient(create_app(engine, secret="t"))
+    csrf = c.get("/api/session").json()["csrf"]
+    assert c.post("/api/login", json={"user": user, "password": PASSWORD},
+                  headers={"X-CSRF-Token": csrf}).status_code == 200
+    return c, c.get("/api/session").json()["csrf"]
+
+
+def test_the_rights_on_the_accounts_page(engine: Engine) -> None:
+    svc = Services(engine)
+    _three(svc)
+    org, csrf = _client(engine, "org")
+    assert 'id="rights"' not in org.get("/admin/accounts").text
+    r = org.post("/admin/accounts/rights", data={"csrf": csrf, "user": "plain", "admin": "1"},
+                 follow_redirects=False)
+    assert r.status_code == 403 and "только администратор сервера" in r.text
+    r = org.post("/api/admin/rights", json={"user": "plain", "organizer": True},
+                 headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 403 and r.json()["error"] == "not_admin"
+    assert _rights(svc, "plain") == (False, False)
+    root, csrf = _client(engine, "root")
+    page = root.get("/admin/accounts").text
+    assert 'id="rights"' in page and "Администратор сервера" in page
+    r = root.post("/admin/accounts/rights", data={"csrf": csrf, "user": "plain",
+                                                  "organizer": "1", "admin": "1"})
+    assert r.status_code == 200 and "Права plain сохранены." in r.text
+    assert _rights(svc, "plain") == (True, True)
+    r = root.post("/admin/accounts/rights", data={"csrf": csrf, "user": "org"},
+                  follow_redirects=False)  # both boxes unticked: both rights taken
+    assert r.status_code == 303 and _rights(svc, "org") == (False, False)
+    r = root.post("/api/admin/rights", json={"user": "org", "organizer": True},
+                  headers={"X-CSRF-Token": csrf})
+    assert r.json() == {"ok": True, "organizer": True, "admin": False}
