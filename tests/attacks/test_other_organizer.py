@@ -113,3 +113,14 @@ def test_another_organizer_cannot_merge_this_tournaments_players(
     assert r.status_code == 200, r.text
     assert _identity(services, world.a, a_player) == theirs
     assert _nickname_in(anon, world.a, a_player) == before
+    # the server's administrator (no role in A or B) merges and splits across them
+    root = client_as(ADMIN)
+    r = root.post(f"/api/people/{mine}/merge", json={"other": theirs, "reason": "same man"},
+                  headers={"X-CSRF-Token": csrf_of(root)})
+    assert r.status_code == 200, r.text
+    assert _identity(services, world.a, a_player) == mine
+    r = root.post(f"/api/people/merges/{r.json()['merge']}/split",
+                  headers={"X-CSRF-Token": csrf_of(root)})
+    assert r.status_code == 200, r.text
+    assert _identity(services, world.a, a_player) == theirs
+    assert _nickname_in(anon, world.a, a_player) == before
