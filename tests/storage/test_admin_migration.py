@@ -9,6 +9,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
+from mafiatab.domain import protocol as model
+from mafiatab.services.facade import Services
 from mafiatab.storage.engine import current_revision, head_revision, make_engine, upgrade
 from tests.storage.conftest import db_url, pg_url, sqlite_url  # noqa: F401 - fixtures
 
@@ -46,9 +48,15 @@ def test_migration_0014_both_ways(db_url: str, tmp_path: Path) -> None:  # noqa:
             rows = {n: a for n, a in c.execute(sa.text("SELECT name, admin FROM users"))}
         assert {k: bool(v) for k, v in rows.items()} == {
             "plain": False, "first-org": True, "later-org": False}
+        # rows that refer to `users` (a tournament's grant) do not stop the way down
+        svc = Services(engine)
+        svc.accounts.add_account("first-org", "first-org-pass-1", actor="first-org")
+        svc.tournaments.new_tournament("Кубок", "fsm", actor="first-org", stages=[
+            model.Stage(id="qual", name="Отбор", kind="qualification")])
         _to(engine, "0013", down=True)
         assert "admin" not in _columns(engine)
         with engine.connect() as c:
             assert c.scalar(sa.text("SELECT count(*) FROM users WHERE organizer")) == 2
+            assert c.scalar(sa.text("SELECT count(*) FROM user_roles")) == 1  # kept
     finally:
         engine.dispose()

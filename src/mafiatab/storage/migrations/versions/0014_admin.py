@@ -33,5 +33,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.drop_column("admin")
+    # SQLite's own DROP COLUMN (3.35+), not a batch's table rebuild: the rebuild drops
+    # `users`, which the grants' and sessions' foreign keys refer to
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE users DROP COLUMN admin")
+    else:
+        op.drop_column("users", "admin")
