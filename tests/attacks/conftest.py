@@ -4,7 +4,9 @@ organizer, and signed-in clients for every kind of attacker.
 * tournament A: the demo (organizer "organizer", "headjudge", judges, "viewer"), its last
   qualification round seated and waiting, and a player's sign-in code (`code_a`);
 * tournament B: made by "org2", who was given the organizer right to run it (and has no
-  role in A), with its own players, a seated round and a player's code (`code_b`).
+  role in A), with its own players, a seated round and a player's code (`code_b`);
+* "root": the server's administrator, with no role in either; A's organizer holds only
+  the organizer right, like org2.
 
 Each test module gets a fresh world (module scope), so a test that changes it breaks no
 other module's assumptions.
@@ -29,6 +31,8 @@ from mafiatab.web.security import SignInLimits
 RELAXED = SignInLimits(per_address="100000/minute", per_account="100000/minute",
                        per_code="100000/minute")
 ORG2 = "org2"
+#: the server's administrator (the organizers of A and B are not)
+ADMIN = "root"
 
 
 @dataclass
@@ -52,8 +56,13 @@ def make_world(folder: Path) -> World:
     try:
         svc = Services(engine)
         a = demo.tournament
+        # the server's administrator is an account of its own: A's organizer (the demo's
+        # first account, so both rights) keeps only the organizer right, as org2 holds it
+        svc.accounts.add_account(ADMIN, DEMO_PASSWORD, actor=ADMIN)
+        svc.account_admin.set_rights(ADMIN, admin=True, actor=ADMIN, operator=True)
+        svc.account_admin.set_rights(ORGANIZER_NAME, admin=False, actor=ADMIN)
         svc.accounts.add_account(ORG2, DEMO_PASSWORD, actor=ORG2)
-        svc.access.give_organizer(ORG2, actor=ORGANIZER_NAME)
+        svc.access.give_organizer(ORG2, actor=ADMIN)
         tb = sample_tournament("fsm", 10, 1, seed=7, name="Cup B")
         for p in tb.players:  # B's players are other people than A's
             p.nickname = f"B-{p.nickname}"

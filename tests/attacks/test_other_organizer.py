@@ -21,7 +21,7 @@ from sqlalchemy import select
 from mafiatab.services.facade import Services
 from mafiatab.storage import models as db
 from mafiatab.web.demo import DEMO_PASSWORD, HEAD_JUDGE_NAME, ORGANIZER_NAME
-from tests.attacks.conftest import ORG2, World, csrf_of
+from tests.attacks.conftest import ADMIN, ORG2, World, csrf_of
 
 
 def _identity(services: Services, tid: int, code: str) -> int:
@@ -70,6 +70,20 @@ def test_another_organizer_cannot_reset_this_tournaments_accounts(
         follow_redirects=False)
     assert r.status_code == 403
     assert services.accounts.check_password("b-judge", "b-judge-pass-02")
+    # nor may either organizer hand himself the administrator right that reaches them all
+    for who in (ORGANIZER_NAME, ORG2):
+        c = client_as(who)
+        r = c.post("/api/admin/rights", json={"user": who, "admin": True},
+                   headers={"X-CSRF-Token": csrf_of(c)})
+        assert r.status_code == 403 and r.json()["error"] == "not_admin"
+    assert not services.account_admin.is_administrator(ORG2)
+    # the server's administrator may reset it (audited; its sessions end)
+    root = client_as(ADMIN)
+    r = root.post("/admin/accounts/reset", data={
+        "user": "b-judge", "password": "b-judge-pass-03", "csrf": csrf_of(root)},
+        follow_redirects=False)
+    assert r.status_code == 303
+    assert services.accounts.check_password("b-judge", "b-judge-pass-03")
 
 
 def test_another_organizer_cannot_merge_this_tournaments_players(
@@ -96,6 +110,17 @@ def test_another_organizer_cannot_merge_this_tournaments_players(
     assert r.status_code == 403, r.text
     assert _identity(services, world.a, a_player) == mine
     r = org.post(f"/api/people/merges/{merge}/split", headers={"X-CSRF-Token": csrf_of(org)})
+    assert r.status_code == 200, r.text
+    assert _identity(services, world.a, a_player) == theirs
+    assert _nickname_in(anon, world.a, a_player) == before
+    # the server's administrator (no role in A or B) merges and splits across them
+    root = client_as(ADMIN)
+    r = root.post(f"/api/people/{mine}/merge", json={"other": theirs, "reason": "same man"},
+                  headers={"X-CSRF-Token": csrf_of(root)})
+    assert r.status_code == 200, r.text
+    assert _identity(services, world.a, a_player) == mine
+    r = root.post(f"/api/people/merges/{r.json()['merge']}/split",
+                  headers={"X-CSRF-Token": csrf_of(root)})
     assert r.status_code == 200, r.text
     assert _identity(services, world.a, a_player) == theirs
     assert _nickname_in(anon, world.a, a_player) == before

@@ -45,7 +45,7 @@ def sqlite_engine(sqlite_url: str, migrated_sqlite: Path) -> Iterator[Engine]:  
 def accounts(people: People) -> None:
     """A holder of the global organizer right and an account without it."""
     with people.store.write() as s:
-        s.add(db.User(name=ORGANIZER, organizer=True))
+        s.add(db.User(name=ORGANIZER, organizer=True, admin=True))
         s.add(db.User(name=PLAIN, organizer=False))
 
 

@@ -120,7 +120,7 @@ def test_the_rating_page(sqlite_engine: Engine) -> None:
     web = Services(sqlite_engine)
     web.accounts.add_account("boss", DEMO_PASSWORD, actor="setup")
     with people.store.write() as s:
-        s.execute(update(db.User).where(db.User.name == "boss").values(organizer=True))
+        s.execute(update(db.User).where(db.User.name == "boss").values(organizer=True, admin=True))
     client = TestClient(create_app(sqlite_engine, secret="t"))
     page = client.get("/rating")
     assert page.status_code == 200

@@ -1,4 +1,4 @@
-"""Commands on the database: `db upgrade`, `import`, `export`, `tournaments`, `backup`,
+"""Commands on the database: `db upgrade`, `db grant-admin`, `import`, `export`, `tournaments`, `backup`,
 `restore`, and the database side of `standings --db ... --tournament ...`.
 
 Registered by `mafiatab.cli` (the package) with one line each. SQLAlchemy, Alembic and the service are
@@ -119,6 +119,32 @@ def db_upgrade(db: DbOpt = None, lang: LangOpt = "ru") -> None:
         upgrade(engine)
         out.print(t("upgraded", lang, url=_url_text(engine), head=head_revision()),
                   markup=False)
+
+
+# --- db grant-admin ----------------------------------------------------------------------
+
+
+@db_app.command("grant-admin")
+def grant_admin(
+    user: Annotated[str, typer.Argument(help="Account with a password / учётная запись")],
+    take: Annotated[bool, typer.Option("--take", help="Take the right instead / снять право")]
+    = False,
+    organizer: Annotated[bool, typer.Option(
+        "--organizer", help="The organizer right instead of the administrator's / право "
+        "организатора вместо права администратора")] = False,
+    db: DbOpt = None, lang: LangOpt = "ru",
+) -> None:
+    """Give (or take) an account the server's administrator right / дать (или снять) право
+    администратора сервера."""
+    lang = _check_lang(lang)
+    with _errors(lang):
+        svc = _service(db)
+        value = not take
+        org, adm = svc.account_admin.set_rights(
+            user, actor=user, operator=True,
+            organizer=value if organizer else None, admin=None if organizer else value)
+    out.print(t("rights", lang, user=user.strip(), organizer=t("yes" if org else "no", lang),
+                admin=t("yes" if adm else "no", lang)), markup=False)
 
 
 # --- import / export -------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Final
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from mafiatab.services.account_admin import AdminDenied
 from mafiatab.services.accounts import (
     AccountError,
     Denied,
@@ -127,14 +128,13 @@ class Access:
             raise Denied("not_organizer", user=actor)
 
     def give_organizer(self, user: str, *, actor: str) -> None:
-        """An organizer gives another account (with a password) the right to create
+        """An administrator gives another account (with a password) the right to create
         tournaments."""
         key = account_key(user)
         with self.store.write() as s:
             me = s.scalar(select(db.User).where(db.User.name == actor))
-            if me is None or not me.organizer:
-                raise PermissionDenied("not_allowed", user=actor, action="manage",
-                                       tournament="—", roles=[ORGANIZER])
+            if me is None or not me.admin:
+                raise AdminDenied("not_admin", user=actor)
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)

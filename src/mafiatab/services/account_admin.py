@@ -1,11 +1,15 @@
 """What a global administrator does to other accounts, and the upkeep of password hashes
 (issue 10's leftovers).
 
-* **A password reset by an administrator.** The right is the account's global organizer
-  right (the one that creates tournaments), never a role inside a tournament: a head judge
-  of one tournament must not take over an account that also works elsewhere. The reset
-  is written to the audit log (no tournament), and every session of the account ends, so
-  whoever held a stolen or shared session is out.
+* **A password reset by an administrator.** The right is a global one, never a role
+  inside a tournament: a head judge of one tournament must not take over an account that
+  also works elsewhere. The administrator right (`users.admin`) resets any account with a
+  password; the organizer right (the one that creates tournaments) only the accounts that
+  work in no tournament but the ones he organizes. The reset is written to the audit log
+  (no tournament), and every session of the account ends, so whoever held a stolen or
+  shared session is out.
+* **The two global rights** are given and taken by an administrator (audited), or by the
+  server's operator from the command line (`mafiatab db grant-admin`).
 * **Rehash at sign-in.** argon2 hashes carry their parameters; when today's differ (the
   server moved from 64 MiB to OWASP's 19 MiB, or will move again), the sign-in that has
   just proved the password stores a new hash. The write is conditional on the old hash,
@@ -72,10 +76,18 @@ class AccountAdmin:
         self.store = store
 
     def is_admin(self, user: str) -> bool:
-        """Whether the account holds the global organizer right (with a password)."""
+        """Whether the account may reset passwords: the organizer or the administrator
+        right, with a password (the page at /admin/accounts)."""
         with self.store.read() as s:
             u = s.scalar(select(db.User).where(db.User.name == user))
-            return u is not None and bool(u.organizer) and u.password_hash is not None
+            return (u is not None and bool(u.organizer or u.admin)
+                    and u.password_hash is not None)
+
+    def is_administrator(self, user: str) -> bool:
+        """Whether the account holds the global administrator right (with a password)."""
+        with self.store.read() as s:
+            u = s.scalar(select(db.User).where(db.User.name == user))
+            return u is not None and bool(u.admin) and u.password_hash is not None
 
     def is_password_account(self, user: str) -> bool:
         """Whether the account signs in with a password (then no code is made for it)."""
@@ -83,10 +95,11 @@ class AccountAdmin:
             u = s.scalar(select(db.User).where(db.User.name == user))
             return u is not None and (u.password_hash is not None or bool(u.organizer))
 
-    def accounts(self, *, actor: str) -> list[tuple[str, bool]]:
-        """The accounts with a password the administrator may reset (name, organizer),
-        by name: code accounts have no password, and accounts beyond his reach (another
-        organizer, a role in a tournament he does not organize) are not his to reset."""
+    def accounts(self, *, actor: str) -> list[tuple[str, bool, bool]]:
+        """The accounts with a password the actor may reset (name, organizer, admin), by
+        name: code accounts have no password; for an organizer without the administrator
+        right, accounts beyond his reach (another organizer, a role in a tournament he does
+        not organize) are not his to reset."""
         self._require_admin(actor)
         with self.store.read() as s:
             me = s.scalar(select(db.User).where(db.User.name == actor))
@@ -96,7 +109,8 @@ class AccountAdmin:
                                     db.User.code_tournament_id.is_(None),
                                     db.User.id != me.id)
                              .order_by(db.User.name))
-            return [(u.name, bool(u.organizer)) for u in rows if not _foreign(s, me.id, u)]
+            return [(u.name, bool(u.organizer), bool(u.admin)) for u in rows
+                    if me.admin or not _foreign(s, me.id, u)]
 
     def reset_password(self, user: str, password: str, *, actor: str) -> int:
         """Give another account a new password; its sessions end. Returns how many
@@ -109,14 +123,14 @@ class AccountAdmin:
         digest = hash_password(password)  # checks the length first; outside the lock
         with self.store.write() as s:
             me = s.scalar(select(db.User).where(db.User.name == actor))
-            if me is None or not me.organizer or me.password_hash is None:
+            if me is None or not (me.organizer or me.admin) or me.password_hash is None:
                 raise Denied("not_organizer", user=actor)
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
             if u.code_tournament_id is not None:
                 raise AdminRefused("reset_code_account", user=key)
-            if _foreign(s, me.id, u):
+            if not me.admin and _foreign(s, me.id, u):
                 raise AdminDenied("reset_not_yours", user=key)
             u.password_hash = digest
             gone = s.execute(delete(WebSession).where(WebSession.user_id == u.id))
@@ -124,6 +138,35 @@ class AccountAdmin:
             record_audit(s, actor, None, "reset_password",
                          {"user": key, "sessions_ended": int(ended or 0)})
             return int(ended or 0)
+
+    def set_rights(self, user: str, *, actor: str, organizer: bool | None = None,
+                   admin: bool | None = None, operator: bool = False) -> tuple[bool, bool]:
+        """Give or take the global rights of an account with a password (None: as it is).
+        An administrator's act, or the server operator's (`operator`: the command line,
+        which holds the database itself). An administrator does not take his own
+        administrator right (someone must keep it). Audited; returns (organizer, admin)."""
+        key = account_key(user)
+        with self.store.write() as s:
+            if not operator:
+                me = s.scalar(select(db.User).where(db.User.name == actor))
+                if me is None or not me.admin or me.password_hash is None:
+                    raise AdminDenied("not_admin", user=actor)
+                if key == me.name and admin is False:
+                    raise AdminRefused("revoke_self")
+            u = s.scalar(select(db.User).where(db.User.name == key))
+            if u is None:
+                raise AccountError("no_account", user=key)
+            if u.code_tournament_id is not None or u.password_hash is None:
+                raise AdminRefused("rights_code_account", user=key)
+            before = {"organizer": bool(u.organizer), "admin": bool(u.admin)}
+            if organizer is not None:
+                u.organizer = organizer
+            if admin is not None:
+                u.admin = admin
+            after = {"organizer": bool(u.organizer), "admin": bool(u.admin)}
+            record_audit(s, actor, None, "set_rights", {
+                "user": key, "before": before, "after": after, "operator": operator})
+            return after["organizer"], after["admin"]
 
     def rehash_if_needed(self, user: str, password: str) -> bool:
         """After a sign-in that proved `password`: store a hash with today's parameters

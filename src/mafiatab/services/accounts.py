@@ -355,7 +355,8 @@ class Accounts:
     def add_account(self, user: str, password: str, *, actor: str) -> bool:
         """The server operator's way in (`serve --add-user`): make the account or set its
         password. The first account of a database gets the organizer right, so someone
-        can create the first tournament. Returns whether the account has that right."""
+        can create the first tournament, and the administrator right. Returns whether the
+        account has the organizer right."""
         digest = hash_password(password)
         key = account_key(user)
         with self.store.write() as s:
@@ -366,6 +367,7 @@ class Accounts:
             u.code_tournament_id = None
             if first:
                 u.organizer = True
+                u.admin = True
             s.execute(delete(WebSession).where(WebSession.user_id == u.id))
             record_audit(s, actor, None, "set_password", {"user": key, "operator": True})
             return bool(u.organizer)

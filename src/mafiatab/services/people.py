@@ -11,8 +11,9 @@ An identity is a row of `players`; each tournament's participant points at one. 
 moves the merged identity's participations to the kept one and deletes the merged row,
 keeping in `player_merges` what a split needs to restore exactly what was there (the same
 row id, nickname and club, the same participations). Two identities that played in the
-same tournament are two people: such a merge is refused. Merging and splitting, and the
-federation's rating setting, are for holders of the global organizer right.
+same tournament are two people: such a merge is refused. Merging and splitting are for
+holders of the global organizer right (the participations of tournaments they organize) and
+of the administrator right (any); the server's rating setting for administrators only.
 
 Caches: a tournament's digest (its scoring, the expensive part of a person's page) is kept
 until the tournament changes (its stamp: the confirmed revisions and its audit entries);
@@ -89,7 +90,7 @@ class PeopleNotFound(PeopleError, NotFound):
 
 
 class PeopleDenied(PeopleError, PermissionDenied):
-    """Not a holder of the global organizer right (403)."""
+    """Not a holder of the global organizer or administrator right (403)."""
 
 
 # --- what the pages read ------------------------------------------------------------------
@@ -218,7 +219,14 @@ def _merge_info(m: db.PlayerMerge) -> MergeInfo:
 def _is_organizer(s: Session, user: str | None) -> bool:
     if not user:
         return False
-    return bool(s.scalar(select(db.User.organizer).where(db.User.name == user)))
+    return bool(s.scalar(select(db.User.organizer | db.User.admin)
+                         .where(db.User.name == user)))
+
+
+def _is_admin(s: Session, user: str | None) -> bool:
+    if not user:
+        return False
+    return bool(s.scalar(select(db.User.admin).where(db.User.name == user)))
 
 
 class People:
@@ -237,9 +245,14 @@ class People:
     # --- rights ---------------------------------------------------------------------------
 
     def may_manage(self, user: str | None) -> bool:
-        """Whether the user holds the global organizer right (merges, the setting)."""
+        """Whether the user may merge and split (the organizer or administrator right)."""
         with self.store.read() as s:
             return _is_organizer(s, user)
+
+    def may_administer(self, user: str | None) -> bool:
+        """Whether the user holds the global administrator right (the rating setting)."""
+        with self.store.read() as s:
+            return _is_admin(s, user)
 
     @staticmethod
     def _require(s: Session, actor: str) -> None:
@@ -247,14 +260,19 @@ class People:
             raise PeopleDenied("not_federation_organizer", user=actor)
 
     @staticmethod
+    def _require_admin(s: Session, actor: str) -> None:
+        if not _is_admin(s, actor):
+            raise PeopleDenied("not_admin", user=actor)
+
+    @staticmethod
     def _require_organizer_of(s: Session, actor: str, tournaments: Iterable[int]) -> None:
         """A merge or a split changes who a participant is in each of `tournaments` (his
         name and club in its standings). A tournament that organizers run (accounts that
         sign in) is theirs: the organizer of another tournament may not change it. One
         without such an organizer (a file or archive imported from the command line)
-        stays the right's holders'."""
+        stays the right's holders'. The administrator right reaches every tournament."""
         wanted = sorted(set(tournaments))
-        if not wanted:
+        if not wanted or _is_admin(s, actor):
             return
         owners: dict[int, set[str]] = {}
         for tid, user in s.execute(select(db.RoleGrant.tournament_id, db.User.name)
@@ -555,7 +573,7 @@ class People:
         else is refused whatever he sent."""
         kinds = sorted(set(stage_kinds))
         with self.store.write() as s:
-            self._require(s, actor)
+            self._require_admin(s, actor)
             for k in kinds:
                 if k not in STAGE_KINDS:
                     raise PeopleError("bad_stage_kind", value=k)

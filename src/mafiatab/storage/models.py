@@ -240,6 +240,9 @@ class User(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     #: issue 10: the global right to create tournaments (and to give that right)
     organizer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: issue 10: the global administrator right: any password account's reset, merges
+    #: across tournaments, the server's rating settings, giving and taking the two rights
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: issue 10: an account made by a sign-in code belongs to that one tournament: it has
     #: no password, holds roles only there, and no code of another tournament opens it.
     #: Not a foreign key: adding one to `users` on SQLite would rebuild the table that

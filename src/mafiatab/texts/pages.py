@@ -88,9 +88,22 @@ SETUP: Final[dict[str, tuple[str, str]]] = {
     "code_sign_in": ("Вход по коду", "Sign in with a code"),
     "admin": ("Учётные записи", "Accounts"),
     "admin_hint": ("Новый пароль другой учётной записи: все её сеансы завершатся. Право — "
-                   "у организаторов (создающих турниры), не у ролей турнира.",
+                   "у администратора сервера (любая запись) и у организаторов (записи их "
+                   "турниров), не у ролей турнира.",
                    "A new password for another account: all its sessions end. The right is "
-                   "the organizers' (who create tournaments), not a tournament's role."),
+                   "the server's administrator's (any account) and the organizers' (their "
+                   "tournaments' accounts), not a tournament's role."),
+    "rights": ("Права", "Rights"),
+    "rights_hint": ("Организатор создаёт турниры; администратор сервера сбрасывает любые "
+                    "пароли, объединяет игроков любых турниров, меняет настройки рейтинга "
+                    "и выдаёт оба права.",
+                    "An organizer creates tournaments; the server's administrator resets "
+                    "any password, merges the players of any tournament, changes the rating "
+                    "settings and gives both rights."),
+    "right_organizer": ("Организатор", "Organizer"),
+    "right_admin": ("Администратор сервера", "Server's administrator"),
+    "set_rights": ("Сохранить права", "Save the rights"),
+    "rights_done": ("Права {user} сохранены.", "Rights of {user} saved."),
     "reset": ("Задать пароль", "Set password"),
     "reset_done": ("Пароль {user} задан; завершено сеансов: {n}.",
                    "Password of {user} set; sessions ended: {n}."),

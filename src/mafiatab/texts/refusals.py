@@ -62,6 +62,22 @@ ADMIN: Final[dict[str, tuple[str, str]]] = {
         "{user} is an organizer or works in a tournament you do not organize: the owner "
         "or the server's operator (serve --add-user) changes that password",
     ),
+    "not_admin": (
+        "{user}: это может только администратор сервера",
+        "{user}: only the server's administrator may do this",
+    ),
+    "revoke_self": (
+        "своё право администратора снимает другой администратор или оператор сервера "
+        "(mafiatab db grant-admin --take)",
+        "your own administrator right is taken by another administrator or the server's "
+        "operator (mafiatab db grant-admin --take)",
+    ),
+    "rights_code_account": (
+        "{user} входит по коду турнира: права организатора и администратора даются только "
+        "учётной записи с паролем",
+        "{user} signs in with a tournament's code: the organizer and administrator rights "
+        "go only to an account with a password",
+    ),
 }
 
 
@@ -100,6 +116,10 @@ PEOPLE: Final[dict[str, tuple[str, str]]] = {
     "not_federation_organizer": (
         "{user}: это может только организатор с правом создавать турниры",
         "{user}: only an organizer with the right to create tournaments may do this",
+    ),
+    "not_admin": (
+        "{user}: настройки рейтинга сервера меняет только администратор сервера",
+        "{user}: only the server's administrator changes the server's rating settings",
     ),
     "bad_stage_kind": ("неизвестный вид стадии {value!r}", "unknown stage kind {value!r}"),
     "no_stage_kind": ("нужен хотя бы один вид стадии", "at least one stage kind is needed"),

@@ -33,6 +33,13 @@ class Organizer(Body):
     user: str = Field(min_length=1, max_length=NAME)
 
 
+class Rights(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+    organizer: bool | None = Field(None, description="give (true) or take (false) the right "
+                                   "to create tournaments; absent: as it is")
+    admin: bool | None = Field(None, description="the server's administrator right likewise")
+
+
 class PasswordChange(Body):
     old: str = Field(max_length=256)
     new: str = Field(max_length=256)
@@ -105,9 +112,17 @@ async def change_password(body: PasswordChange, request: Request, me: Who,
 
 @router.post("/organizers")
 def organizers(body: Organizer, me: Who, svc: Svc) -> dict[str, Any]:
-    """An organizer gives another account the right to create tournaments."""
+    """An administrator gives another account the right to create tournaments."""
     svc.access.give_organizer(body.user, actor=require_user(me))
     return {"ok": True}
+
+
+@router.post("/admin/rights")
+def rights(body: Rights, me: Who, svc: Svc) -> dict[str, Any]:
+    """An administrator gives or takes an account's global rights (audited)."""
+    organizer, admin = svc.account_admin.set_rights(
+        body.user, actor=require_user(me), organizer=body.organizer, admin=body.admin)
+    return {"ok": True, "organizer": organizer, "admin": admin}
 
 
 __all__ = ["router"]

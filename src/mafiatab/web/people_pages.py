@@ -382,6 +382,7 @@ def rating_page(request: Request, me: Who, svc: Svc, page: int = 0, t: int = 0,
                  more=len(table.rows) > (page + 1) * PAGE, what=what, recent=recent,
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
+                 may_administer=svc.may_administer(me.user),
                  STAGE_KINDS=STAGE_KINDS, profiles=_profiles(me.lang), chosen_t=t,
                  chosen_g=g[:100], seats_in=[], rules_in="")
 
@@ -401,6 +402,7 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
                  more=len(table.rows) > PAGE, what=what, recent=list(reversed(table.rated[-8:])),
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
+                 may_administer=svc.may_administer(me.user),
                  STAGE_KINDS=STAGE_KINDS, profiles=_profiles(me.lang), chosen_t=0, chosen_g="",
                  seats_in=list(zip(people, roles, strict=False)), rules_in=rules)
 

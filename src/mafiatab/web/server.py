@@ -99,7 +99,8 @@ def serve_command(
     port: Annotated[int, typer.Option(help="Port / порт")] = 8000,
     user: Annotated[str | None, typer.Option(
         "--add-user", help="Create an account or reset its password (asks it); the first "
-        "account is an organizer / учётная запись (первая — организатор)")] = None,
+        "account is an organizer and the administrator / учётная запись (первая — "
+        "организатор и администратор)")] = None,
     secret_file: Annotated[Path, typer.Option(help="Session key file")] = Path("mafiatab-secret.key"),
     https: Annotated[Path | None, typer.Option(
         "--https", help="TLS certificate (PEM) to serve HTTPS / сертификат для HTTPS")] = None,

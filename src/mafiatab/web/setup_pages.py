@@ -464,7 +464,22 @@ def accounts_page(request: Request, me: Who, svc: Svc, done: str | None = None,
     user = require_user(me)
     accounts = svc.account_admin.accounts(actor=user)
     return render(request, "accounts.html", accounts=accounts, done=done, ended=n,
+                  administrator=svc.account_admin.is_administrator(user),
+                  rights_done=request.query_params.get("rights", "")[:100],
                   s=lambda k, **kw: sw(k, me.lang, **kw))
+
+
+@router.post("/admin/accounts/rights")
+async def rights_post(request: Request, me: Who, svc: Svc) -> Response:
+    """The server's administrator gives or takes an account's two global rights."""
+    from urllib.parse import quote
+
+    user = require_user(me)
+    f = await _form(request)
+    target = f.get("user", "")
+    await run_in_threadpool(lambda: svc.account_admin.set_rights(
+        target, actor=user, organizer=f.get("organizer") == "1", admin=f.get("admin") == "1"))
+    return _see(f"/admin/accounts?rights={quote(target.strip()[:100])}")
 
 
 @router.post("/admin/accounts/reset")
