@@ -240,6 +240,9 @@ def test_rules_change_until_the_first_game_then_refused_with_the_reason(hall: Ha
     head = hall.svc.games.head(tid, codes[0])
     hall.svc.protocols.save_draft(tid, codes[0], head.game_struct(), actor=ORG,
                                   base_revision=head.number)
+    r = _post(c, f"/t/{tid}/setup/rules", {"rules": ""})
+    assert r.status_code == 400 and "выберите правила турнира: ФИИМ 2018, ФСМ" in r.text  # type: ignore[attr-defined]
+    assert "fiim2018" not in r.text.split("<body", 1)[-1].replace('value="fiim2018"', "")  # type: ignore[attr-defined]
     r = _post(c, f"/t/{tid}/setup/rules", {"rules": "fiim2018"})
     assert r.status_code == 409  # type: ignore[attr-defined]
     assert f"игра {codes[0]} уже внесена" in r.text  # type: ignore[attr-defined]

@@ -25,7 +25,8 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.problems import ProtocolRefused
+from mafiatab.domain.problems import ProtocolRefused, Word
+from mafiatab.i18n import federation
 from mafiatab.rules import OPTIONS, PROFILES
 from mafiatab.rules.profile import ExtraLimits, RuleProfile
 from mafiatab.services.errors import ServiceError, StateError
@@ -112,6 +113,13 @@ def first_entered(s: Session, tournament: int) -> Entered | None:
     return None if row is None else Entered(str(row[0]), str(row[1]), str(row[2]))
 
 
+def rule_choices() -> Word:
+    """The rule sets to choose from: their codes for the API, their titles for people."""
+    codes = sorted(PROFILES)
+    return Word(", ".join(codes), ", ".join(federation(PROFILES[c].title, "ru") for c in codes),
+                ", ".join(PROFILES[c].title for c in codes))
+
+
 class TournamentSetup:
     """The rules of a tournament before its first game, and its first-run path."""
 
@@ -127,7 +135,7 @@ class TournamentSetup:
         """Set the rule profile and its switched readings; refused once a game is entered
         (with the game), or for a profile or reading that does not exist."""
         if rules not in PROFILES:
-            raise SetupInvalid("rules_needed", choices=", ".join(sorted(PROFILES)))
+            raise SetupInvalid("rules_needed", choices=rule_choices())
         offered = {o.name: o for o in rule_options_of(PROFILES[rules])}
         chosen = {k: v for k, v in options.items() if k in offered}
         probe = model.Tournament(name="", rules=rules, players=[], stages=[],

@@ -145,7 +145,7 @@ def serve_command(
         except AccountError as e:
             raise typer.BadParameter(e.message("en")) from None
         if organizer:
-            typer.echo(f"{user}: organizer / организатор")
+            typer.echo(f"{user}: организатор и администратор / organizer and administrator")
     engine.dispose()
     scheme = "https" if https else "http"
     typer.echo(f"{scheme}://{host}:{port}/")

@@ -28,7 +28,7 @@ from mafiatab.domain import protocol as model
 from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
-from mafiatab.services.setup import next_step, rule_options_of
+from mafiatab.services.setup import next_step, rule_choices, rule_options_of
 from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
@@ -450,8 +450,7 @@ async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
     if rules not in PROFILES:
         from mafiatab.services.setup import SetupInvalid
 
-        raise SetupInvalid("rules_needed", choices=", ".join(
-            i18n.federation(PROFILES[r].title, me.lang) for r in sorted(PROFILES)))
+        raise SetupInvalid("rules_needed", choices=rule_choices())
     tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
