@@ -21,9 +21,6 @@ import os
 import random
 import statistics
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -35,29 +32,11 @@ from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import LoadedTournament
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
+from server import pg_schema
 
-PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 PLAYERS = 50
 ROUNDS = 20
 PER_POOL = 5
-
-
-@contextmanager
-def pg_schema() -> Iterator[str]:
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = os.environ.get("MAFIATAB_TEST_PG_URL", PG_DEFAULT)
-    admin = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
-    schema = f"mt_federation_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def pool(n: int) -> list[Player]:
@@ -171,7 +150,7 @@ def measure(url: str, requests: int, seed: int) -> dict[str, Any]:
 
 
 def run(n: int, requests: int, seed: int) -> dict[str, Any]:
-    with pg_schema() as url:
+    with pg_schema("mt_federation") as url:
         print(f"{n} tournaments ({n * PLAYERS * ROUNDS // 10} games):", flush=True)
         fill_s = fill(url, n, seed)
         analyze(url)  # what autovacuum does after a bulk load, before anybody asks

@@ -1,7 +1,8 @@
 """How a benchmark starts the web app, the one way bench/web.py and bench/push.py do it: a
 free loopback port, a PostgreSQL database made anew when one is asked for, one uvicorn
 process (or `serve --workers N`'s processes), waited for until it answers, stopped at the
-end. Run a bench as `python bench/NAME.py`: this directory is then on the import path."""
+end; or a PostgreSQL schema of its own for a bench that needs no server. Run a bench as
+`python bench/NAME.py`: this directory is then on the import path."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,6 +21,29 @@ import httpx
 #: `BENCH_PORTS=8100-8199`: take the port from this range (a machine shared by several
 #: people gives each a range); unset: any free port
 PORTS_ENV = "BENCH_PORTS"
+
+
+#: the PostgreSQL database the schema benches use (`MAFIATAB_TEST_PG_URL`, as the tests)
+PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@contextmanager
+def pg_schema(prefix: str = "mt_bench") -> Iterator[str]:
+    """A URL whose connections work in a fresh schema of their own (dropped at the end)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = os.environ.get("MAFIATAB_TEST_PG_URL", PG_DEFAULT)
+    admin = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def free_port() -> int:

@@ -10,11 +10,9 @@ of those from the file.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,8 +24,7 @@ from mafiatab.sample import sample_tournament
 from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import standings_from_bytes
 from mafiatab.storage.engine import make_engine, upgrade
-
-PG_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from server import pg_schema
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -44,24 +41,6 @@ def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 @contextmanager
 def sqlite_db(folder: Path) -> Iterator[str]:
     yield str(folder / "bench.sqlite")
-
-
-@contextmanager
-def pg_db() -> Iterator[str]:
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    base = os.environ.get("MAFIATAB_TEST_PG_URL", PG_DEFAULT)
-    admin = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
-    schema = f"mt_bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def bench_one(name: str, url: str, archive: bytes, small: Path, repeat: int) -> dict[str, float]:
@@ -103,7 +82,7 @@ def main() -> None:
         with sqlite_db(folder) as url:
             bench_one("SQLite", url, archive, small, args.repeat)
         if not args.no_pg:
-            with pg_db() as url:
+            with pg_schema("mt_bench") as url:
                 bench_one("PostgreSQL", url, archive, small, args.repeat)
 
 
