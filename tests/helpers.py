@@ -83,3 +83,21 @@ def pts(value: object) -> float:
 
     assert isinstance(value, int | Fraction)
     return float(Fraction(value) / 100)
+
+
+def free_port(ports: range) -> int:
+    """The first free loopback port of `ports` (a machine shared by several people gives
+    each area a range), else any free one."""
+    import socket
+
+    for port in ports:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free: int = s.getsockname()[1]
+        return free

@@ -8,7 +8,6 @@ Chromium that cannot start skips the test on a developer's machine and fails it 
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -27,26 +26,13 @@ from mafiatab.services.teams import TeamService
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, HEAD_JUDGE_NAME, ORGANIZER_NAME
+from tests.helpers import free_port
 from tests.web.conftest import World, make_world
 from tests.web.test_browser import browser  # noqa: F401 - the fixture
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 #: this area's ports (each helper's servers use their own)
 PORTS = range(8810, 8820)
-
-
-def _port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free: int = s.getsockname()[1]
-        return free
 
 
 @pytest.fixture()
@@ -66,7 +52,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
                                                for i, n in enumerate(names)],
                                          actor=ORGANIZER_NAME)
     app = create_app(str(world.db), secret="day-browser")
-    port = _port()
+    port = free_port(PORTS)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                             timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -8,7 +8,6 @@ Chromium that cannot start skips the test on a developer's machine and fails it 
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD
+from tests.helpers import free_port
 from tests.web.test_browser import RU_CONTEXT, RU_ENV
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,20 +36,6 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 PORTS = range(8610, 8620)
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1280, "height": 800}
-
-
-def _port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free: int = s.getsockname()[1]
-        return free
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +59,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         ids = dict(conn.execute(select(db.Player.nickname, db.Player.id)).all())
     engine.dispose()
     app = create_app(str(path), secret="people-browser")
-    port = _port()
+    port = free_port(PORTS)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
