@@ -33,8 +33,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from mafiatab.domain.gamelog_state import Step
 from mafiatab.sample import sample_tournament
+from mafiatab.sample_live import next_tap
 from mafiatab.services import live_log, revision_log, tournaments
 from mafiatab.services.facade import Services
 from mafiatab.services.live_log import Op, apply_ops, load
@@ -42,8 +42,6 @@ from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine
 from mafiatab.web.demo import populate
 from server import fresh_postgres
-
-ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
 
 
 def _old_meta(ids: list[str], gone: list[str], seq: int) -> dict[str, Any]:
@@ -78,54 +76,6 @@ def _before() -> Iterator[None]:
         revision_log.LINKED_STATES = linked  # type: ignore[misc]
 
 
-def _next_event(live: live_log.LiveGame, fouls: dict[int, int]) -> dict[str, Any] | None:
-    """A legal next event, as a judge would tap it (a foul now and then to make the game
-    as long as asked); None when the game is over."""
-    if not live.dealt:
-        return {"type": "deal", "roles": ROLES}
-    assert live.replayed is not None
-    step = live.replayed.next_step()
-    kinds = set(step.kinds)
-    at_table = sorted(step.at_table)
-    if step.step is Step.ENDED:
-        return None
-    if step.step is Step.SPEECHES and step.seat is not None:
-        seat = step.seat
-        if fouls.get(seat, 0) < 2 and len(live.log) % 2 == 0:
-            fouls[seat] = fouls.get(seat, 0) + 1
-            return {"type": "foul", "seat": seat}
-        event: dict[str, Any] = {"type": "speech", "seat": seat}
-        today: list[dict[str, Any]] = []
-        for e in reversed(live.log):
-            if e.get("type") not in ("speech", "foul"):
-                break
-            today.append(e)
-        reds = [s for s in at_table if ROLES[s - 1] == "red" and s != seat]
-        if reds and not any("nominates" in e for e in today):
-            event["nominates"] = reds[0]
-        return event
-    if "vote" in kinds and step.candidates:
-        return {"type": "vote", "counts": {str(step.candidates[0]): len(at_table)}}
-    if "defence" in kinds and step.seat is not None:
-        return {"type": "defence", "seat": step.seat}
-    if "lift" in kinds:
-        return {"type": "lift", "passed": True}
-    if "last_words" in kinds and step.last_words:
-        return {"type": "last_words", "seat": step.last_words[0]}
-    if "shot" in kinds:
-        reds = [s for s in at_table if ROLES[s - 1] == "red"]
-        shots = sum(1 for e in live.log if e.get("type") == "shot")
-        return {"type": "shot", "target": reds[-1] if reds and shots % 2 else None}
-    done = {e.get("type") for e in live.log[-3:]}
-    if "don_check" in kinds and "don_check" not in done:
-        return {"type": "don_check", "target": next(x for x in at_table if x != 3)}
-    if "sheriff_check" in kinds and "sheriff_check" not in done:
-        return {"type": "sheriff_check", "target": next(x for x in at_table if x != 7)}
-    if "speech" in kinds and step.seat is not None:
-        return {"type": "speech", "seat": step.seat}
-    return None
-
-
 def record(events: int, db: str | None, folder: Path, on_event: Callable[[int, int], None],
            undo_every: int = 0) -> int:
     """Record a game of `events` operations on a fresh demo database (SQLite in `folder`,
@@ -153,7 +103,7 @@ def record(events: int, db: str | None, folder: Path, on_event: Callable[[int, i
             # the judge takes his last tap back (and taps it again next)
             op = Op(id=f"undo-{n + 1:04d}", seq=live.seq + 1, undo=live.ids[-1])
         else:
-            event = _next_event(live, fouls)
+            event = next_tap(live, fouls)
             if event is None:
                 break
             op = Op(id=f"tap-{n + 1:04d}", seq=live.seq + 1, event=event)

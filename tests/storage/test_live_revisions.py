@@ -13,62 +13,14 @@ import msgspec
 import pytest
 from sqlalchemy import Engine, func, select
 
-from mafiatab.domain.gamelog_state import Step
 from mafiatab.sample import sample_tournament
+from mafiatab.sample_live import ROLES, next_tap
 from mafiatab.services.errors import ConflictError
 from mafiatab.services.facade import Services
-from mafiatab.services.live_log import LiveGame, Op, apply_ops, load, with_facts
+from mafiatab.services.live_log import Op, apply_ops, load, with_facts
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import current_revision, upgrade
 from mafiatab.web.demo import populate
-
-ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
-
-
-def next_event(live: LiveGame, fouls: dict[int, int]) -> dict[str, Any] | None:
-    """A legal next event (a foul now and then, to make the game long); None at its end."""
-    if not live.dealt:
-        return {"type": "deal", "roles": ROLES}
-    assert live.replayed is not None
-    step = live.replayed.next_step()
-    kinds, at_table = set(step.kinds), sorted(step.at_table)
-    if step.step is Step.ENDED:
-        return None
-    if step.step is Step.SPEECHES and step.seat is not None:
-        seat = step.seat
-        if fouls.get(seat, 0) < 2 and len(live.log) % 2 == 0:
-            fouls[seat] = fouls.get(seat, 0) + 1
-            return {"type": "foul", "seat": seat}
-        event: dict[str, Any] = {"type": "speech", "seat": seat}
-        today = []
-        for e in reversed(live.log):
-            if e.get("type") not in ("speech", "foul"):
-                break
-            today.append(e)
-        reds = [s for s in at_table if ROLES[s - 1] == "red" and s != seat]
-        if reds and not any("nominates" in e for e in today):
-            event["nominates"] = reds[0]
-        return event
-    if "vote" in kinds and step.candidates:
-        return {"type": "vote", "counts": {str(step.candidates[0]): len(at_table)}}
-    if "defence" in kinds and step.seat is not None:
-        return {"type": "defence", "seat": step.seat}
-    if "lift" in kinds:
-        return {"type": "lift", "passed": True}
-    if "last_words" in kinds and step.last_words:
-        return {"type": "last_words", "seat": step.last_words[0]}
-    if "shot" in kinds:
-        reds = [s for s in at_table if ROLES[s - 1] == "red"]
-        shots = sum(1 for e in live.log if e.get("type") == "shot")
-        return {"type": "shot", "target": reds[-1] if reds and shots % 2 else None}
-    done = {e.get("type") for e in live.log[-3:]}
-    if "don_check" in kinds and "don_check" not in done:
-        return {"type": "don_check", "target": next(x for x in at_table if x != 3)}
-    if "sheriff_check" in kinds and "sheriff_check" not in done:
-        return {"type": "sheriff_check", "target": next(x for x in at_table if x != 7)}
-    if "speech" in kinds and step.seat is not None:
-        return {"type": "speech", "seat": step.seat}
-    return None
 
 
 class Recorder:
@@ -88,7 +40,7 @@ class Recorder:
         live = load(self.svc.games, self.tid, self.code)
         if self.n % 3 == 2 and live.ids:
             return Op(id=f"undo-{self.n + 1}", seq=live.seq + 1, undo=live.ids[-1])
-        event = next_event(live, self.fouls)
+        event = next_tap(live, self.fouls)
         return None if event is None else Op(id=f"tap-{self.n + 1}", seq=live.seq + 1,
                                              event=event)
 
@@ -162,7 +114,7 @@ def test_lost_race_stores_no_event(engine: Engine, tmp_path: Path) -> None:
     for _ in range(5):
         rec.step()
     live = load(rec.svc.games, rec.tid, rec.code)
-    event = next_event(live, dict(rec.fouls))
+    event = next_tap(live, dict(rec.fouls))
     assert event is not None
     game = with_facts(msgspec.structs.replace(live.game, log=[*live.log, event]), live.profile)
     base = live.revision.number
