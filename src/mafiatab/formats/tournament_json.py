@@ -20,6 +20,7 @@ from typing import Any, TypeGuard
 import msgspec
 
 from mafiatab.domain.clock import MAX_OFFSET, MAX_URL, check_offset, check_video_url
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
     Day,
@@ -713,9 +714,7 @@ class _Reader:
 def _seat_key(key: object) -> int | None:
     if isinstance(key, int) and not isinstance(key, bool):
         return key
-    if isinstance(key, str) and key.strip().isascii() and key.strip().isdigit():
-        return int(key)
-    return None
+    return ascii_int(key.strip()) if isinstance(key, str) else None
 
 
 def _from_legacy_sheet(sheet: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.people_stats import (
     ClubStats,
     PersonStats,
@@ -779,7 +780,7 @@ class People:
 
     def _names(self, table: RatingTable, people: Sequence[str]) -> dict[str, str]:
         known = {str(r.person): r.nickname for r in table.rows}
-        missing = [int(p) for p in people if p not in known and p.isascii() and p.isdigit()]
+        missing = [n for p in people if p not in known and (n := ascii_int(p)) is not None]
         if missing:
             with self.store.read() as s:
                 known.update({str(i): n for i, n in s.execute(
@@ -815,9 +816,9 @@ def parse_ids(values: Iterable[str]) -> list[int]:
     """Tournament or person ids from a form (what is not a number is left out)."""
     out = []
     for v in values:
-        v = v.strip()
-        if v.isascii() and v.isdigit() and len(v) < 12:  # "²".isdigit() is True
-            out.append(int(v))
+        n = ascii_int(v.strip(), 11)
+        if n is not None:
+            out.append(n)
     return out
 
 

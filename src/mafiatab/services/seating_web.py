@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, Reason, Refused, Word
 from mafiatab.services.access import STAFF
 from mafiatab.services.checkin import CheckinService, Reseated
@@ -310,9 +311,10 @@ def parse_lines(text: str, players: Sequence[model.Player]) -> list[tuple[model.
 def parse_pins(text: str, players: Sequence[model.Player]) -> dict[str, int]:
     pins: dict[str, int] = {}
     for p, value in parse_lines(text, players):
-        if not (value.isascii() and value.isdigit() and len(value) <= 4) or int(value) < 1:
+        table = ascii_int(value, 4)
+        if table is None or table < 1:
             raise SeatingRefused("desk_pin_not_table", nickname=p.nickname, value=value)
-        pins[p.id] = int(value)
+        pins[p.id] = table
     return pins
 
 

@@ -28,6 +28,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sse_starlette.sse import EventSourceResponse
 
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.points import format_points
 from mafiatab.services.checkin import CheckinService, RoundPlan
 from mafiatab.services.facade import Services
@@ -352,7 +353,7 @@ def player_code(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Resp
 
 
 def _int(text: str) -> int:
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else 0
+    return ascii_int(text, 6) or 0
 
 
 def _q(text: str) -> str:

@@ -13,6 +13,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.scoring import Part, score_game
@@ -304,8 +305,8 @@ async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
 
 
 def _base(text: str) -> int | None:
-    """The form's base revision: ASCII digits only ("²" passes `isdigit`, not `int`)."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+    """The form's base revision (ASCII digits only)."""
+    return ascii_int(text, 9)
 
 
 @router.post("/t/{tid}/games/{code}/draft", response_class=HTMLResponse)

@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from mafiatab.domain.clock import aware
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.people_stats import PersonStats, Tally
 from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
@@ -394,8 +395,7 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
     people = f.get("person", [])[:10]
     roles = f.get("role", [])[:10]
     rules = (f.get("rules") or [""])[0]
-    ids = [int(p) if p.strip().isascii() and p.strip().isdigit() and len(p.strip()) < 12 else 0
-           for p in people]
+    ids = [ascii_int(p.strip(), 11) or 0 for p in people]
     what = svc.what_if_table(list(zip(ids, roles, strict=False)), rules)
     table = svc.rating()
     return _page(request, "rating.html", table=table, rows=table.rows[:PAGE], page=0, first=0,

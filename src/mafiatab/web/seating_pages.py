@@ -24,6 +24,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
 
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.services.facade import Services
 from mafiatab.services.seating_web import (
     MAX_FIRST_ROUND,
@@ -127,10 +128,10 @@ def _int(value: str | None, default: int | None, name: str) -> int | None:
     value = (value or "").strip()
     if not value:
         return default
-    digits = value.removeprefix("-")
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+    magnitude = ascii_int(value.removeprefix("-"), 18)
+    if magnitude is None:
         raise SeatingRefused("desk_not_a_number", name=name, value=value)
-    return int(value)
+    return -magnitude if value.startswith("-") else magnitude
 
 
 def _default_stage(svc: Services, tid: int) -> str:
