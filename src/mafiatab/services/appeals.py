@@ -62,6 +62,7 @@ from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     StaleRevision,
     Store,
+    account_players,
     advance_head,
     check_rules,
     game_context,
@@ -222,16 +223,10 @@ class Appeals:
             code = add_code_in(s, t.id, key, PLAYER, actor=actor, ttl=None)
         return key, code
 
-    @staticmethod
-    def _players_of(s: Session, tid: int, user: str) -> set[str]:
-        return set(s.scalars(
-            select(db.PlayerUser.player_code).join(db.User, db.User.id == db.PlayerUser.user_id)
-            .where(db.PlayerUser.tournament_id == tid, db.User.name == user)))
-
     def players_of(self, tournament: int, user: str) -> set[str]:
         """The player codes the account signs in as (one, or none)."""
         with self.store.read() as s:
-            return self._players_of(s, tournament, user)
+            return account_players(s, tournament, user)
 
     def linked_players(self, tournament: int) -> dict[str, str]:
         """player code -> account name."""
@@ -407,7 +402,7 @@ class Appeals:
     def _may_read(self, s: Session, tid: int, row: db.AppealCase, actor: str) -> bool:
         if roles_in(s, tid, actor) & READ_ALL:
             return True
-        if row.player_code in self._players_of(s, tid, actor):
+        if row.player_code in account_players(s, tid, actor):
             return True
         return actor in self._judges(s, tid, game_row(s, tid, row.game_code))
 
@@ -474,7 +469,7 @@ class Appeals:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             roles = roles_in(s, t.id, actor)
-            if filing.player not in self._players_of(s, t.id, actor) and not roles & STAFF:
+            if filing.player not in account_players(s, t.id, actor) and not roles & STAFF:
                 raise PermissionDenied("not_allowed", user=actor, action="file",
                                        tournament=t.name, roles=[PLAYER])
             row = game_row(s, t.id, filing.game)
@@ -510,7 +505,7 @@ class Appeals:
     def _thread_role(self, s: Session, tid: int, row: db.AppealCase, actor: str
                      ) -> tuple[ap.Role, str] | None:
         """How the account writes in this case's thread: (role, author) or None."""
-        if row.player_code in self._players_of(s, tid, actor):
+        if row.player_code in account_players(s, tid, actor):
             return ap.Role.PLAYER, row.player_code
         roles = roles_in(s, tid, actor)
         for account_role, role in DECIDERS.items():
@@ -562,7 +557,7 @@ class Appeals:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             row = self._case_row(s, t.id, ref)
-            if row.player_code not in self._players_of(s, t.id, actor):
+            if row.player_code not in account_players(s, t.id, actor):
                 raise PermissionDenied("not_allowed", user=actor, action="withdraw",
                                        tournament=t.name, roles=[PLAYER])
             case = ap.withdraw(self._load_case(s, row), moment)

@@ -41,6 +41,7 @@ from mafiatab.services.errors import NotFound, PermissionDenied, StateError
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     Store,
+    account_players,
     advance_head,
     aware,
     record_audit,
@@ -413,10 +414,7 @@ class CheckinService:
             row = s.get(db.CheckInKey, t.id)
             if row is None or not secrets.compare_digest(row.key.encode(), key.encode()[:64]):
                 raise DayNotFound("no_checkin_key", tournament=t.name)
-            players = sorted(s.scalars(
-                select(db.PlayerUser.player_code)
-                .join(db.User, db.User.id == db.PlayerUser.user_id)
-                .where(db.PlayerUser.tournament_id == t.id, db.User.name == actor)))
+            players = sorted(account_players(s, t.id, actor))
             if not players:
                 raise PermissionDenied("not_allowed", user=actor, action="check_in",
                                        tournament=t.name, roles=[PLAYER])

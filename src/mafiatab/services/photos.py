@@ -29,7 +29,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
-from mafiatab.services.store import Store, record_audit, roles_in, tournament_row
+from mafiatab.services.store import Store, account_players, record_audit, roles_in, tournament_row
 from mafiatab.storage import models as db
 from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER, PLAYER
 from mafiatab.texts.refusals import PHOTOS
@@ -129,11 +129,7 @@ class Photos:
             raise PhotoNotFound("no_player", player=player)
         if roles_in(s, t.id, actor) & STAFF:
             return t.id
-        own = s.scalar(select(db.PlayerUser.player_code)
-                       .join(db.User, db.User.id == db.PlayerUser.user_id)
-                       .where(db.PlayerUser.tournament_id == t.id, db.User.name == actor,
-                              db.PlayerUser.player_code == player))
-        if own is None:
+        if player not in account_players(s, t.id, actor):
             raise PermissionDenied("not_allowed", user=actor, action=action,
                                    tournament=t.name, roles=sorted(STAFF | {PLAYER}))
         return t.id

@@ -185,6 +185,13 @@ def roles_in(s: Session, tournament: int, user: str) -> set[str]:
     return set(rows)
 
 
+def account_players(s: Session, tournament: int, user: str) -> set[str]:
+    """The player codes the account signs in as in the tournament (one, or none)."""
+    return set(s.scalars(
+        select(db.PlayerUser.player_code).join(db.User, db.User.id == db.PlayerUser.user_id)
+        .where(db.PlayerUser.tournament_id == tournament, db.User.name == user)))
+
+
 def tournament_row(s: Session, tournament: int) -> db.Tournament:
     t = s.get(db.Tournament, tournament) if 0 < tournament < 2**63 else None
     if t is None:
