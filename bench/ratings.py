@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -135,6 +136,147 @@ def _true_p(ten: Sequence[SimPlayer], roles: Sequence[str], weights: dict[str, f
         weight[team] += weights[r]
     d = strength[RED] / weight[RED] - strength[BLACK] / weight[BLACK]
     return _phi(RED_EDGE + SKILL_EFFECT * d)
+
+
+# --- a club's years, with the simulation's assumptions as settings ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """What a simulated club assumes, each a setting the sweep varies.
+
+    `spread`: the standard deviation of veterans' skill (logits of the red team's odds per
+    unit of team-mean difference); `learn`: how much weaker a newcomer is than he will be
+    (logits), `learn_games`: in how many games he gets most of it (an exponential curve);
+    `heavy`: the sheriff's and the don's weight in their team (1: every role alike);
+    `red_edge`: the red team's logit between equal teams (-0.24: red wins 44 %);
+    `drift`: how far skill wanders in a year (standard deviation).
+    """
+
+    spread: float = 0.5
+    learn: float = 1.0
+    learn_games: float = 60.0
+    heavy: float = 1.0
+    red_edge: float = -0.24
+    drift: float = 0.2
+
+    def label(self) -> str:
+        return (f"spread {self.spread:<4} learn {self.learn:<4} over {self.learn_games:<4.0f} "
+                f"heavy {self.heavy:<4} edge {self.red_edge:<+5} drift {self.drift}")
+
+
+def simulate_club(seed: int, world: World, years: int = 7, evenings: int = 120,
+                  ) -> tuple[list[RatedGame], list[float]]:
+    """A club's games over `years` (in rating order) and the truth's p_red of each.
+
+    Newcomers keep arriving (about two a month) and some leave; a regular plays often, a
+    guest rarely. An evening has one to three tables of ten dealt at random. A result is
+    drawn from the logistic of the red edge plus the role-weighted team strengths, where a
+    player's strength is his skill less the newcomer's deficit `learn * exp(-n / games)`.
+    """
+    rng = random.Random(seed)
+    skill: list[float] = []
+    activity: list[float] = []
+    played: list[int] = []
+    active: list[int] = []
+
+    def join() -> None:
+        skill.append(rng.gauss(0.0, world.spread))
+        activity.append(rng.lognormvariate(0.0, 1.0))
+        played.append(0)
+        active.append(len(skill) - 1)
+
+    for _ in range(30):
+        join()
+    games: list[RatedGame] = []
+    truth: list[float] = []
+    weights = {RED: 1.0, SHERIFF: world.heavy, BLACK: 1.0, DON: world.heavy}
+    step = world.drift / math.sqrt(evenings)
+    for year in range(years):
+        for evening in range(evenings):
+            for i in active:
+                skill[i] += rng.gauss(0.0, step)
+            if rng.random() < 0.12:
+                join()
+            if len(active) > 40 and rng.random() < 0.08:
+                active.remove(rng.choice(active))
+            tables = min(rng.choice((1, 1, 2, 2, 3)), len(active) // 10)
+            present = _pick(rng, active, [activity[i] for i in active], 10 * tables)
+            date = f"{2019 + year}-{1 + evening // 10:02d}-{1 + evening % 10 * 2:02d}"
+            for rnd in range(1, rng.randint(2, 5) + 1):
+                rng.shuffle(present)
+                for table in range(tables):
+                    ten = present[table * 10:(table + 1) * 10]
+                    roles = ROLE_DECK[:]
+                    rng.shuffle(roles)
+                    strength = {RED: 0.0, BLACK: 0.0}
+                    total = {RED: 0.0, BLACK: 0.0}
+                    for i, r in zip(ten, roles, strict=True):
+                        s = skill[i] - world.learn * math.exp(-played[i] / world.learn_games)
+                        strength[TEAM_OF[r]] += weights[r] * s
+                        total[TEAM_OF[r]] += weights[r]
+                    z = world.red_edge + strength[RED] / total[RED] - strength[BLACK] / total[BLACK]
+                    p_red = 1.0 / (1.0 + math.exp(-z))
+                    result = RED if rng.random() < p_red else BLACK
+                    gid = f"{date}-r{rnd}-t{table + 1}"
+                    games.append(RatedGame("club", gid, "fiim2018", (date, 0, rnd),
+                                           (0, len(games)),
+                                           tuple(RatedSeat(f"P{i}", r)
+                                                 for i, r in zip(ten, roles, strict=True)),
+                                           result, "club"))
+                    truth.append(p_red)
+                    for i in ten:
+                        played[i] += 1
+    return games, truth
+
+
+def _pick(rng: random.Random, items: list[int], weights: list[float],
+                     n: int) -> list[int]:
+    left, w = items[:], weights[:]
+    chosen: list[int] = []
+    for _ in range(n):
+        pick = rng.choices(range(len(left)), weights=w)[0]
+        chosen.append(left.pop(pick))
+        w.pop(pick)
+    return chosen
+
+
+#: the sweep: each assumption at a low, middle and high value, one at a time around the
+#: middle world, and the corners that matter most (a wide spread with fast learning, ...)
+def sweep_worlds() -> list[World]:
+    mid = World()
+    worlds = [mid]
+    for name, values in (("spread", (0.2, 0.9)), ("learn", (0.0, 2.0)),
+                         ("learn_games", (15.0, 250.0)), ("heavy", (2.0,)),
+                         ("red_edge", (0.3,)), ("drift", (0.0, 0.6))):
+        worlds += [replace(mid, **{name: v}) for v in values]
+    worlds += [World(spread=0.9, learn=2.0, learn_games=15.0),
+               World(spread=0.2, learn=0.0, drift=0.0)]
+    return worlds
+
+
+def sweep(seeds: Sequence[int], years: int) -> None:
+    """Every world of the sweep: the log-loss of ours, the Elo baseline (club K and
+    tournament K), the base rate and the truth, all on the same games."""
+    print(f"{'world':<72}{'games':>6}{'truth':>8}{'ours':>8}{'elo 16':>8}{'elo 4':>8}"
+          f"{'base':>8}  ours-elo")
+    for world in sweep_worlds():
+        rows: dict[str, list[float]] = defaultdict(list)
+        n = 0
+        for seed in seeds:
+            games, truth = simulate_club(seed, world, years)
+            y = outcomes_of(games)
+            n += len(games)
+            rows["truth"].append(log_loss(truth, y))
+            rows["ours"].append(log_loss(_p(rate_games(games).predictions), y))
+            rows["elo16"].append(log_loss(_p(rate_elo(
+                [replace(g, kind="tournament") for g in games]).predictions), y))
+            rows["elo4"].append(log_loss(_p(rate_elo(games).predictions), y))
+            rows["base"].append(log_loss(_p(rate_base_rate(games)), y))
+        m = {k: statistics.fmean(v) for k, v in rows.items()}
+        best_elo = min(m["elo16"], m["elo4"])
+        print(f"{world.label():<72}{n // len(seeds):>6}{m['truth']:>8.4f}{m['ours']:>8.4f}"
+              f"{m['elo16']:>8.4f}{m['elo4']:>8.4f}{m['base']:>8.4f}  {m['ours'] - best_elo:+.4f}")
 
 
 # --- openskill --------------------------------------------------------------------------
@@ -264,9 +406,16 @@ def main() -> None:
     ap.add_argument("--no-openskill", action="store_true")
     ap.add_argument("--flat-roles", action="store_true",
                     help="simulate every role with the same weight")
+    ap.add_argument("--sweep", action="store_true",
+                    help="a simulated club in every world of the sweep (its assumptions as "
+                         "settings): ours, Elo, the base rate, the truth")
+    ap.add_argument("--years", type=int, default=7)
     ap.add_argument("--tune", type=int, metavar="SEED", default=None,
                     help="grid-search our constants on this seed instead")
     args = ap.parse_args()
+    if args.sweep:
+        sweep(args.seeds, args.years)
+        return
     if args.tune is not None:
         tune(args.tune, args.months, args.pool)
         return

@@ -130,6 +130,9 @@ def test_the_rating_page(sqlite_engine: Engine) -> None:
     assert table is not None and re.search(r"<b>1\xa0?\d{3},\d</b>|<b>\d{3,4},\d</b>",
                                            table.group(1))
     assert "победа красных" not in table.group(1)  # results are not in the table ...
+    # the reliability table and the experience learned, beside Elo and the base rate
+    assert 'id="reliability"' in html and "Наклон калибровки" in html
+    assert "Опыт: 100 рейтинговых игр" in html and "одна доля побед красных" in html
     what = client.get(f"/rating?t={tids[1]}&g=g3").text
     assert "Записанный итог: победа красных" in what and "Шанс красных до игры" in what
     # a visitor cannot change the setting; the organizer can

@@ -89,7 +89,7 @@ def test_table_in_russian_and_english_with_predictions(tmp_path: Path) -> None:
     a, b = _two_files(tmp_path)
     ru = run("ratings", str(a), str(b), "--predictions")
     assert ru.returncode == 0, ru.stderr
-    assert "Рейтинг: 4 игр" in ru.stdout and "Шанс красных" in ru.stdout
+    assert "Рейтинг: 4 игры, 10 игроков" in ru.stdout and "Шанс красных" in ru.stdout
     assert "0,500" in ru.stdout  # decimal commas in Russian
     en = run("ratings", str(a), str(b), "--lang", "en")
     assert "Log-loss of the predictions" in en.stdout and "Red's chance" not in en.stdout
@@ -148,3 +148,24 @@ def test_what_if_one_game(tmp_path: Path) -> None:
     text = run("ratings", str(a), str(b), "--what-if", "a1")
     assert text.returncode == 0 and "Что, если" in text.stdout and "Победа чёрных" in text.stdout
     assert run("ratings", str(a), "--what-if", "zz").returncode == 2
+
+
+def test_calibration_table_in_both_languages_and_in_json(tmp_path: Path) -> None:
+    """`--calibration`: the reliability table (predicted and observed red-win rate by
+    tenth, ours beside Elo), the calibration slopes, the experience learned; `--json`
+    adds each rater's measures, the base rate's among them."""
+    a, b = _two_files(tmp_path)
+    ru = run("ratings", str(a), str(b), "--calibration")
+    assert ru.returncode == 0, ru.stderr
+    assert "Надёжность прогнозов" in ru.stdout and "Наш: вышло" in ru.stdout
+    assert "50–60 %" in ru.stdout or "40–50 %" in ru.stdout
+    assert "Наклон калибровки" in ru.stdout and "Опыт: 100 рейтинговых игр" in ru.stdout
+    en = run("ratings", str(a), str(b), "--calibration", "--lang", "en")
+    assert "Reliability" in en.stdout and "Calibration slope" in en.stdout
+    doc = _json(str(a), str(b), "--calibration")
+    cal = doc["calibration"]
+    assert set(cal) == {"ours", "elo", "base_rate"}
+    assert sum(b["games"] for b in cal["ours"]["bins"]) == 4
+    assert all(set(b) == {"from", "to", "games", "predicted", "observed"}
+               for b in cal["elo"]["bins"])
+    assert "calibration" not in _json(str(a), str(b))  # only when asked

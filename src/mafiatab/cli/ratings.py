@@ -19,8 +19,7 @@ out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 TEXT: dict[str, tuple[str, str]] = {
-    "title": ("Рейтинг: {games} игр, {players} игроков",
-              "Rating: {games} games, {players} players"),
+    "title": ("Рейтинг: {games}, {players}", "Rating: {games}, {players}"),
     "place": ("Место", "Place"),
     "player": ("Игрок", "Player"),
     "rating": ("Рейтинг", "Rating"),
@@ -40,10 +39,22 @@ TEXT: dict[str, tuple[str, str]] = {
         "Log-loss of the predictions (lower is better): our rating {ours}, "
         "mafiaratings' Elo {elo}, red's share of wins {base}. Brier: {b_ours}, {b_elo}, {b_base}.",
     ),
-    "weights": ("Вес шерифа среди красных {sheriff} (мирного — 1), дона среди чёрных {don} "
-                "(мафии — 1).",
-                "The sheriff weighs {sheriff} in the red team (a civilian 1), the don {don} in "
-                "the black team (a mafia 1)."),
+    "experience": ("Опыт: 100 рейтинговых игр прибавляют игроку {gain} очков силы (выучено по "
+                   "играм).",
+                   "Experience: 100 rated games add {gain} points to a player's strength "
+                   "(learned from the games)."),
+    "calibration_title": ("Надёжность прогнозов: предсказанная и наблюдаемая доля побед "
+                          "красных по десяткам процентов",
+                          "Reliability: predicted and observed red-win rate by tenth"),
+    "tenth": ("Прогноз", "Predicted"),
+    "slope": ("Наклон калибровки (1 — прогнозы надёжны, меньше 1 — самоуверенны): наш рейтинг "
+              "{ours}, Эло {elo}.",
+              "Calibration slope (1: reliable, below 1: over-confident): our rating {ours}, "
+              "Elo {elo}."),
+    "ours_pred": ("Наш: прогноз", "Ours: predicted"),
+    "ours_obs": ("Наш: вышло", "Ours: observed"),
+    "elo_pred": ("Эло: прогноз", "Elo: predicted"),
+    "elo_obs": ("Эло: вышло", "Elo: observed"),
     "no_games": ("Нет рейтинговых игр.", "No rated games."),
     "args": ("Укажите файлы турниров или --db, но не то и другое.",
              "Give tournament files or --db, not both."),
@@ -104,6 +115,9 @@ def ratings_command(
     what_if: Annotated[str | None, typer.Option(
         "--what-if", help="TOURNAMENT/GAME: each result's effect on the players' ratings "
         "/ что, если: влияние исхода игры на рейтинг")] = None,
+    calibration: Annotated[bool, typer.Option(
+        "--calibration", help="The reliability table, log-loss and Brier against the base "
+        "rate and Elo / надёжность прогнозов")] = False,
     lang: Annotated[str, typer.Option("--lang", help="ru (default) or en / язык вывода")] = "ru",
 ) -> None:
     """Rate every player over the games of the files or the database / рейтинг игроков.
@@ -157,9 +171,31 @@ def ratings_command(
         _print_what_if(found, run.nicknames, lang, as_json)
         return
     if as_json:
-        sys.stdout.write(dumps_ratings(run))
+        sys.stdout.write(dumps_ratings(run, calibration))
         return
     _print(run, lang, predictions)
+    if calibration and run.games:
+        _print_calibration(run, lang)
+
+
+def _print_calibration(run: Any, lang: str) -> None:
+    table = Table(title=_t("calibration_title", lang), title_justify="left",
+                  header_style="bold")
+    for c in ("tenth", "games", "ours_pred", "ours_obs", "elo_pred", "elo_obs"):
+        table.add_column(_t(c, lang), justify="right")
+    ours = {b.low: b for b in run.measures["ours"].bins}
+    elo = {b.low: b for b in run.measures["elo"].bins}
+    for low in sorted(set(ours) | set(elo)):
+        o, e = ours.get(low), elo.get(low)
+        span = f"{_num(100 * low, lang, 0)}–{_num(100 * low + 10, lang, 0)} %"
+        cells = [span, f"{o.games if o else 0} / {e.games if e else 0}"]
+        for b in (o, e):
+            cells += (["—", "—"] if b is None else
+                      [_num(100 * b.predicted, lang), _num(100 * b.observed, lang)])
+        table.add_row(*cells)
+    out.print(table)
+    out.print(_t("slope", lang, ours=_num(run.measures["ours"].slope, lang, 2),
+                 elo=_num(run.measures["elo"].slope, lang, 2)))
 
 
 def _print_what_if(w: Any, nicknames: dict[str, str], lang: str, as_json: bool) -> None:
@@ -191,7 +227,10 @@ def _print(run: Any, lang: str, predictions: bool) -> None:
         out.print(_t("no_games", lang))
         return
     elo = {r.person: r for r in run.elo.players}
-    table = Table(title=_t("title", lang, games=len(run.games), players=len(run.ours.players)),
+    from mafiatab.texts import count
+
+    table = Table(title=_t("title", lang, games=count(len(run.games), "game", lang),
+                           players=count(len(run.ours.players), "player", lang)),
                   title_justify="left", header_style="bold")
     for c in ("place", "player", "rating", "deviation", "red", "black", "games", "wins", "elo"):
         table.add_column(_t(c, lang), justify="left" if c == "player" else "right",
@@ -211,8 +250,7 @@ def _print(run: Any, lang: str, predictions: bool) -> None:
             pt.add_row(p.tournament, p.game, _num(p.p_red, lang, 3),
                        pair[0] if lang == "ru" else pair[1])
         out.print(pt)
-    w = run.ours.role_weights
-    out.print(_t("weights", lang, sheriff=_num(w["sheriff"], lang, 2), don=_num(w["don"], lang, 2)))
+    out.print(_t("experience", lang, gain=_num(run.ours.experience, lang, 0, sign=True)))
     m = run.measures
     out.print(_t("measure", lang, ours=_num(m["ours"].log_loss, lang, 4),
                  elo=_num(m["elo"].log_loss, lang, 4), base=_num(m["base_rate"].log_loss, lang, 4),

@@ -18,7 +18,6 @@ named seat could have been one (so "possible" is the number of seats named).
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -260,16 +259,10 @@ def club_totals(members: Sequence[PersonStats]) -> ClubStats:
 
 def next_game_what_if(model: Model, game: RatedGame) -> WhatIf:
     """The "what if" of a game played after everything `model` has rated: its chance, and
-    each player's rating after each result. The model itself is left as it was (the ten
-    players' beliefs are copied, the others are not needed: a game moves only its own)."""
-    involved = {s.person for s in game.seats}
-
+    each player's rating after each result. The model itself is left as it was (each trial
+    works on a copy)."""
     def trial() -> Model:
-        m = Model(model.params)
-        m.people = {k: copy.deepcopy(v) for k, v in model.people.items() if k in involved}
-        m.base = copy.deepcopy(model.base)
-        m.log_w = dict(model.log_w)
-        return m
+        return model.copy()
 
     probe = trial()
     p_red = probe.predict(game)
@@ -279,7 +272,8 @@ def next_game_what_if(model: Model, game: RatedGame) -> WhatIf:
         m = trial()
         m.rate_batch([replace(game, result=result)])
         for r in m.ratings():
-            after[r.person][result] = r.rating
+            if r.person in after:
+                after[r.person][result] = r.rating
     return WhatIf(game.tournament, game.game, p_red, tuple(
         WhatIfSeat(s.person, s.role, before[s.person], after[s.person]) for s in game.seats))
 

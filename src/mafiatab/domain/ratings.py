@@ -51,6 +51,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from mafiatab.domain.protocol import (
     BLACK,
     BLACK_ROLES,
@@ -191,8 +193,11 @@ class PlayerRating:
 class Ratings:
     players: list[PlayerRating]  # best first
     predictions: list[Prediction]  # in rating order
-    #: ours: each role's weight in its team's mean at the end (a civilian's and a mafia's: 1)
+    #: ours: each role's weight in its team's mean (a civilian's and a mafia's: 1)
     role_weights: dict[str, float] = field(default_factory=dict)
+    #: ours: what 100 rated games of experience add to a player's strength, in rating
+    #: points, as the games have taught it (0 for the baseline)
+    experience: float = 0.0
 
 
 def _sigmoid(z: float) -> float:
@@ -216,44 +221,82 @@ def _ranked(players: list[PlayerRating]) -> list[PlayerRating]:
 
 
 @dataclass(frozen=True, slots=True)
-class ModelParams:
-    """The model's constants (logit units). `bench/ratings.py` measures them."""
+class Setting:
+    """One point of the grid the rating averages over (logit units).
 
-    #: prior standard deviation of the general skill and of the red/black parts
-    skill_sd: float = 1.6
-    team_sd: float = 0.6
-    #: added to a belief's standard deviation, as variance, after every game it plays
-    drift: float = 0.05
-    #: a role's weight in its team's mean strength
+    `skill_sd`, `team_sd`: the prior standard deviation of a new player's general skill
+    and of his red/black parts; `drift`: added, as variance, to a belief after every game
+    it plays (skills change); `tau`: the experience curve's scale in games (see `Model`).
+    """
+
+    skill_sd: float
+    team_sd: float
+    drift: float
+    tau: float
+    #: the experience curve: "log" keeps rising, log(1 + n / tau); "exp" levels off,
+    #: -exp(-n / tau) (most of it learned within a few tau)
+    curve: str = "log"
+
+
+#: The grid: how widely skill is spread (narrow to wide) times how fast players learn
+#: (within tens of games, or over hundreds). The data weighs the six online.
+DEFAULT_GRID: tuple[Setting, ...] = tuple(
+    Setting(sd, sd / 2, 0.02, tau) for sd in (0.25, 0.5, 1.0) for tau in (10.0, 80.0))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelParams:
+    """The model's fixed choices; the constants it learns are in `Model`'s state."""
+
+    #: the settings averaged over (Bayesian model averaging by running likelihood)
+    grid: tuple[Setting, ...] = DEFAULT_GRID
+    #: the prior standard deviation of the experience effect's size (per unit of
+    #: log(1 + games / tau)); 0 switches the experience effect off
+    experience_sd: float = 0.5
+    #: a role's weight in its team's mean strength (every role 1: on real games the
+    #: sheriff's and the don's learned weights drifted to noise)
     weights: Mapping[str, float] = field(
         default_factory=lambda: {RED: 1.0, SHERIFF: 1.0, BLACK: 1.0, DON: 1.0})
     #: pseudo-games at one half behind each rule set's base rate
     base_prior_games: float = 20.0
-    #: the step of the online gradient of the sheriff's and the don's log-weights (0 keeps
-    #: them at `weights`)
-    role_rate: float = 0.1
+    #: the prior standard deviation of the calibration scale (which starts at 1) and how
+    #: far it may wander per game (0 and 0: the averaged prediction is published as it is)
+    scale_sd: float = 0.5
+    scale_drift: float = 0.001
 
 
-#: the learned log-weights stay within -2 .. 2 (weights e^-2 .. e^2)
-ROLE_TERM_LIMIT = 2.0
+class _Scale:
+    """How far the published chance stands from the base rate: `s` times the averaged
+    settings' distance, `s` learned online (one Kalman step of a logistic regression per
+    game) starting at 1. Below 1 it pulls over-confident chances back toward the base
+    rate; the players' beliefs never see it."""
+
+    def __init__(self, sd: float, drift: float) -> None:
+        self.mu = 1.0
+        self.var = sd * sd
+        self.drift2 = drift * drift
+
+    def predict(self, base: float, spread: float) -> float:
+        return min(max(_sigmoid(base + self.mu * spread), 1e-15), 1.0 - 1e-15)
+
+    def learn(self, steps: Sequence[tuple[float, float, float]]) -> None:
+        """One batch: each game's step from the scale before the batch, added up."""
+        if not steps or self.var == 0.0:
+            return
+        dmu, dvar = [], []
+        for base, spread, y in steps:
+            p = _sigmoid(base + self.mu * spread)
+            h = p * (1.0 - p)
+            k = 1.0 / (1.0 + h * spread * spread * self.var)
+            dmu.append(self.var * spread * (y - p) * k)
+            dvar.append(-self.var * self.var * spread * spread * h * k)
+        var = self.var
+        self.mu = math.fsum([self.mu, *dmu])
+        self.var = max(math.fsum([var, *dvar]), var * 0.01) + self.drift2 * len(steps)
 
 
-def _clip(value: float, limit: float) -> float:
-    return max(-limit, min(limit, value))
-
-
-@dataclass(slots=True)
-class _Belief:
-    mu: float
-    var: float
-
-
-@dataclass(slots=True)
-class _Person:
-    general: _Belief
-    team: dict[str, _Belief]
-    games: int = 0
-    wins: int = 0
+#: variances never fall below this (keeps every update finite)
+MIN_VAR = 1e-9
 
 
 class _BaseRates:
@@ -277,121 +320,198 @@ class _BaseRates:
             self.games[g.rules] += 1
 
 
+class _Table:
+    """Per-person arrays of every grid setting's beliefs, grown as people appear."""
+
+    def __init__(self, grid: Sequence[Setting]) -> None:
+        k = len(grid)
+        self.skill_var0 = np.array([s.skill_sd ** 2 for s in grid])
+        self.team_var0 = np.array([s.team_sd ** 2 for s in grid])
+        self.drift2 = np.array([s.drift ** 2 for s in grid])
+        self.tau = np.array([s.tau for s in grid])
+        self.levels = np.array([s.curve == "exp" for s in grid])
+        self.index: dict[str, int] = {}
+        cap = 64
+        self.g_mu = np.zeros((cap, k))
+        self.g_var = np.zeros((cap, k))
+        self.c_mu = np.zeros((cap, 2, k))  # [.., 0, ..] red, [.., 1, ..] black
+        self.c_var = np.zeros((cap, 2, k))
+        self.games = np.zeros(cap, dtype=np.int64)
+        self.wins = np.zeros(cap, dtype=np.int64)
+
+    def of(self, person: str) -> int:
+        i = self.index.get(person)
+        if i is None:
+            i = len(self.index)
+            if i == len(self.games):
+                self._grow()
+            self.g_var[i] = self.skill_var0
+            self.c_var[i] = self.team_var0
+            self.index[person] = i
+        return i
+
+    def _grow(self) -> None:
+        cap = 2 * len(self.games)
+        for name in ("g_mu", "g_var", "c_mu", "c_var", "games", "wins"):
+            old = getattr(self, name)
+            new = np.zeros((cap, *old.shape[1:]), dtype=old.dtype)
+            new[:len(old)] = old
+            setattr(self, name, new)
+
+
 class Model:
-    """Our rating's state; `predict` and `rate_batch` are its two steps."""
+    """Our rating's state; `predict` and `rate_batch` are its two steps.
+
+    The model (docs/ratings.md has it with its reasons): a player's strength in a game is
+    `g + c_team + beta * log(1 + n / tau)`, his general skill, his part for the team he
+    plays, and what `n` rated games of experience give (`beta` learned from the games, one
+    for everybody). Every setting of the grid keeps its own beliefs; the prediction is
+    their average weighted by how well each predicted the games so far.
+    """
 
     def __init__(self, params: ModelParams = ModelParams()) -> None:
         self.params = params
-        self.people: dict[str, _Person] = {}
+        grid = params.grid
+        self.table = _Table(grid)
         self.base = _BaseRates(params.base_prior_games)
+        k = len(grid)
+        self.beta_mu = np.zeros(k)
+        self.beta_var = np.full(k, params.experience_sd ** 2)
+        #: each setting's log-likelihood of the results so far (its BMA weight's logarithm)
+        self.loglik = np.zeros(k)
+        self.scale = _Scale(params.scale_sd, params.scale_drift)
         self.log_w = {r: math.log(params.weights[r]) for r in ROLES}
+        self._shapes: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
 
-    def _person(self, key: str) -> _Person:
-        p = self.people.get(key)
-        if p is None:
-            sd, td = self.params.skill_sd, self.params.team_sd
-            p = _Person(_Belief(0.0, sd * sd),
-                        {RED: _Belief(0.0, td * td), BLACK: _Belief(0.0, td * td)})
-            self.people[key] = p
-        return p
+    def copy(self) -> Model:
+        """An independent copy (for trying a result out)."""
+        return copy.deepcopy(self)
 
     def weight(self, role: str) -> float:
-        """A role's weight in its team's mean (learned for the sheriff and the don)."""
+        """A role's weight in its team's mean."""
         return math.exp(self.log_w[role])
 
-    def _terms(self, g: RatedGame) -> tuple[float, float, list[tuple[_Person, str, float]],
-                                            dict[str, float]]:
-        """z, V, each seat's (person, team, x), and z's derivative by each learned term."""
-        w = {r: self.weight(r) for r in ROLES}
-        total = {RED: 0.0, BLACK: 0.0}
-        for s in g.seats:
-            total[TEAM_OF[s.role]] += w[s.role]
-        z_parts = [self.base.logit(g.rules)]
-        v_parts: list[float] = []
-        seats: list[tuple[_Person, str, float]] = []
-        strength: dict[str, list[float]] = {RED: [], BLACK: []}
-        skill: list[tuple[str, float]] = []
-        for s in g.seats:
-            team = TEAM_OF[s.role]
-            sign = 1.0 if team == RED else -1.0
-            x = sign * w[s.role] / total[team]
-            p = self._person(s.person)
-            c = p.team[team]
-            m = p.general.mu + c.mu
-            z_parts.append(x * m)
-            strength[team].append(w[s.role] * m / total[team])
-            skill.append((s.role, m))
-            v_parts.append(x * x * (p.general.var + c.var))
-            seats.append((p, team, x))
-        mean = {t: math.fsum(v) for t, v in strength.items()}
-        # d(weighted mean)/d(log weight of role r) = w_r (m - mean) / W, for each r-seat
-        grad: dict[str, list[float]] = {SHERIFF: [], DON: []}
-        for role, m in skill:
-            if role in grad:
-                team = TEAM_OF[role]
-                sign = 1.0 if team == RED else -1.0
-                grad[role].append(sign * w[role] * (m - mean[team]) / total[team])
-        dz = {r: math.fsum(v) for r, v in grad.items()}
-        return math.fsum(z_parts), math.fsum(v_parts), seats, dz
+    def setting_weights(self) -> np.ndarray:
+        """The grid's weights now (they sum to 1)."""
+        w = np.exp(self.loglik - self.loglik.max())
+        return np.asarray(w / w.sum())
+
+    def _shape(self, g: RatedGame) -> tuple[np.ndarray, np.ndarray]:
+        """The seats' team columns (0 red, 1 black) and their x: +w / W_red for a red
+        player, -w / W_black for a black one (the same for every game with these roles)."""
+        key = tuple(s.role for s in g.seats)
+        got = self._shapes.get(key)
+        if got is None:
+            w = [self.weight(r) for r in key]
+            team = [0 if TEAM_OF[r] == RED else 1 for r in key]
+            total = [math.fsum(wi for wi, tm in zip(w, team, strict=True) if tm == side)
+                     for side in (0, 1)]
+            x = [(1.0 if tm == 0 else -1.0) * wi / total[tm]
+                 for wi, tm in zip(w, team, strict=True)]
+            got = (np.array(team), np.array(x))
+            self._shapes[key] = got
+        return got
+
+    def _terms(self, g: RatedGame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                            np.ndarray, np.ndarray]:
+        """Each setting's p_red, and the game's seats: person rows, team columns, x,
+        the experience features' sum xb, the variance V."""
+        t = self.table
+        team, x = self._shape(g)
+        rows = np.array([t.of(s.person) for s in g.seats])
+        n = t.games[rows][:, None] / t.tau[None, :]
+        psi = np.where(t.levels, -np.exp(-n), np.log1p(n))  # seats x settings
+        m = t.g_mu[rows] + t.c_mu[rows, team] + self.beta_mu * psi
+        xb = x @ psi
+        z = self.base.logit(g.rules) + x @ m
+        v = (x * x) @ (t.g_var[rows] + t.c_var[rows, team]) + xb * xb * self.beta_var
+        zz = np.minimum(np.maximum(z / np.sqrt(1.0 + math.pi * v / 8.0), -MAX_LOGIT), MAX_LOGIT)
+        p = 1.0 / (1.0 + np.exp(-zz))
+        return p, rows, team, x, xb, v
+
+    def _average(self, p: np.ndarray) -> float:
+        w = self.setting_weights().tolist()
+        avg = math.fsum(a * b for a, b in zip(w, p.tolist(), strict=True)) / math.fsum(w)
+        return min(max(avg, 1e-15), 1.0 - 1e-15)
 
     def predict(self, g: RatedGame) -> float:
-        z, v, _, _ = self._terms(g)
-        return _sigmoid(z / math.sqrt(1.0 + math.pi * v / 8.0))
+        base = self.base.logit(g.rules)
+        return self.scale.predict(base, _logit(self._average(self._terms(g)[0])) - base)
 
     def rate_batch(self, batch: Sequence[RatedGame]) -> list[float]:
-        """Predict every game of a simultaneous batch, then rate them all; the p_red list."""
-        preds: list[float] = []
-        deltas: dict[int, tuple[_Belief, list[float], list[float]]] = {}
-
-        def add(b: _Belief, dmu: float, dvar: float) -> None:
-            entry = deltas.setdefault(id(b), (b, [], []))
-            entry[1].append(dmu)
-            entry[2].append(dvar)
-
-        played: list[tuple[_Person, str]] = []
-        role_steps: dict[str, list[float]] = defaultdict(list)
-        for g in batch:
-            z, v, seats, dz = self._terms(g)
-            p = _sigmoid(z / math.sqrt(1.0 + math.pi * v / 8.0))
-            preds.append(p)
+        """Predict every game of a simultaneous batch, then rate them all; the p_red list
+        (in the batch's order). The updates are applied in the order of the games' names,
+        so the order the batch comes in changes nothing."""
+        t = self.table
+        preds: dict[int, float] = {}
+        steps = []
+        scale_steps: list[tuple[float, float, float]] = []
+        beta_var_before = self.beta_var.copy()
+        loglik = np.zeros_like(self.loglik)
+        for i in sorted(range(len(batch)), key=lambda i: (batch[i].tournament, batch[i].game)):
+            g = batch[i]
+            p, rows, team, x, xb, v = self._terms(g)
+            base = self.base.logit(g.rules)
+            spread = _logit(self._average(p)) - base
+            preds[i] = self.scale.predict(base, spread)
+            y = g.outcome
+            scale_steps.append((base, spread, y))
+            q = np.clip(p, EPSILON, 1.0 - EPSILON)
+            loglik += y * np.log(q) + (1.0 - y) * np.log(1.0 - q)
             h = p * (1.0 - p)
             k = 1.0 / (1.0 + h * v)
-            err = g.outcome - p
-            for term, d in dz.items():
-                role_steps[term].append(err * d)
-            for person, team, x in seats:
-                for b in (person.general, person.team[team]):
-                    add(b, b.var * x * err * k, -b.var * b.var * x * x * h * k)
-                played.append((person, team))
-            for s, (person, _, _) in zip(g.seats, seats, strict=True):
-                person.games += 1
-                person.wins += _won(s, g.result)
-        for b, dmu, dvar in deltas.values():
-            b.mu = math.fsum([b.mu, *dmu])
-            b.var = max(math.fsum([b.var, *dvar]), 1e-6)
-        drift = self.params.drift ** 2
-        seen: set[int] = set()
-        for person, team in played:
-            for b, cap in ((person.general, self.params.skill_sd),
-                           (person.team[team], self.params.team_sd)):
-                if id(b) not in seen:
-                    seen.add(id(b))
-                    b.var = min(b.var + drift, cap * cap)
-        rate = self.params.role_rate
-        for role, steps in role_steps.items():
-            self.log_w[role] = _clip(self.log_w[role] + rate * math.fsum(steps), ROLE_TERM_LIMIT)
+            steps.append((g, rows, team, x, xb, (y - p) * k, h * k))
+        played_rows, played_teams = [], []
+        for g, rows, team, x, xb, gain, shrink in steps:
+            # a person sits once at a table: plain indexing adds each seat's step once
+            xg = x[:, None] * gain
+            xxs = (x * x)[:, None] * shrink
+            cur = t.g_var[rows]
+            t.g_mu[rows] += cur * xg
+            t.g_var[rows] -= cur * cur * xxs
+            cur = t.c_var[rows, team]
+            t.c_mu[rows, team] += cur * xg
+            t.c_var[rows, team] -= cur * cur * xxs
+            self.beta_mu += self.beta_var * xb * gain
+            self.beta_var -= self.beta_var ** 2 * xb * xb * shrink
+            t.games[rows] += 1
+            t.wins[rows] += [_won(s, g.result) for s in g.seats]
+            played_rows.append(rows)
+            played_teams.append(team)
+        if steps:
+            r = np.concatenate(played_rows)
+            tm = np.concatenate(played_teams)
+            people = np.unique(r)
+            t.g_var[people] = np.minimum(np.maximum(t.g_var[people] + t.drift2, MIN_VAR),
+                                         t.skill_var0)
+            t.c_var[r, tm] = np.minimum(np.maximum(t.c_var[r, tm] + t.drift2, MIN_VAR),
+                                        t.team_var0)
+        self.beta_var = np.maximum(self.beta_var, beta_var_before * 0.01)
+        self.scale.learn(scale_steps)
+        self.loglik += loglik
         self.base.add(batch)
-        return preds
+        return [preds[i] for i in range(len(batch))]
+
+    def experience_gain(self, games: int = 100) -> float:
+        """What `games` rated games of experience add to a player's strength, in rating
+        points (the grid's weighted mean): the experience effect the games have taught."""
+        n = games / self.table.tau
+        gain = self.beta_mu * np.where(self.table.levels, 1.0 - np.exp(-n), np.log1p(n))
+        return float(ELO_SCALE * (self.setting_weights() @ gain))
 
     def ratings(self) -> list[PlayerRating]:
+        t = self.table
+        w = self.setting_weights()
         out = []
-        for key, p in self.people.items():
-            g = p.general
+        for key, i in t.index.items():
+            g = float(t.g_mu[i] @ w)
+            var = float((t.g_var[i] + (t.g_mu[i] - g) ** 2) @ w)
+            red = float(t.c_mu[i, 0] @ w)
+            black = float(t.c_mu[i, 1] @ w)
             out.append(PlayerRating(
-                key, RATING_ORIGIN + ELO_SCALE * g.mu,
-                RATING_ORIGIN + ELO_SCALE * (g.mu + p.team[RED].mu),
-                RATING_ORIGIN + ELO_SCALE * (g.mu + p.team[BLACK].mu),
-                ELO_SCALE * math.sqrt(g.var), p.games, p.wins))
+                key, RATING_ORIGIN + ELO_SCALE * g, RATING_ORIGIN + ELO_SCALE * (g + red),
+                RATING_ORIGIN + ELO_SCALE * (g + black), ELO_SCALE * math.sqrt(var),
+                int(t.games[i]), int(t.wins[i])))
         return _ranked(out)
 
 
@@ -402,7 +522,8 @@ def rate_games(games: Iterable[RatedGame], params: ModelParams = ModelParams()) 
     for batch in simultaneous(ordered(games)):
         for g, p in zip(batch, model.rate_batch(batch), strict=True):
             preds.append(Prediction(g.tournament, g.game, p))
-    return Ratings(model.ratings(), preds, {r: model.weight(r) for r in ROLES})
+    return Ratings(model.ratings(), preds, {r: model.weight(r) for r in ROLES},
+                   model.experience_gain())
 
 
 @dataclass(frozen=True, slots=True)
@@ -568,12 +689,60 @@ def brier(preds: Sequence[float], outcomes: Sequence[float]) -> float:
     return math.fsum(sq) / len(sq) if sq else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class Bin:
+    """One tenth of the reliability table: the games whose predicted red chance fell in
+    [low, high), their mean prediction and the red team's mean score in them."""
+
+    low: float
+    high: float
+    games: int
+    predicted: float
+    observed: float
+
+
+def reliability(preds: Sequence[float], outcomes: Sequence[float], bins: int = 10) -> list[Bin]:
+    """Predicted against observed red-win rate by tenth of the prediction (empty tenths
+    left out): a calibrated rating's observed rate is its predicted one."""
+    groups: list[list[tuple[float, float]]] = [[] for _ in range(bins)]
+    for p, y in zip(preds, outcomes, strict=True):
+        groups[min(int(p * bins), bins - 1)].append((p, y))
+    return [Bin(i / bins, (i + 1) / bins, len(g), math.fsum(p for p, _ in g) / len(g),
+                math.fsum(y for _, y in g) / len(g))
+            for i, g in enumerate(groups) if g]
+
+
+def calibration_slope(preds: Sequence[float], outcomes: Sequence[float]) -> float:
+    """The slope of a logistic regression of the results on the predictions' logits: 1
+    for a calibrated rating, below 1 for an over-confident one (its chances spread wider
+    than the results bear out). Newton's method on two parameters."""
+    z = [_logit(min(max(p, 1e-9), 1.0 - 1e-9)) for p in preds]
+    a, b = 0.0, 1.0
+    for _ in range(50):
+        q = [_sigmoid(a + b * zi) for zi in z]
+        r = [y - qi for y, qi in zip(outcomes, q, strict=True)]
+        w = [qi * (1.0 - qi) for qi in q]
+        g0, g1 = math.fsum(r), math.fsum(ri * zi for ri, zi in zip(r, z, strict=True))
+        h00 = math.fsum(w)
+        h01 = math.fsum(wi * zi for wi, zi in zip(w, z, strict=True))
+        h11 = math.fsum(wi * zi * zi for wi, zi in zip(w, z, strict=True))
+        det = h00 * h11 - h01 * h01
+        if det <= 1e-12:
+            break
+        da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-10:
+            break
+    return b
+
+
 def outcomes_of(games: Iterable[RatedGame]) -> list[float]:
     """The red team's scores in rating order (aligned with a rater's predictions)."""
     return [g.outcome for g in ordered(games)]
 
 
 __all__ = [
+    "DEFAULT_GRID", "Bin", "Setting", "calibration_slope", "reliability",
     "ELO_K", "ELO_SCALE", "GAME_KINDS", "ROLES", "Model", "ModelParams", "PlayerRating",
     "Prediction", "RatedGame", "RatedSeat", "RatingSettings", "Ratings", "brier",
     "elo_earned", "elo_k", "elo_red_chance", "log_loss", "ordered", "outcomes_of",

@@ -48,6 +48,7 @@ from mafiatab.domain.people_stats import (
 )
 from mafiatab.domain.protocol import ROLE_COUNTS, ROLES, STAGE_KINDS
 from mafiatab.domain.ratings import (
+    Bin,
     Model,
     PlayerRating,
     Prediction,
@@ -56,11 +57,14 @@ from mafiatab.domain.ratings import (
     RatingSettings,
     WhatIf,
     brier,
+    calibration_slope,
     log_loss,
     ordered,
     outcomes_of,
+    rate_base_rate,
     rate_elo,
     rated_games,
+    reliability,
     simultaneous,
     what_if,
 )
@@ -166,7 +170,8 @@ class RatingTable:
     games: int
     tournaments: int
     role_weights: dict[str, float]
-    #: log-loss and Brier of our predictions and of the baseline's, on these games
+    #: log-loss and Brier of our predictions, of the baseline's and of the running base
+    #: rate's ("ours", "elo", "base_rate"), on these games
     measures: dict[str, tuple[float, float]]
     #: the rated games (RatedGame.tournament is the tournament's id), in rating order
     rated: list[RatedGame] = field(repr=False, default_factory=list)
@@ -177,6 +182,12 @@ class RatingTable:
     stale: bool = False
     computed_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     index: dict[int, RatingRow] = field(default_factory=dict, repr=False)
+    #: what 100 rated games of experience add to a player's strength (rating points)
+    experience: float = 0.0
+    #: the reliability tables of ours and of the baseline ("ours", "elo"), and their
+    #: calibration slopes
+    calibration: dict[str, list[Bin]] = field(default_factory=dict)
+    slopes: dict[str, float] = field(default_factory=dict)
 
     def of(self, person: int) -> RatingRow | None:
         """A person's row (None: no rated game)."""
@@ -723,6 +734,7 @@ class People:
         y = outcomes_of(games)
         ours_p = [p.p_red for p in preds]
         elo_p = [p.p_red for p in elo.predictions]
+        base_p = [p.p_red for p in rate_base_rate(games)]
         players = model.ratings()
         elo_of = {r.person: r.rating for r in elo.players}
         with self.store.read() as s:
@@ -740,8 +752,12 @@ class People:
             setup, rows, len(games), len(rated_tournaments),
             {r: model.weight(r) for r in ROLES},
             {"ours": (log_loss(ours_p, y), brier(ours_p, y)),
-             "elo": (log_loss(elo_p, y), brier(elo_p, y))},
-            games, model, names)
+             "elo": (log_loss(elo_p, y), brier(elo_p, y)),
+             "base_rate": (log_loss(base_p, y), brier(base_p, y))},
+            games, model, names, experience=model.experience_gain(),
+            calibration={"ours": reliability(ours_p, y), "elo": reliability(elo_p, y)},
+            slopes={"ours": calibration_slope(ours_p, y) if y else 1.0,
+                    "elo": calibration_slope(elo_p, y) if y else 1.0})
 
     def what_if_game(self, tournament: int, game: str) -> WhatIfView:
         """A rated game of the database: its chance before it was played and what each

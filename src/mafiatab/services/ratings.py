@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mafiatab.domain.problems import Problem, ProtocolRefused, Refused
 from mafiatab.domain.ratings import (
+    Bin,
     Prediction,
     RatedGame,
     Ratings,
     RatingSettings,
     WhatIf,
     brier,
+    calibration_slope,
     log_loss,
     ordered,
     outcomes_of,
@@ -30,6 +32,7 @@ from mafiatab.domain.ratings import (
     rate_elo,
     rate_games,
     rated_games,
+    reliability,
     what_if,
 )
 from mafiatab.services.tournament_file import load_tournament
@@ -42,10 +45,14 @@ FORMAT = "mafiatab.ratings/1"
 
 @dataclass(slots=True)
 class Measure:
-    """How well a rater's predictions did on the rated games themselves."""
+    """How well a rater's predictions did on the rated games themselves: the log-loss,
+    the Brier score, the reliability table (predicted against observed red-win rate by
+    tenth) and the calibration slope (1: calibrated; below 1: over-confident)."""
 
     log_loss: float
     brier: float
+    bins: list[Bin] = field(default_factory=list)
+    slope: float = 1.0
 
 
 @dataclass(slots=True)
@@ -120,7 +127,8 @@ def _run(games: list[RatedGame], nicknames: dict[str, str]) -> RatingRun:
 
     def measure(preds: Sequence[Prediction]) -> Measure:
         p = [x.p_red for x in preds]
-        return Measure(log_loss(p, y), brier(p, y))
+        return Measure(log_loss(p, y), brier(p, y), reliability(p, y),
+                       calibration_slope(p, y) if p else 1.0)
 
     return RatingRun(games, nicknames, ours, elo, {
         "ours": measure(ours.predictions), "elo": measure(elo.predictions),
@@ -170,5 +178,18 @@ def as_json(run: RatingRun) -> dict[str, Any]:
     }
 
 
-def dumps_ratings(run: RatingRun) -> str:
-    return json.dumps(as_json(run), ensure_ascii=False, indent=1) + "\n"
+def calibration_json(run: RatingRun) -> dict[str, Any]:
+    """Each rater's measures on the rated games: log-loss, Brier, calibration slope and
+    the reliability table (`--calibration --json`)."""
+    return {name: {"log_loss": m.log_loss, "brier": m.brier, "slope": m.slope,
+                   "bins": [{"from": b.low, "to": b.high, "games": b.games,
+                             "predicted": b.predicted, "observed": b.observed}
+                            for b in m.bins]}
+            for name, m in run.measures.items()}
+
+
+def dumps_ratings(run: RatingRun, calibration: bool = False) -> str:
+    doc = as_json(run)
+    if calibration:
+        doc["calibration"] = calibration_json(run)
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -95,14 +95,30 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "elo": ("Эло (mafiaratings)", "Elo (mafiaratings)"),
     "measures": (
         "Качество прогнозов на этих же играх (меньше — лучше): логарифмическая ошибка — наш "
-        "рейтинг {ours}, Эло mafiaratings {elo}; Брайер — {b_ours} и {b_elo}.",
+        "рейтинг {ours}, Эло mafiaratings {elo}, одна доля побед красных {base}; Брайер — "
+        "{b_ours}, {b_elo} и {b_base}.",
         "How well it predicted these very games (lower is better): log-loss — our rating "
-        "{ours}, mafiaratings' Elo {elo}; Brier — {b_ours} and {b_elo}.",
+        "{ours}, mafiaratings' Elo {elo}, red's share of wins alone {base}; Brier — {b_ours}, "
+        "{b_elo} and {b_base}.",
     ),
-    "weights": ("Вес шерифа среди красных {sheriff} (мирного — 1), дона среди чёрных {don} "
-                "(мафии — 1).",
-                "The sheriff weighs {sheriff} in the red team (a civilian 1), the don {don} in "
-                "the black team (a mafia 1)."),
+    "experience": ("Опыт: 100 рейтинговых игр прибавляют игроку {gain} очков силы (выучено "
+                   "по играм).",
+                   "Experience: 100 rated games add {gain} points to a player's strength "
+                   "(learned from the games)."),
+    "calibration": ("Надёжность прогнозов", "How reliable the predictions are"),
+    "calibration_hint": (
+        "Игры разложены по прогнозу шанса красных (по десяткам процентов); у надёжного "
+        "рейтинга доля побед красных в каждой строке равна прогнозу. Наклон калибровки: наш "
+        "{ours}, Эло {elo} (1 — надёжно, меньше 1 — самоуверенно).",
+        "Games grouped by the predicted red chance (by tenths); a reliable rating's red-win "
+        "rate in each row equals its prediction. Calibration slope: ours {ours}, Elo {elo} "
+        "(1: reliable, below 1: over-confident)."),
+    "cal_range": ("Прогноз", "Predicted"),
+    "cal_games": ("Игры", "Games"),
+    "cal_predicted": ("прогноз", "predicted"),
+    "cal_observed": ("вышло", "observed"),
+    "ours_short": ("Наш", "Ours"),
+    "elo_short": ("Эло", "Elo"),
     "no_rated": ("Рейтинговых игр нет.", "No rated games."),
     "next_page": ("Дальше", "Next"),
     "prev_page": ("Назад", "Previous"),
