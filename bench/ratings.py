@@ -1,7 +1,7 @@
 """Log-loss and Brier of the rating's predictions: ours, mafiaratings' Elo, a base rate.
 
     python bench/ratings.py [--seeds 1 2 3] [--months 12] [--pool 400] [--files F...]
-                            [--no-openskill] [--tune]
+                            [--no-openskill] [--sweep [--years Y]] [--speed [N...]]
 
 Simulated seasons with hidden skills: a federation's pool of players, each with a latent
 skill (drifting month by month), a red-or-black leaning and a knack for the sheriff's and
@@ -331,9 +331,9 @@ def _p(preds: list[Prediction]) -> list[float]:
 
 def raters(openskill: bool, params: ModelParams) -> list[tuple[str, Rater]]:
     out: list[tuple[str, Rater]] = [
-        ("ours (mafiatab rating 1)", lambda g: _p(rate_games(g, params).predictions)),
-        ("ours, role weights fixed 1", lambda g: _p(rate_games(
-            g, replace(params, role_rate=0.0)).predictions)),
+        ("ours (mafiatab rating 2)", lambda g: _p(rate_games(g, params).predictions)),
+        ("ours, no experience effect", lambda g: _p(rate_games(
+            g, replace(params, experience_sd=0.0)).predictions)),
         ("elo mafiaratings K16/12", lambda g: _p(rate_elo(g).predictions)),
         ("elo mafiaratings K64/48", lambda g: _p(rate_elo(
             [replace(x, kind="elite") for x in g]).predictions)),
@@ -380,21 +380,28 @@ def report(title: str, games: Sequence[RatedGame], truth: list[float] | None,
         print(f"  (* over games {warm + 1}.. only, after the first quarter of the season)")
 
 
-def tune(seed: int, months: int, pool: int) -> None:
-    games, _ = simulate(seed, months, pool)
-    y = outcomes_of(games)
-    print(f"tuning on seed {seed} ({len(games)} games)")
-    best = None
-    for sd in (1.0, 1.3, 1.6, 2.0):
-        for td in (0.3, 0.6, 0.9):
-            for drift in (0.0, 0.05, 0.1):
-                params = ModelParams(skill_sd=sd, team_sd=td, drift=drift)
-                ll = log_loss(_p(rate_games(games, params).predictions), y)
-                print(f"  skill_sd {sd} team_sd {td} drift {drift}: {ll:.4f}")
-                if best is None or ll < best[0]:
-                    best = (ll, params)
-    assert best is not None
-    print(f"best: {best[1]} -> {best[0]:.4f}")
+def speed(sizes: Sequence[int]) -> None:
+    """The whole history recomputed: ours and the Elo baseline on the same games (a
+    federation's 3,000 players, ten tables a round), seconds and ours/Elo; linear in games
+    when the per-game time stays flat."""
+    rng = random.Random(7)
+    print(f"{'games':>8}{'ours s':>9}{'elo s':>8}{'ours/elo':>10}{'ours us/game':>14}")
+    for n in sizes:
+        games = []
+        for i in range(n):
+            roles = ROLE_DECK[:]
+            rng.shuffle(roles)
+            seats = tuple(RatedSeat(f"p{p}", r)
+                          for p, r in zip(rng.sample(range(3000), 10), roles, strict=True))
+            games.append(RatedGame("T", f"g{i}", "fsm", (f"{i // 100:06d}", 0, i // 10 % 10),
+                                   (0, i), seats, rng.choice((RED, BLACK))))
+        t0 = time.process_time()
+        rate_games(games)
+        ours = time.process_time() - t0
+        t0 = time.process_time()
+        rate_elo(games)
+        elo = time.process_time() - t0
+        print(f"{n:>8}{ours:>9.2f}{elo:>8.2f}{ours / elo:>10.2f}{1e6 * ours / n:>14.1f}")
 
 
 def main() -> None:
@@ -410,14 +417,15 @@ def main() -> None:
                     help="a simulated club in every world of the sweep (its assumptions as "
                          "settings): ours, Elo, the base rate, the truth")
     ap.add_argument("--years", type=int, default=7)
-    ap.add_argument("--tune", type=int, metavar="SEED", default=None,
-                    help="grid-search our constants on this seed instead")
+    ap.add_argument("--speed", type=int, nargs="*", metavar="GAMES", default=None,
+                    help="time the whole history's recomputation (default 25,000 50,000 "
+                         "100,000 games): ours beside Elo, CPU seconds")
     args = ap.parse_args()
     if args.sweep:
         sweep(args.seeds, args.years)
         return
-    if args.tune is not None:
-        tune(args.tune, args.months, args.pool)
+    if args.speed is not None:
+        speed(args.speed or [25_000, 50_000, 100_000])
         return
     rs = raters(not args.no_openskill, ModelParams())
     for seed in args.seeds:
@@ -425,10 +433,8 @@ def main() -> None:
         games, truth = simulate(seed, args.months, args.pool, flat)
         report(f"simulated season, seed {seed}, {args.months} months, pool {args.pool}"
                + (", flat roles" if flat else ""), games, truth, rs, warm=len(games) // 4)
-        w = rate_games(games).role_weights
-        print(f"  ours learned: sheriff {w[SHERIFF]:.2f}, don {w[DON]:.2f} "
-              f"(simulated: {(flat or TRUE_WEIGHTS)[SHERIFF]:.2f}, "
-              f"{(flat or TRUE_WEIGHTS)[DON] / (flat or TRUE_WEIGHTS)[BLACK]:.2f})")
+        print(f"  ours learned: 100 games of experience add {rate_games(games).experience:+.0f} "
+              "points (this simulation has no learning curve)")
     files = args.files if args.files is not None else sorted(
         str(p) for p in (ROOT.parent / "shared" / "spec" / "examples").glob("*.json")
         if not p.name.endswith(".standings.json"))

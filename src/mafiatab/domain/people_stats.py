@@ -266,14 +266,14 @@ def next_game_what_if(model: Model, game: RatedGame) -> WhatIf:
 
     probe = trial()
     p_red = probe.predict(game)
-    before = {r.person: r.rating for r in probe.ratings()}
+    involved = [s.person for s in game.seats]
+    before = {r.person: r.rating for r in probe.ratings(involved)}
     after: dict[str, dict[str, float]] = {s.person: {} for s in game.seats}
     for result in RESULTS:
         m = trial()
         m.rate_batch([replace(game, result=result)])
-        for r in m.ratings():
-            if r.person in after:
-                after[r.person][result] = r.rating
+        for r in m.ratings(involved):
+            after[r.person][result] = r.rating
     return WhatIf(game.tournament, game.game, p_red, tuple(
         WhatIfSeat(s.person, s.role, before[s.person], after[s.person]) for s in game.seats))
 

@@ -321,7 +321,9 @@ class _BaseRates:
 
 
 class _Table:
-    """Per-person arrays of every grid setting's beliefs, grown as people appear."""
+    """Per-person arrays of every grid setting's beliefs, grown as people appear.
+
+    A person's red and black parts are rows `2 i` and `2 i + 1` of `c_mu`/`c_var`."""
 
     def __init__(self, grid: Sequence[Setting]) -> None:
         k = len(grid)
@@ -334,10 +336,11 @@ class _Table:
         cap = 64
         self.g_mu = np.zeros((cap, k))
         self.g_var = np.zeros((cap, k))
-        self.c_mu = np.zeros((cap, 2, k))  # [.., 0, ..] red, [.., 1, ..] black
-        self.c_var = np.zeros((cap, 2, k))
+        self.c_mu = np.zeros((2 * cap, k))
+        self.c_var = np.zeros((2 * cap, k))
         self.games = np.zeros(cap, dtype=np.int64)
         self.wins = np.zeros(cap, dtype=np.int64)
+        self.psi = np.zeros((0, k))
 
     def of(self, person: str) -> int:
         i = self.index.get(person)
@@ -346,27 +349,54 @@ class _Table:
             if i == len(self.games):
                 self._grow()
             self.g_var[i] = self.skill_var0
-            self.c_var[i] = self.team_var0
+            self.c_var[2 * i:2 * i + 2] = self.team_var0
             self.index[person] = i
         return i
 
     def _grow(self) -> None:
         cap = 2 * len(self.games)
-        for name in ("g_mu", "g_var", "c_mu", "c_var", "games", "wins"):
+        for name, rows in (("g_mu", cap), ("g_var", cap), ("c_mu", 2 * cap),
+                           ("c_var", 2 * cap), ("games", cap), ("wins", cap)):
             old = getattr(self, name)
-            new = np.zeros((cap, *old.shape[1:]), dtype=old.dtype)
+            new = np.zeros((rows, *old.shape[1:]), dtype=old.dtype)
             new[:len(old)] = old
             setattr(self, name, new)
+
+    def curve(self, games: np.ndarray) -> np.ndarray:
+        """The experience curve of each setting at these numbers of games played (one
+        more axis, the settings'), from a table grown as players play more."""
+        top = int(games.max(initial=0))
+        if top >= len(self.psi):
+            n = np.arange(max(2 * top, 256))[:, None] / self.tau[None, :]
+            self.psi = np.where(self.levels, -np.exp(-n), np.log1p(n))
+        return np.asarray(self.psi[games])
+
+
+@dataclass(slots=True)
+class _Pass:
+    """One batch's games of one size seen from the state before them: the seats' rows
+    (games x seats), their parts' rows, x, and each setting's prediction and terms."""
+
+    rows: np.ndarray
+    parts: np.ndarray
+    x: np.ndarray
+    base: np.ndarray  # each game's base-rate logit
+    p: np.ndarray  # games x settings
+    v: np.ndarray
+    xb: np.ndarray
+    g_var: np.ndarray  # games x seats x settings
+    c_var: np.ndarray
 
 
 class Model:
     """Our rating's state; `predict` and `rate_batch` are its two steps.
 
     The model (docs/ratings.md has it with its reasons): a player's strength in a game is
-    `g + c_team + beta * log(1 + n / tau)`, his general skill, his part for the team he
-    plays, and what `n` rated games of experience give (`beta` learned from the games, one
-    for everybody). Every setting of the grid keeps its own beliefs; the prediction is
-    their average weighted by how well each predicted the games so far.
+    `g + c_team + beta * curve(n)`, his general skill, his part for the team he plays, and
+    what `n` rated games of experience give (`beta` learned from the games, one for
+    everybody). Every setting of the grid keeps its own beliefs; the prediction is their
+    average weighted by how well each predicted the games so far, its distance from the
+    base rate scaled by a factor learned from the results.
     """
 
     def __init__(self, params: ModelParams = ModelParams()) -> None:
@@ -381,7 +411,7 @@ class Model:
         self.loglik = np.zeros(k)
         self.scale = _Scale(params.scale_sd, params.scale_drift)
         self.log_w = {r: math.log(params.weights[r]) for r in ROLES}
-        self._shapes: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._shapes: dict[tuple[str, ...], tuple[list[int], list[float]]] = {}
 
     def copy(self) -> Model:
         """An independent copy (for trying a result out)."""
@@ -396,9 +426,9 @@ class Model:
         w = np.exp(self.loglik - self.loglik.max())
         return np.asarray(w / w.sum())
 
-    def _shape(self, g: RatedGame) -> tuple[np.ndarray, np.ndarray]:
-        """The seats' team columns (0 red, 1 black) and their x: +w / W_red for a red
-        player, -w / W_black for a black one (the same for every game with these roles)."""
+    def _shape(self, g: RatedGame) -> tuple[list[int], list[float]]:
+        """The seats' team (0 red, 1 black) and x: +w / W_red for a red player, -w /
+        W_black for a black one (the same for every game with these roles)."""
         key = tuple(s.role for s in g.seats)
         got = self._shapes.get(key)
         if got is None:
@@ -408,87 +438,90 @@ class Model:
                      for side in (0, 1)]
             x = [(1.0 if tm == 0 else -1.0) * wi / total[tm]
                  for wi, tm in zip(w, team, strict=True)]
-            got = (np.array(team), np.array(x))
+            got = (team, x)
             self._shapes[key] = got
         return got
 
-    def _terms(self, g: RatedGame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                            np.ndarray, np.ndarray]:
-        """Each setting's p_red, and the game's seats: person rows, team columns, x,
-        the experience features' sum xb, the variance V."""
+    def _pass(self, games: Sequence[RatedGame]) -> _Pass:
+        """Every setting's prediction of these games (all with the same number of seats)
+        from the state as it is."""
         t = self.table
-        team, x = self._shape(g)
-        rows = np.array([t.of(s.person) for s in g.seats])
-        n = t.games[rows][:, None] / t.tau[None, :]
-        psi = np.where(t.levels, -np.exp(-n), np.log1p(n))  # seats x settings
-        m = t.g_mu[rows] + t.c_mu[rows, team] + self.beta_mu * psi
-        xb = x @ psi
-        z = self.base.logit(g.rules) + x @ m
-        v = (x * x) @ (t.g_var[rows] + t.c_var[rows, team]) + xb * xb * self.beta_var
+        rows = np.array([[t.of(s.person) for s in g.seats] for g in games], dtype=np.int64)
+        shapes = [self._shape(g) for g in games]
+        team = np.array([tm for tm, _ in shapes], dtype=np.int64)
+        x = np.array([xs for _, xs in shapes])
+        parts = 2 * rows + team
+        psi = t.curve(t.games[rows])  # games x seats x settings
+        g_var, c_var = t.g_var[rows], t.c_var[parts]
+        m = t.g_mu[rows] + t.c_mu[parts] + self.beta_mu * psi
+        base = np.array([self.base.logit(g.rules) for g in games])
+        xb = np.einsum("gs,gsk->gk", x, psi)
+        z = base[:, None] + np.einsum("gs,gsk->gk", x, m)
+        v = np.einsum("gs,gsk->gk", x * x, g_var + c_var) + xb * xb * self.beta_var
         zz = np.minimum(np.maximum(z / np.sqrt(1.0 + math.pi * v / 8.0), -MAX_LOGIT), MAX_LOGIT)
-        p = 1.0 / (1.0 + np.exp(-zz))
-        return p, rows, team, x, xb, v
+        return _Pass(rows, parts, x, base, 1.0 / (1.0 + np.exp(-zz)), v, xb, g_var, c_var)
 
-    def _average(self, p: np.ndarray) -> float:
-        w = self.setting_weights().tolist()
-        avg = math.fsum(a * b for a, b in zip(w, p.tolist(), strict=True)) / math.fsum(w)
-        return min(max(avg, 1e-15), 1.0 - 1e-15)
+    def _published(self, one: _Pass, w: np.ndarray) -> list[tuple[float, float]]:
+        """Each game's base-rate logit and the averaged settings' distance from it."""
+        avg = np.sum(one.p * w, axis=1) / np.sum(w)
+        avg = np.minimum(np.maximum(avg, 1e-15), 1.0 - 1e-15)
+        return [(b, _logit(a) - b) for b, a in zip(one.base.tolist(), avg.tolist(), strict=True)]
 
     def predict(self, g: RatedGame) -> float:
-        base = self.base.logit(g.rules)
-        return self.scale.predict(base, _logit(self._average(self._terms(g)[0])) - base)
+        base, spread = self._published(self._pass([g]), self.setting_weights())[0]
+        return self.scale.predict(base, spread)
 
     def rate_batch(self, batch: Sequence[RatedGame]) -> list[float]:
         """Predict every game of a simultaneous batch, then rate them all; the p_red list
-        (in the batch's order). The updates are applied in the order of the games' names,
-        so the order the batch comes in changes nothing."""
+        (in the batch's order). Every update is computed from the state before the batch
+        and they are added up in the order of the games' names, so the order the batch
+        comes in changes nothing."""
         t = self.table
+        w = self.setting_weights()
+        order = sorted(range(len(batch)), key=lambda i: (batch[i].tournament, batch[i].game))
+        sizes: dict[int, list[int]] = {}
+        for i in order:
+            sizes.setdefault(len(batch[i].seats), []).append(i)
         preds: dict[int, float] = {}
-        steps = []
+        passes: list[tuple[list[int], _Pass]] = []
         scale_steps: list[tuple[float, float, float]] = []
-        beta_var_before = self.beta_var.copy()
-        loglik = np.zeros_like(self.loglik)
-        for i in sorted(range(len(batch)), key=lambda i: (batch[i].tournament, batch[i].game)):
-            g = batch[i]
-            p, rows, team, x, xb, v = self._terms(g)
-            base = self.base.logit(g.rules)
-            spread = _logit(self._average(p)) - base
-            preds[i] = self.scale.predict(base, spread)
-            y = g.outcome
-            scale_steps.append((base, spread, y))
-            q = np.clip(p, EPSILON, 1.0 - EPSILON)
-            loglik += y * np.log(q) + (1.0 - y) * np.log(1.0 - q)
+        for idx in sizes.values():
+            one = self._pass([batch[i] for i in idx])
+            passes.append((idx, one))
+            for i, (base, spread) in zip(idx, self._published(one, w), strict=True):
+                preds[i] = self.scale.predict(base, spread)
+                scale_steps.append((base, spread, batch[i].outcome))
+        beta_var = self.beta_var.copy()
+        for idx, one in passes:
+            y = np.array([batch[i].outcome for i in idx])[:, None]
+            p = one.p
+            q = np.minimum(np.maximum(p, EPSILON), 1.0 - EPSILON)
+            self.loglik += np.sum(y * np.log(q) + (1.0 - y) * np.log(1.0 - q), axis=0)
             h = p * (1.0 - p)
-            k = 1.0 / (1.0 + h * v)
-            steps.append((g, rows, team, x, xb, (y - p) * k, h * k))
-        played_rows, played_teams = [], []
-        for g, rows, team, x, xb, gain, shrink in steps:
-            # a person sits once at a table: plain indexing adds each seat's step once
-            xg = x[:, None] * gain
-            xxs = (x * x)[:, None] * shrink
-            cur = t.g_var[rows]
-            t.g_mu[rows] += cur * xg
-            t.g_var[rows] -= cur * cur * xxs
-            cur = t.c_var[rows, team]
-            t.c_mu[rows, team] += cur * xg
-            t.c_var[rows, team] -= cur * cur * xxs
-            self.beta_mu += self.beta_var * xb * gain
-            self.beta_var -= self.beta_var ** 2 * xb * xb * shrink
-            t.games[rows] += 1
-            t.wins[rows] += [_won(s, g.result) for s in g.seats]
-            played_rows.append(rows)
-            played_teams.append(team)
-        if steps:
-            r = np.concatenate(played_rows)
-            tm = np.concatenate(played_teams)
-            people = np.unique(r)
+            k = 1.0 / (1.0 + h * one.v)
+            gain = ((y - p) * k)[:, None, :]
+            shrink = (h * k)[:, None, :]
+            x = one.x[:, :, None]
+            rows, parts = one.rows.ravel(), one.parts.ravel()
+            kk = len(w)
+            for mu, var, at, cur in ((t.g_mu, t.g_var, rows, one.g_var),
+                                     (t.c_mu, t.c_var, parts, one.c_var)):
+                np.add.at(mu, at, (cur * x * gain).reshape(-1, kk))
+                np.add.at(var, at, (-cur * cur * x * x * shrink).reshape(-1, kk))
+            self.beta_mu += np.sum(beta_var * one.xb * gain[:, 0, :], axis=0)
+            self.beta_var -= np.sum(beta_var ** 2 * one.xb ** 2 * shrink[:, 0, :], axis=0)
+            np.add.at(t.games, rows, 1)
+            np.add.at(t.wins, rows, [_won(s, batch[i].result)
+                                     for i in idx for s in batch[i].seats])
+        for _, one in passes:
+            people = np.unique(one.rows)
             t.g_var[people] = np.minimum(np.maximum(t.g_var[people] + t.drift2, MIN_VAR),
                                          t.skill_var0)
-            t.c_var[r, tm] = np.minimum(np.maximum(t.c_var[r, tm] + t.drift2, MIN_VAR),
+            parts = np.unique(one.parts)
+            t.c_var[parts] = np.minimum(np.maximum(t.c_var[parts] + t.drift2, MIN_VAR),
                                         t.team_var0)
-        self.beta_var = np.maximum(self.beta_var, beta_var_before * 0.01)
+        self.beta_var = np.maximum(self.beta_var, beta_var * 0.01)
         self.scale.learn(scale_steps)
-        self.loglik += loglik
         self.base.add(batch)
         return [preds[i] for i in range(len(batch))]
 
@@ -499,15 +532,17 @@ class Model:
         gain = self.beta_mu * np.where(self.table.levels, 1.0 - np.exp(-n), np.log1p(n))
         return float(ELO_SCALE * (self.setting_weights() @ gain))
 
-    def ratings(self) -> list[PlayerRating]:
+    def ratings(self, people: Iterable[str] | None = None) -> list[PlayerRating]:
+        """Every person's rating (the grid's weighted mean), or only these people's."""
         t = self.table
         w = self.setting_weights()
+        keys = t.index if people is None else {p: t.index[p] for p in people if p in t.index}
         out = []
-        for key, i in t.index.items():
+        for key, i in keys.items():
             g = float(t.g_mu[i] @ w)
             var = float((t.g_var[i] + (t.g_mu[i] - g) ** 2) @ w)
-            red = float(t.c_mu[i, 0] @ w)
-            black = float(t.c_mu[i, 1] @ w)
+            red = float(t.c_mu[2 * i] @ w)
+            black = float(t.c_mu[2 * i + 1] @ w)
             out.append(PlayerRating(
                 key, RATING_ORIGIN + ELO_SCALE * g, RATING_ORIGIN + ELO_SCALE * (g + red),
                 RATING_ORIGIN + ELO_SCALE * (g + black), ELO_SCALE * math.sqrt(var),
