@@ -180,3 +180,55 @@ def test_a_page_does_not_wait_for_a_long_recomputation(sqlite_engine: Engine) ->
     people.refresh.join(30)
     fresh = people.rating()
     assert not fresh.stale and fresh.games == 6
+
+
+def test_a_minimum_of_games_before_a_person_is_ranked(sqlite_engine: Engine) -> None:
+    """The federation's minimum: people with fewer rated games are listed after every
+    ranked one, unplaced, marked provisional, on the page and on their own page; a bad
+    minimum is refused in words and changes nothing."""
+    people, _ = build(sqlite_engine)
+    games = {r.person: r.rating.games for r in people.rating().rows}
+    least = sorted(games.values())[len(games) // 2]  # about half the people fall short
+    assert 0 < least <= max(games.values())
+    with pytest.raises(PeopleError) as e:
+        people.set_setup(actor=ORGANIZER, stage_kinds=["qualification"], unrated=[],
+                         elite=[], min_games=-1)
+    assert e.value.code == "bad_min_games" and people.setup().min_games == 0
+    people.set_setup(actor=ORGANIZER, stage_kinds=["qualification"], unrated=[], elite=[],
+                     min_games=least)
+    rows = people.rating().rows
+    flags = [r.provisional for r in rows]
+    assert flags == sorted(flags) and any(flags) and not all(flags)  # ranked first
+    assert all(r.provisional == (r.rating.games < least) for r in rows)
+    for part in (False, True):  # each part in rating order
+        shown = [r.rating.rating for r in rows if r.provisional == part]
+        assert shown == sorted(shown, reverse=True)
+    client = TestClient(create_app(sqlite_engine, secret="t"))
+    html = client.get("/rating").text
+    table = re.search(r'<table id="rating"[^>]*>(.*?)</table>', html, re.S)
+    assert table is not None
+    body = table.group(1)
+    assert body.count('class="provisional"') == flags.count(True)
+    assert "(предварительный)" in body and f"Меньше {least} — рейтинг предварительный" in html
+    short = next(r for r in rows if r.provisional)
+    assert "(предварительный)" in client.get(f"/people/{short.person}").text
+    full = next(r for r in rows if not r.provisional)
+    assert "(предварительный)" not in client.get(f"/people/{full.person}").text
+
+
+def test_a_persons_rating_history(sqlite_engine: Engine) -> None:
+    """His rating after each day he played (two days here), drawn as a line, with his
+    highest rating and its day."""
+    people, _ = build(sqlite_engine)
+    table = people.rating()
+    row = table.rows[0]
+    line = table.history[row.person]
+    assert [d for d, _ in line] == ["2026-01-10", "2026-02-10"]
+    assert line[-1][1] == pytest.approx(row.rating.rating)  # the last point is today's
+    client = TestClient(create_app(sqlite_engine, secret="t"))
+    client.get("/rating")  # the person page shows the server's last computed rating
+    page = client.get(f"/people/{row.person}").text.replace("\xa0", " ").replace("\u202f", " ")
+    assert 'id="rating-history"' in page and "<polyline" in page
+    best = max(line, key=lambda x: x[1])
+    assert "Наивысший рейтинг" in page
+    assert ("10 янв. 2026 г." if best[0] == "2026-01-10" else "10 февр. 2026 г.") in page

@@ -532,6 +532,15 @@ class Model:
         gain = self.beta_mu * np.where(self.table.levels, 1.0 - np.exp(-n), np.log1p(n))
         return float(ELO_SCALE * (self.setting_weights() @ gain))
 
+    def shown(self, people: Sequence[str]) -> list[float]:
+        """These people's shown ratings now (people not seen yet: the origin)."""
+        t = self.table
+        rows = [t.index.get(p, -1) for p in people]
+        known = np.array([r for r in rows if r >= 0], dtype=np.int64)
+        values = iter((RATING_ORIGIN + ELO_SCALE * (t.g_mu[known] @ self.setting_weights()))
+                      .tolist())
+        return [next(values) if r >= 0 else RATING_ORIGIN for r in rows]
+
     def ratings(self, people: Iterable[str] | None = None) -> list[PlayerRating]:
         """Every person's rating (the grid's weighted mean), or only these people's."""
         t = self.table

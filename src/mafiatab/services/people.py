@@ -133,6 +133,10 @@ class PersonPage:
     rating: PlayerRating | None = None
     #: his tournaments whose standings are not published yet (not counted here)
     unpublished: int = 0
+    #: his rating after each day he played, oldest first
+    history: list[tuple[str, float]] = field(default_factory=list)
+    #: ranked (enough rated games for the federation's minimum)
+    ranked: bool = True
 
 
 @dataclass(slots=True)
@@ -141,6 +145,10 @@ class ClubPage:
     members: list[tuple[PersonInfo, PersonStats]]
     tournaments: list[tuple[int, str, int]]  # id, name, members who played
     totals: ClubStats
+
+
+#: the largest minimum of rated games a federation may set
+MAX_MIN_GAMES = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +160,8 @@ class RatingSetup:
     elite: frozenset[int]
     updated_by: str | None = None
     updated_at: dt.datetime | None = None
+    #: rated games a person needs to be ranked; fewer: listed after, as provisional
+    min_games: int = 0
 
 
 @dataclass(slots=True)
@@ -161,6 +171,8 @@ class RatingRow:
     club: str | None
     rating: PlayerRating
     elo: float
+    #: fewer rated games than the federation's minimum: listed after the ranked, unplaced
+    provisional: bool = False
 
 
 @dataclass(slots=True)
@@ -188,6 +200,8 @@ class RatingTable:
     #: calibration slopes
     calibration: dict[str, list[Bin]] = field(default_factory=dict)
     slopes: dict[str, float] = field(default_factory=dict)
+    #: each person's rating after each day he played ("YYYY-MM-DD" or "" undated, rating)
+    history: dict[int, list[tuple[str, float]]] = field(default_factory=dict, repr=False)
 
     def of(self, person: int) -> RatingRow | None:
         """A person's row (None: no rated game)."""
@@ -528,7 +542,9 @@ class People:
         cached = self.rating_cache
         row = cached[1].of(person) if cached is not None else None
         rating = row.rating if row is not None else None
-        return PersonPage(info, stats, names, self.merges(person), rating, unseen[person])
+        history = cached[1].history.get(person, []) if cached is not None else []
+        return PersonPage(info, stats, names, self.merges(person), rating, unseen[person],
+                          history, row is None or not row.provisional)
 
     def clubs(self) -> list[tuple[str, int]]:
         """Every club with its number of members, by name."""
@@ -577,10 +593,10 @@ class People:
             return RatingSetup(frozenset(STAGE_KINDS), frozenset(), frozenset())
         return RatingSetup(frozenset(row.stage_kinds), frozenset(int(x) for x in row.unrated),
                            frozenset(int(x) for x in row.elite), row.updated_by,
-                           _aware(row.updated_at))
+                           _aware(row.updated_at), row.min_games or 0)
 
     def set_setup(self, *, actor: str, stage_kinds: Iterable[str], unrated: Iterable[int],
-                  elite: Iterable[int]) -> RatingSetup:
+                  elite: Iterable[int], min_games: int | None = None) -> RatingSetup:
         """Which games count, for the whole server (audited). Who may comes first: anyone
         else is refused whatever he sent."""
         kinds = sorted(set(stage_kinds))
@@ -591,6 +607,8 @@ class People:
                     raise PeopleError("bad_stage_kind", value=k)
             if not kinds:
                 raise PeopleError("no_stage_kind")
+            if min_games is not None and not 0 <= min_games <= MAX_MIN_GAMES:
+                raise PeopleError("bad_min_games", most=MAX_MIN_GAMES)
             known = set(s.scalars(select(db.Tournament.id)))
             off = sorted(set(unrated) & known)
             top = sorted(set(elite) & known)
@@ -598,13 +616,16 @@ class People:
             if row is None:
                 row = db.FederationSettings(id=1)
                 s.add(row)
+            least = row.min_games or 0 if min_games is None else min_games
             before = {"stage_kinds": list(row.stage_kinds or []),
-                      "unrated": list(row.unrated or []), "elite": list(row.elite or [])}
-            row.stage_kinds, row.unrated, row.elite = kinds, off, top
+                      "unrated": list(row.unrated or []), "elite": list(row.elite or []),
+                      "min_games": row.min_games or 0}
+            row.stage_kinds, row.unrated, row.elite, row.min_games = kinds, off, top, least
             row.updated_by, row.updated_at = actor, dt.datetime.now(dt.UTC)
             record_audit(s, actor, None, "set_rating_setup", {
                 "before": before,
-                "after": {"stage_kinds": kinds, "unrated": off, "elite": top}})
+                "after": {"stage_kinds": kinds, "unrated": off, "elite": top,
+                          "min_games": least}})
             s.flush()
             return self._setup(s)
 
@@ -727,9 +748,18 @@ class People:
         games, setup, names = self.rated_games()
         model = Model()
         preds: list[Prediction] = []
+        history: dict[str, list[tuple[str, float]]] = {}
         for batch in simultaneous(games):
             for g, p in zip(batch, model.rate_batch(batch), strict=True):
                 preds.append(Prediction(g.tournament, g.game, p))
+            day = batch[0].when[0]
+            played = sorted({s.person for g in batch for s in g.seats})
+            for person, shown in zip(played, model.shown(played), strict=True):
+                line = history.setdefault(person, [])
+                if line and line[-1][0] == day:
+                    line[-1] = (day, shown)  # one point a day: his rating after its games
+                else:
+                    line.append((day, shown))
         elo = rate_elo(games)
         y = outcomes_of(games)
         ours_p = [p.p_red for p in preds]
@@ -746,7 +776,9 @@ class People:
                         .where(db.Player.id.in_(ids[i:i + 500]))):
                     info[pid] = (nick, club)
         rows = [RatingRow(int(r.person), *info.get(int(r.person), (r.person, None)), r,
-                          elo_of.get(r.person, 0.0)) for r in players]
+                          elo_of.get(r.person, 0.0), r.games < setup.min_games)
+                for r in players]
+        rows.sort(key=lambda r: r.provisional)  # stable: each part stays in rating order
         rated_tournaments = {g.tournament for g in games}
         return RatingTable(
             setup, rows, len(games), len(rated_tournaments),
@@ -756,6 +788,7 @@ class People:
              "base_rate": (log_loss(base_p, y), brier(base_p, y))},
             games, model, names, experience=model.experience_gain(),
             calibration={"ours": reliability(ours_p, y), "elo": reliability(elo_p, y)},
+            history={int(k): v for k, v in history.items()},
             slopes={"ours": calibration_slope(ours_p, y) if y else 1.0,
                     "elo": calibration_slope(elo_p, y) if y else 1.0})
 

@@ -528,6 +528,8 @@ class FederationSettings(Base):
     #: tournament ids
     unrated: Mapped[list[Any]] = mapped_column(JSON, default=list)
     elite: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    #: rated games a person needs before he is ranked (fewer: listed as provisional)
+    min_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     updated_by: Mapped[str | None] = mapped_column(String(200))
     updated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 

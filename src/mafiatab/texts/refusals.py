@@ -123,6 +123,8 @@ PEOPLE: Final[dict[str, tuple[str, str]]] = {
     ),
     "bad_stage_kind": ("неизвестный вид стадии {value!r}", "unknown stage kind {value!r}"),
     "no_stage_kind": ("нужен хотя бы один вид стадии", "at least one stage kind is needed"),
+    "bad_min_games": ("минимум рейтинговых игр — целое число от 0 до {most}",
+                      "the minimum of rated games is a whole number from 0 to {most}"),
     "bad_table": ("за столом нужны 10 разных игроков: 6 мирных, шериф, 2 мафии и дон",
                   "a table needs 10 different players: 6 civilians, a sheriff, 2 mafia, a don"),
     "bad_rules": ("неизвестные правила {value!r}", "unknown rules {value!r}"),

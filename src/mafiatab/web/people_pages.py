@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Annotated, Any, Final
@@ -114,6 +115,15 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
         "rate in each row equals its prediction. Calibration slope: ours {ours}, Elo {elo} "
         "(1: reliable, below 1: over-confident)."),
     "cal_range": ("Прогноз", "Predicted"),
+    "min_games": ("Рейтинговых игр, чтобы войти в рейтинг", "Rated games to be ranked"),
+    "provisional": ("предварительный", "provisional"),
+    "provisional_hint": ("Меньше {n} — рейтинг предварительный: игрок в списке после "
+                         "остальных, без места.",
+                         "Fewer than {n}: the rating is provisional, listed after the others, "
+                         "unplaced."),
+    "history": ("Рейтинг по дням", "Rating day by day"),
+    "best": ("Наивысший рейтинг {rating} — {date}", "Highest rating {rating} — {date}"),
+    "undated": ("без даты", "undated"),
     "cal_games": ("Игры", "Games"),
     "cal_predicted": ("прогноз", "predicted"),
     "cal_observed": ("вышло", "observed"),
@@ -303,6 +313,31 @@ def people_index(request: Request, me: Who, svc: Svc, q: str = "") -> Response:
     return _page(request, "people.html", q=q[:100], found=found, clubs=svc.clubs())
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryChart:
+    """A person's rating day by day as an SVG polyline (its points in a 300 x 80 box),
+    with the highest rating and its day."""
+
+    points: str
+    best: float
+    best_day: str
+    low: float
+    high: float
+
+
+def history_chart(history: list[tuple[str, float]]) -> HistoryChart | None:
+    if not history:
+        return None
+    values = [v for _, v in history]
+    low, high = min(values), max(values)
+    span = high - low or 1.0
+    step = 300.0 / max(len(values) - 1, 1)
+    points = " ".join(f"{i * step:.1f},{4 + 72 * (high - v) / span:.1f}"
+                      for i, v in enumerate(values))
+    best = max(range(len(values)), key=lambda i: (values[i], -i))  # the first day of the best
+    return HistoryChart(points, values[best], history[best][0], low, high)
+
+
 @router.get("/people/{pid}", response_class=HTMLResponse)
 def person_page(request: Request, pid: int, me: Who, svc: Svc) -> Response:
     moved = svc.merged_into(pid)
@@ -317,6 +352,7 @@ def person_page(request: Request, pid: int, me: Who, svc: Svc) -> Response:
                   [(r.games, r.wins) for r in by_seat.values()], me.lang))
     stamp = hashlib.sha256(shown.encode()).hexdigest()[:16]
     return _page(request, "person.html", p=page, stats=page.stats, chart_stamp=stamp,
+                 history=history_chart(page.history),
                  may_manage=svc.may_manage(me.user),
                  moved_from=moved_from if moved_from.isdigit() else "")
 
@@ -427,8 +463,11 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
 async def rating_settings(request: Request, me: Who, svc: Svc) -> Response:
     user = require_user(me)
     f = await _form(request)
+    raw = (f.get("min_games") or [""])[0].strip()
+    least = ascii_int(raw, 4) if raw else None
     svc.set_setup(actor=user, stage_kinds=f.get("kind", []),
-                  unrated=parse_ids(f.get("unrated", [])), elite=parse_ids(f.get("elite", [])))
+                  unrated=parse_ids(f.get("unrated", [])), elite=parse_ids(f.get("elite", [])),
+                  min_games=-1 if raw and least is None else least)  # -1: refused, in words
     return _see("/rating#settings")
 
 
