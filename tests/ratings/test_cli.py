@@ -159,13 +159,15 @@ def test_calibration_table_in_both_languages_and_in_json(tmp_path: Path) -> None
     assert ru.returncode == 0, ru.stderr
     assert "Надёжность прогнозов" in ru.stdout and "Наш: вышло" in ru.stdout
     assert "50–60 %" in ru.stdout or "40–50 %" in ru.stdout
-    assert "Наклон калибровки" in ru.stdout and "Опыт: 100 рейтинговых игр" in ru.stdout
+    assert "Наклон калибровки не считается: меньше 100 игр" in ru.stdout
+    assert "Опыт: 100 рейтинговых игр" in ru.stdout
     en = run("ratings", str(a), str(b), "--calibration", "--lang", "en")
-    assert "Reliability" in en.stdout and "Calibration slope" in en.stdout
+    assert "Reliability" in en.stdout and "No calibration slope" in en.stdout
     doc = _json(str(a), str(b), "--calibration")
     cal = doc["calibration"]
     assert set(cal) == {"ours", "elo", "base_rate"}
     assert sum(b["games"] for b in cal["ours"]["bins"]) == 4
     assert all(set(b) == {"from", "to", "games", "predicted", "observed"}
                for b in cal["elo"]["bins"])
+    assert cal["ours"]["slope"] is None  # four games say nothing about it
     assert "calibration" not in _json(str(a), str(b))  # only when asked

@@ -51,6 +51,8 @@ TEXT: dict[str, tuple[str, str]] = {
               "{ours}, Эло {elo}.",
               "Calibration slope (1: reliable, below 1: over-confident): our rating {ours}, "
               "Elo {elo}."),
+    "no_slope": ("Наклон калибровки не считается: меньше {n} игр.",
+                 "No calibration slope: fewer than {n} games."),
     "ours_pred": ("Наш: прогноз", "Ours: predicted"),
     "ours_obs": ("Наш: вышло", "Ours: observed"),
     "elo_pred": ("Эло: прогноз", "Elo: predicted"),
@@ -194,8 +196,13 @@ def _print_calibration(run: Any, lang: str) -> None:
                       [_num(100 * b.predicted, lang), _num(100 * b.observed, lang)])
         table.add_row(*cells)
     out.print(table)
-    out.print(_t("slope", lang, ours=_num(run.measures["ours"].slope, lang, 2),
-                 elo=_num(run.measures["elo"].slope, lang, 2)))
+    ours, elo = run.measures["ours"].slope, run.measures["elo"].slope
+    if ours is None or elo is None:
+        from mafiatab.domain.ratings import SLOPE_GAMES
+
+        out.print(_t("no_slope", lang, n=SLOPE_GAMES))
+    else:
+        out.print(_t("slope", lang, ours=_num(ours, lang, 2), elo=_num(elo, lang, 2)))
 
 
 def _print_what_if(w: Any, nicknames: dict[str, str], lang: str, as_json: bool) -> None:

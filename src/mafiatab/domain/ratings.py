@@ -756,6 +756,15 @@ def reliability(preds: Sequence[float], outcomes: Sequence[float], bins: int = 1
             for i, g in enumerate(groups) if g]
 
 
+#: fewer games than this and a calibration slope says nothing (its error is about 1)
+SLOPE_GAMES = 100
+
+
+def slope_if_enough(preds: Sequence[float], outcomes: Sequence[float]) -> float | None:
+    """The calibration slope, or None with fewer than `SLOPE_GAMES` games."""
+    return calibration_slope(preds, outcomes) if len(preds) >= SLOPE_GAMES else None
+
+
 def calibration_slope(preds: Sequence[float], outcomes: Sequence[float]) -> float:
     """The slope of a logistic regression of the results on the predictions' logits: 1
     for a calibrated rating, below 1 for an over-confident one (its chances spread wider
@@ -786,7 +795,8 @@ def outcomes_of(games: Iterable[RatedGame]) -> list[float]:
 
 
 __all__ = [
-    "DEFAULT_GRID", "Bin", "Setting", "calibration_slope", "reliability",
+    "DEFAULT_GRID", "SLOPE_GAMES", "Bin", "Setting", "calibration_slope", "reliability",
+    "slope_if_enough",
     "ELO_K", "ELO_SCALE", "GAME_KINDS", "ROLES", "Model", "ModelParams", "PlayerRating",
     "Prediction", "RatedGame", "RatedSeat", "RatingSettings", "Ratings", "brier",
     "elo_earned", "elo_k", "elo_red_chance", "log_loss", "ordered", "outcomes_of",

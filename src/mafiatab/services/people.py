@@ -57,7 +57,6 @@ from mafiatab.domain.ratings import (
     RatingSettings,
     WhatIf,
     brier,
-    calibration_slope,
     log_loss,
     ordered,
     outcomes_of,
@@ -66,6 +65,7 @@ from mafiatab.domain.ratings import (
     rated_games,
     reliability,
     simultaneous,
+    slope_if_enough,
     what_if,
 )
 from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
@@ -199,7 +199,7 @@ class RatingTable:
     #: the reliability tables of ours and of the baseline ("ours", "elo"), and their
     #: calibration slopes
     calibration: dict[str, list[Bin]] = field(default_factory=dict)
-    slopes: dict[str, float] = field(default_factory=dict)
+    slopes: dict[str, float | None] = field(default_factory=dict)
     #: each person's rating after each day he played ("YYYY-MM-DD" or "" undated, rating)
     history: dict[int, list[tuple[str, float]]] = field(default_factory=dict, repr=False)
 
@@ -789,8 +789,7 @@ class People:
             games, model, names, experience=model.experience_gain(),
             calibration={"ours": reliability(ours_p, y), "elo": reliability(elo_p, y)},
             history={int(k): v for k, v in history.items()},
-            slopes={"ours": calibration_slope(ours_p, y) if y else 1.0,
-                    "elo": calibration_slope(elo_p, y) if y else 1.0})
+            slopes={"ours": slope_if_enough(ours_p, y), "elo": slope_if_enough(elo_p, y)})
 
     def what_if_game(self, tournament: int, game: str) -> WhatIfView:
         """A rated game of the database: its chance before it was played and what each

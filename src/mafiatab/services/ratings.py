@@ -24,7 +24,6 @@ from mafiatab.domain.ratings import (
     RatingSettings,
     WhatIf,
     brier,
-    calibration_slope,
     log_loss,
     ordered,
     outcomes_of,
@@ -33,6 +32,7 @@ from mafiatab.domain.ratings import (
     rate_games,
     rated_games,
     reliability,
+    slope_if_enough,
     what_if,
 )
 from mafiatab.services.tournament_file import load_tournament
@@ -52,7 +52,7 @@ class Measure:
     log_loss: float
     brier: float
     bins: list[Bin] = field(default_factory=list)
-    slope: float = 1.0
+    slope: float | None = None  # None: too few games to say
 
 
 @dataclass(slots=True)
@@ -127,8 +127,7 @@ def _run(games: list[RatedGame], nicknames: dict[str, str]) -> RatingRun:
 
     def measure(preds: Sequence[Prediction]) -> Measure:
         p = [x.p_red for x in preds]
-        return Measure(log_loss(p, y), brier(p, y), reliability(p, y),
-                       calibration_slope(p, y) if p else 1.0)
+        return Measure(log_loss(p, y), brier(p, y), reliability(p, y), slope_if_enough(p, y))
 
     return RatingRun(games, nicknames, ours, elo, {
         "ours": measure(ours.predictions), "elo": measure(elo.predictions),

@@ -31,6 +31,7 @@ from mafiatab.domain.people_stats import PersonStats, Tally
 from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
+from mafiatab.domain.ratings import SLOPE_GAMES
 from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.i18n import federation, zone_words
 from mafiatab.rules import PROFILES
@@ -109,11 +110,15 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "calibration": ("Надёжность прогнозов", "How reliable the predictions are"),
     "calibration_hint": (
         "Игры разложены по прогнозу шанса красных (по десяткам процентов); у надёжного "
-        "рейтинга доля побед красных в каждой строке равна прогнозу. Наклон калибровки: наш "
-        "{ours}, Эло {elo} (1 — надёжно, меньше 1 — самоуверенно).",
+        "рейтинга доля побед красных в каждой строке равна прогнозу.",
         "Games grouped by the predicted red chance (by tenths); a reliable rating's red-win "
-        "rate in each row equals its prediction. Calibration slope: ours {ours}, Elo {elo} "
-        "(1: reliable, below 1: over-confident)."),
+        "rate in each row equals its prediction."),
+    "slope": ("Наклон калибровки: наш {ours}, Эло {elo} (1 — надёжно, меньше 1 — "
+              "самоуверенно).",
+              "Calibration slope: ours {ours}, Elo {elo} (1: reliable, below 1: "
+              "over-confident)."),
+    "no_slope": ("Наклон калибровки не считается: меньше {n} игр.",
+                 "No calibration slope: fewer than {n} games."),
     "cal_range": ("Прогноз", "Predicted"),
     "min_games": ("Рейтинговых игр, чтобы войти в рейтинг", "Rated games to be ranked"),
     "provisional": ("предварительный", "provisional"),
@@ -127,7 +132,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "cal_games": ("Игры", "Games"),
     "cal_predicted": ("прогноз", "predicted"),
     "cal_observed": ("вышло", "observed"),
-    "ours_short": ("Наш", "Ours"),
+    "ours_short": ("Наш рейтинг", "Our rating"),
     "elo_short": ("Эло", "Elo"),
     "no_rated": ("Рейтинговых игр нет.", "No rated games."),
     "next_page": ("Дальше", "Next"),
@@ -433,6 +438,7 @@ def rating_page(request: Request, me: Who, svc: Svc, page: int = 0, t: int = 0,
     recent = list(reversed(table.rated[-8:]))
     return _page(request, "rating.html", table=table, rows=rows, page=page, first=page * PAGE,
                  more=len(table.rows) > (page + 1) * PAGE, what=what, recent=recent,
+                 slope_games=SLOPE_GAMES,
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
                  may_administer=svc.may_administer(me.user),
@@ -451,7 +457,8 @@ async def what_if_table(request: Request, me: Who, svc: Svc) -> Response:
     what = svc.what_if_table(list(zip(ids, roles, strict=False)), rules)
     table = svc.rating()
     return _page(request, "rating.html", table=table, rows=table.rows[:PAGE], page=0, first=0,
-                 more=len(table.rows) > PAGE, what=what, recent=list(reversed(table.rated[-8:])),
+                 more=len(table.rows) > PAGE, what=what, slope_games=SLOPE_GAMES,
+                 recent=list(reversed(table.rated[-8:])),
                  kinds=_kinds(sorted(table.setup.stage_kinds), me.lang),
                  may_manage=svc.may_manage(me.user), tournaments=svc.tournament_list(),
                  may_administer=svc.may_administer(me.user),
