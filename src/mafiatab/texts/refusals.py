@@ -25,6 +25,7 @@ ROSTER_REASON: Final[dict[str, tuple[str, str]]] = {
                        "nickname '{value}' was already on line {line}"),
     "taken_id": ("id «{value}» уже занят", "id '{value}' is taken"),
     "too_many_lines": ("строк больше {n}", "more than {n} lines"),
+    "long_line": ("строка длиннее {n} символов", "a line longer than {n} characters"),
 }
 
 
@@ -225,6 +226,8 @@ PHOTOS: Final[dict[str, tuple[str, str]]] = {
                         "this is not an image (JPEG, PNG, WebP or GIF)"),
     "photo_too_large": ("изображение слишком большое: больше {limit} млн точек",
                         "the image is too large: over {limit} million pixels"),
+    "photo_busy": ("сервер сейчас обрабатывает другие фото: отправьте снова через минуту",
+                   "the server is processing other photos now: send it again in a minute"),
     "photo_too_small": ("изображение слишком маленькое (меньше {side}×{side} точек)",
                         "the image is too small (under {side}×{side} pixels)"),
     "no_player": ("игрок {player} не зарегистрирован в турнире",
