@@ -206,6 +206,10 @@ TEAMS: Final[dict[str, tuple[str, str]]] = {
 JOBS: Final[dict[str, tuple[str, str]]] = {
     "queue_full": ("очередь сервера полна ({waiting} задач): попробуйте через минуту",
                    "the server's queue is full ({waiting} jobs): try again in a minute"),
+    "owner_queue_full": ("в очереди сервера уже ваши рассадки — не больше {limit} сразу: "
+                         "дождитесь их или отмените одну",
+                         "the server's queue holds your seatings already, at most {limit} "
+                         "at once: wait for them or cancel one"),
     "job_running": ("рассадка уже составляется — дождитесь конца или отмените её",
                     "a seating is being generated already: wait for it or cancel it"),
     "no_job": ("нечего отменять: рассадка не составляется",
