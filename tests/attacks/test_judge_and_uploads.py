@@ -133,3 +133,30 @@ def test_an_xlsx_zip_bomb_is_refused_before_it_unpacks(
                  files={"file": ("players.xlsx", out.getvalue(), "application/octet-stream")})
     assert r.status_code == 200, r.text
     assert "Xlsx-Одиночка" in org.get(f"/t/{world.a}/setup").text
+
+
+def test_a_csv_with_a_huge_line_or_too_many_lines_is_refused_by_its_lines() -> None:
+    """A CSV of players is read line by line within bounds: a line longer than
+    `MAX_LINE` is refused beside its number (on main one field over 128 KB raised
+    `csv.Error`, a server error), and past `MAX_LINES` the rest is not read."""
+    from mafiatab.services.roster import MAX_LINE, MAX_LINES, parse_file
+
+    huge = b"nickname;club\nFine;Club\n" + b"A" * 200_000 + b";X\nAlso fine;Club\n"
+    parsed = parse_file(huge, "players.csv")
+    assert [e.nickname for e in parsed.entries] == ["Fine", "Also fine"]
+    assert [(r.line, r.code) for r in parsed.refused] == [(3, "long_line")]
+    assert len(parsed.refused[0].text) <= MAX_LINE + 1
+    assert "1000" in parsed.refused[0].reason("ru") or str(MAX_LINE) in parsed.refused[0].reason("en")
+    quoted = b'nickname;club\n"' + b"B" * 300_000 + b'";X\n'  # one field across the limit
+    parsed = parse_file(quoted, "players.csv")
+    assert [(r.line, r.code) for r in parsed.refused] == [(2, "long_line")]
+    many = b"nickname;club\n" + b"".join(b"P%d;C\n" % i for i in range(50_000))
+    parsed = parse_file(many, "players.csv")
+    assert len(parsed.entries) == MAX_LINES
+    assert [r.code for r in parsed.refused] == ["too_many_lines"]
+    pasted = "\n".join(f"P{i};C" for i in range(50_000))
+    from mafiatab.services.roster import parse_text
+
+    parsed = parse_text("Q;C\n" + "Z" * 200_000 + "\n" + pasted)
+    assert sorted(r.code for r in parsed.refused) == ["long_line", "too_many_lines"]
+    assert len(parsed.entries) == MAX_LINES - 1

@@ -14,7 +14,14 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from mafiatab.services.photos import MAX_BYTES, SIDE, PhotoRefused, normalise
+from mafiatab.services.photos import (
+    MAX_BYTES,
+    SIDE,
+    DecodeQueue,
+    PhotoBusy,
+    PhotoRefused,
+    normalise,
+)
 from tests.day.conftest import HEAD, ORGANIZER, PASSWORD, Day, code_client, csrf_of
 
 
@@ -77,6 +84,67 @@ def test_huge_files_and_pictures_are_refused_before_they_are_decoded() -> None:
     Image.new("1", (12_000, 12_000)).save(bomb, format="PNG")  # 144 million pixels
     assert len(bomb.getvalue()) < 100_000
     assert _refused(bomb.getvalue()) == "photo_too_large"
+
+
+def test_the_pixel_budget_is_an_avatars_read_from_the_header() -> None:
+    """16 million pixels at most (a 256-pixel card; a 12-megapixel phone photo passes):
+    a 20-megapixel picture is refused by its header, whatever its file's size."""
+    big = io.BytesIO()
+    Image.new("1", (5_000, 4_000)).save(big, format="PNG")  # 20 million pixels, a few KB
+    assert _refused(big.getvalue()) == "photo_too_large"
+    phone = _image(size=(4_000, 3_000))  # 12 million pixels
+    assert Image.open(io.BytesIO(normalise(phone))).size == (SIDE, SIDE)
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG"])
+def test_a_large_picture_is_reduced_before_it_is_turned(fmt: str) -> None:
+    """A large picture is decoded at a reduced scale (JPEG's draft) or reduced at once
+    (the others); its EXIF orientation still applies, its colours are still its own."""
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    stored = normalise(_image(fmt, size=(3_200, 2_400), exif=exif))
+    img = Image.open(io.BytesIO(stored))
+    assert img.size == (SIDE, SIDE)
+    top, bottom = img.getpixel((SIDE // 2, 10)), img.getpixel((SIDE // 2, SIDE - 10))
+    assert top[0] > 150 > top[2] and bottom[2] > 150 > bottom[0], (top, bottom)
+
+
+def test_decodes_wait_in_a_short_queue_and_past_it_are_refused_as_busy() -> None:
+    """One decode at a time, one upload waiting: the next is refused at once (429, in
+    both languages), and the waiting one goes when the slot is free."""
+    import threading
+    import time
+
+    queue = DecodeQueue(slots=1, waiting=1, wait=120)
+    inside, release, waited = threading.Event(), threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with queue.slot():
+            inside.set()
+            release.wait(60)
+
+    def wait_in_line() -> None:
+        with queue.slot():
+            waited.set()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert inside.wait(30)
+    waiter = threading.Thread(target=wait_in_line)
+    waiter.start()
+    deadline = time.monotonic() + 60
+    while queue.waiting < 1:  # the state: one upload waits
+        assert time.monotonic() < deadline, "the second upload never queued"
+        time.sleep(0.01)
+    with pytest.raises(PhotoBusy) as e, queue.slot():
+        pass
+    assert e.value.status == 429 and queue.refused == 1
+    assert "другие фото" in e.value.message("ru") and "other photos" in e.value.message("en")
+    assert not waited.is_set()
+    release.set()
+    assert waited.wait(30)
+    holder.join()
+    waiter.join()
 
 
 def test_a_polyglot_keeps_only_its_picture() -> None:

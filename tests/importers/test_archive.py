@@ -213,3 +213,38 @@ def test_an_extra_member_is_refused(tmp_path: Path) -> None:
     with pytest.raises(fmt.ArchiveError) as e:
         fmt.unpack(buf.getvalue())
     assert "unexpected" in e.value.en
+
+
+def _declaring(sizes: dict[str, int]) -> bytes:
+    """An archive of small members whose central directory says they unpack to `sizes`
+    (a zip's sizes are what its maker wrote: a liar's archive)."""
+    import struct
+
+    members = {name: b"{}" for name in fmt.MEMBERS}
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(fmt.MANIFEST, b"{}")
+        for name, data in members.items():
+            z.writestr(name, data)
+    data = bytearray(buf.getvalue())
+    at = 0
+    while (at := data.find(b"PK\x01\x02", at)) >= 0:  # each central directory entry
+        name_len = struct.unpack_from("<H", data, at + 28)[0]
+        name = bytes(data[at + 46:at + 46 + name_len]).decode()
+        if name in sizes:
+            struct.pack_into("<I", data, at + 24, sizes[name])  # uncompressed size
+        at += 46
+    return bytes(data)
+
+
+def test_an_archive_that_unpacks_past_the_whole_bound_is_refused_before_unpacking() -> None:
+    """Each member under its own bound (512 MiB), together past `MAX_UNPACKED_BYTES`:
+    refused from the sizes the archive declares, before any member is unpacked (on main
+    the members were read one by one)."""
+    each = fmt.MAX_UNPACKED_BYTES // 4
+    assert each <= fmt.MAX_MEMBER_BYTES
+    liar = _declaring({name: each for name in fmt.MEMBERS[:5]})
+    with pytest.raises(fmt.ArchiveError) as e:
+        fmt.unpack(liar)
+    assert e.value.problems[0].code == "archive_too_large"
+    assert "МиБ" in e.value.message("ru") or "байт" in e.value.message("ru")

@@ -90,7 +90,8 @@ def test_the_running_bound_holds_over_processes(engine: Engine) -> None:
     no more run than the server's bound."""
     svc = Services(engine)
     tids = [_tournament(svc, f"T{i}", 20) for i in range(4)]
-    one, two = Jobs(svc.store, JobLimits(running=2)), Jobs(svc.store, JobLimits(running=2))
+    limits = JobLimits(running=2, per_owner=len(tids))  # one owner queues them all here
+    one, two = Jobs(svc.store, limits), Jobs(svc.store, limits)
     for tid in tids:
         _queued(one, svc, tid)
     barrier = threading.Barrier(4)
@@ -256,3 +257,53 @@ def test_the_desk_refuses_anyone_but_the_tournaments_staff(engine: Engine) -> No
     job = desk.start(tid, params, actor="head")
     assert desk.require_job(tid, actor="org").number == job.number
     assert desk.cancel(tid, actor="org").state == CANCELLED
+
+
+def _queued_by(jobs: Jobs, svc: Services, tid: int, owner: str) -> int:
+    desk = SeatingDesk(svc)
+    _players, inputs = desk.build(tid, SeatingParams(stage="qual", games=4), actor=owner)
+    return jobs.submit(tid, KIND, owner=owner, params=SeatingParams("qual", 4).stored(),
+                       inputs=inputs, time_limit=10).id
+
+
+def _owned(svc: Services, name: str, owner: str) -> int:
+    tid = svc.tournaments.create_tournament(name, "fsm", actor=owner, stages=[STAGE])
+    svc.tournaments.register_players(tid, [model.Player(id=f"p{i:03d}", nickname=f"Игрок {i}")
+                                           for i in range(1, 21)], actor=owner)
+    return tid
+
+
+def test_one_organizer_cannot_take_the_servers_queue(engine: Engine) -> None:
+    """An organizer with many tournaments of his own holds at most `per_owner` places of
+    the server's queue (on main he filled all 50 from 52 tournaments in 16 s and the
+    others waited hours); past that he is refused (429, in both languages), and the
+    queue is served round-robin over owners: another organizer's job runs next, before
+    the hoarder's second."""
+    svc = Services(engine)
+    limits = JobLimits(running=1)
+    jobs = Jobs(svc.store, limits)
+    hoard = [_owned(svc, f"Hoard {i}", "hoarder") for i in range(limits.per_owner + 3)]
+    mine = [_queued_by(jobs, svc, tid, "hoarder") for tid in hoard[:limits.per_owner]]
+    for tid in hoard[limits.per_owner:]:
+        with pytest.raises(JobRefused) as e:
+            _queued_by(jobs, svc, tid, "hoarder")
+        assert e.value.status == 429 and e.value.code == "owner_queue_full"
+        assert "очеред" in e.value.message("ru") and "queue" in e.value.message("en")
+    other = _owned(svc, "Fair cup", "fair")
+    late = _owned(svc, "Late cup", "late")
+    theirs = _queued_by(jobs, svc, other, "fair")
+    job = jobs.claim((KIND,))
+    assert job is not None and job.id == mine[0]  # the first come runs first
+    later = _queued_by(jobs, svc, late, "late")
+    fair = jobs.get(theirs)
+    assert fair is not None and fair.ahead == 0  # next, before the hoarder's other two
+    order = []
+    while job is not None:
+        order.append(job.id)
+        assert jobs.finish(job.id, Outcome(DONE, result={}))
+        job = jobs.claim((KIND,))
+    # owners in turn: each one served once before anyone's second (those never served
+    # first, in the order they came), then the hoarder's rest
+    assert order == [mine[0], theirs, later, mine[1], mine[2]], order
+    # his places free as his jobs end: he may queue again
+    _queued_by(jobs, svc, hoard[-1], "hoarder")

@@ -50,6 +50,9 @@ MAX_PHOTO_BYTES: Final = 3 * 1024 * 1024
 MAX_PHOTOS: Final = 10_000
 #: the largest member accepted, uncompressed (a 100,000-game tournament is far below)
 MAX_MEMBER_BYTES: Final = 512 * 1024 * 1024
+#: all the members together, uncompressed (what the archive's directory declares, read
+#: before anything is unpacked: a small zip may not unpack into gigabytes)
+MAX_UNPACKED_BYTES: Final = 1024 * 1024 * 1024
 #: the zip headers' date: a fixed one, so that equal content gives equal bytes
 ZIP_DATE: Final = (1980, 1, 1, 0, 0, 0)
 
@@ -126,6 +129,9 @@ def unpack(data: bytes) -> tuple[dict[str, Any], dict[str, bytes]]:
             limit = MAX_PHOTO_BYTES if PHOTO.fullmatch(info.filename) else MAX_MEMBER_BYTES
             if info.file_size > limit:
                 raise _bad("archive_too_large", name=info.filename, size=info.file_size)
+        unpacked = sum(info.file_size for info in zf.infolist())  # a name twice counts twice
+        if unpacked > MAX_UNPACKED_BYTES:
+            raise _bad("archive_too_large", name="zip", size=unpacked)
         try:
             manifest = msgspec.json.decode(zf.read(MANIFEST))
         except (msgspec.DecodeError, zipfile.BadZipFile) as e:

@@ -39,7 +39,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Final
 
@@ -470,6 +470,29 @@ class Accounts:
                 s.execute(update(WebSession).where(WebSession.digest == digest)
                           .values(seen_at=now))
         return str(name)
+
+    def alive(self, tokens: Sequence[str]) -> set[str]:
+        """The tokens among `tokens` whose sessions still stand (as `session_user` would
+        say, without touching `seen_at`): one query for a few hundred, so that every
+        open stream's session is checked once a tick together."""
+        now = utcnow()
+        digests = {token_digest(t): t for t in tokens}
+        out: set[str] = set()
+        keys = list(digests)
+        with self.store.read() as s:
+            for start in range(0, len(keys), 500):
+                rows = s.execute(select(WebSession.digest, WebSession.created_at,
+                                        WebSession.seen_at, WebSession.code_id)
+                                 .where(WebSession.digest.in_(keys[start:start + 500])))
+                for digest, created, seen, code_id in rows:
+                    if not session_alive(aware(created), aware(seen), now):
+                        continue
+                    if code_id is not None:
+                        code = s.get(SignInCode, code_id)
+                        if code is None or not code_valid(s, code, now):
+                            continue
+                    out.add(digests[digest])
+        return out
 
     def end_session(self, token: str) -> None:
         with self.store.write() as s:

@@ -58,6 +58,7 @@ from mafiatab.services.accounts import (
     code_account_in,
     hash_password,
 )
+from mafiatab.services.errors import ConflictError, ServiceError
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     StaleRevision,
@@ -95,6 +96,20 @@ from mafiatab.storage.models import (
     PLAYER,
     SUBMITTED,
 )
+
+
+class DecidedMeanwhile(ConflictError):
+    """Two decisions of one case at the same moment (two processes, or PostgreSQL's
+    concurrent transactions): the one written first stands, the other is refused (409)
+    naming who decided."""
+
+    def __init__(self, *, case: str, game: str, author: str, at: dt.datetime) -> None:
+        ServiceError.__init__(self, "decided_meanwhile", case=case, author=author)
+        self.game, self.author, self.at = game, author, at
+        self.base = self.head = 0
+        self.yours: dict[str, Any] | None = None
+        self.audit_id: int | None = None
+
 
 #: who decides (FIIM 8.9.2, FSM 8.8.3): the account's role -> the core's role
 DECIDERS: Final = {HEAD_JUDGE: ap.Role.HEAD_JUDGE, APPEALS_COMMISSION: ap.Role.APPEALS_COMMISSION}
@@ -585,6 +600,13 @@ class Appeals:
         except StaleRevision as stale:  # a judge saved the game in the same instant: say so
             code = self.case(tournament, ref, actor=actor).case.filing.game
             raise record_conflict(self.store, tournament, code, 0, actor, None, "decide") from stale
+        except IntegrityError as lost:  # another decision of the case was written first
+            view = self.case(tournament, ref, actor=actor)
+            first = view.case.decision
+            if first is None:
+                raise
+            raise DecidedMeanwhile(case=view.case.id, game=view.case.filing.game,
+                                   author=first.by, at=first.at) from lost
 
     def _decide(self, tournament: int, ref: str | int, actor: str, outcome: ap.Outcome,
                 reason: str, change: ap.Change | None, committee_agreed: bool,

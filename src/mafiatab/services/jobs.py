@@ -16,9 +16,12 @@ The rules of the queue:
 * **A bounded number running per server.** `JobLimits.running` jobs run at once over all
   the processes on the database (a seating search takes two cores); the others wait.
   At most `JobLimits.queued` jobs wait (503 past that): the queue's memory is bounded.
-* **Fair.** Each tournament holds at most one place in the queue and the queue is taken
-  in arrival order, so the tournaments are served round-robin: a tournament whose job has
-  just run goes behind every tournament already waiting when it asks again.
+* **Fair.** Each tournament holds at most one place in the queue, and each owner (the
+  account that started the jobs) at most `JobLimits.per_owner` places, waiting or running
+  (429 past that): an organizer with fifty tournaments of his own cannot fill the
+  server's queue. The queue is served round-robin over owners (`_order`): the owner
+  served longest ago (one never served first) goes next, with his oldest job; an owner
+  whose job has just started goes behind every other owner waiting.
 * **Claimed under one lock.** Taking a job counts the running ones and picks the next in
   one write transaction, serialised over processes by a PostgreSQL advisory lock (SQLite:
   its write lock; one process there anyway), so the bound holds.
@@ -86,6 +89,8 @@ class JobLimits:
 
     running: int = 1
     queued: int = 50
+    #: places one owner holds at most, waiting or running
+    per_owner: int = 3
     heartbeat: float = 0.5
     stale: float = 15.0
     grace: float = 30.0
@@ -93,12 +98,13 @@ class JobLimits:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> JobLimits:
-        """The limits from MAFIATAB_JOBS_RUNNING / _QUEUED / _STALE (the server's options
-        set them, so every worker process of one server gets the same)."""
+        """The limits from MAFIATAB_JOBS_RUNNING / _QUEUED / _PER_OWNER / _STALE (the
+        server's options set them, so every worker process of one server gets the same)."""
         env = os.environ if environ is None else environ
         base = cls()
         return cls(running=max(1, int(env.get("MAFIATAB_JOBS_RUNNING", base.running))),
                    queued=max(1, int(env.get("MAFIATAB_JOBS_QUEUED", base.queued))),
+                   per_owner=max(1, int(env.get("MAFIATAB_JOBS_PER_OWNER", base.per_owner))),
                    stale=max(1.0, float(env.get("MAFIATAB_JOBS_STALE", base.stale))))
 
 
@@ -236,11 +242,37 @@ class Jobs:
             return None if row is None else _view(row, self._ahead(s, row))
 
     @staticmethod
-    def _ahead(s: Session, row: db.Job) -> int:
+    def _order(s: Session, kinds: tuple[str, ...] | None = None) -> list[int]:
+        """The waiting jobs (of `kinds`) in the order they will run: round-robin over
+        their owners, the owner whose job started longest ago first (one never served
+        before all, in the order they came), each owner's jobs in the order they came.
+        The queue is bounded (`JobLimits.queued`), so this reads a few rows."""
+        q = select(db.Job.id, db.Job.owner).where(db.Job.state == WAITING)
+        if kinds is not None:
+            q = q.where(db.Job.kind.in_(kinds))
+        waiting = s.execute(q.order_by(db.Job.id)).all()
+        if not waiting:
+            return []
+        owners: dict[str, list[int]] = {}
+        for job_id, owner in waiting:
+            owners.setdefault(owner, []).append(job_id)
+        never = dt.datetime.min.replace(tzinfo=dt.UTC)
+        served: dict[str, dt.datetime] = {
+            owner: aware(at) for owner, at in s.execute(
+                select(db.Job.owner, func.max(db.Job.started_at))
+                .where(db.Job.owner.in_(list(owners)), db.Job.started_at.is_not(None))
+                .group_by(db.Job.owner)) if at is not None}
+        turn = sorted(owners, key=lambda o: (served.get(o, never), owners[o][0]))
+        order: list[int] = []
+        for depth in range(max(len(jobs) for jobs in owners.values())):
+            order += [owners[o][depth] for o in turn if depth < len(owners[o])]
+        return order
+
+    def _ahead(self, s: Session, row: db.Job) -> int:
         if row.state != WAITING:
             return 0
-        return s.scalar(select(func.count()).select_from(db.Job)
-                        .where(db.Job.state == WAITING, db.Job.id < row.id)) or 0
+        order = self._order(s)
+        return order.index(row.id) if row.id in order else 0
 
     def counts(self) -> dict[str, int]:
         """How many jobs wait and run on the whole server (the page and the benchmark)."""
@@ -262,6 +294,11 @@ class Jobs:
                                    .where(db.Job.state == WAITING)) or 0
                 if waiting >= self.limits.queued:
                     raise JobRefused("queue_full", waiting=waiting, status=503)
+                held = s.scalar(select(func.count()).select_from(db.Job)
+                                .where(db.Job.owner == owner, db.Job.state.in_(BUSY))) or 0
+                if held >= self.limits.per_owner:
+                    raise JobRefused("owner_queue_full", limit=self.limits.per_owner,
+                                     status=429)
                 row = db.Job(tournament_id=tournament, kind=kind, state=WAITING, owner=owner,
                              params=params, inputs=inputs, time_limit=time_limit,
                              progress=0.0, info="", reason_ru="", reason_en="", published={},
@@ -308,10 +345,9 @@ class Jobs:
                                .where(db.Job.state == RUNNING)) or 0
             if running >= self.limits.running:
                 return None
-            row = s.scalar(select(db.Job).where(db.Job.state == WAITING,
-                                                db.Job.kind.in_(kinds))
-                           .order_by(db.Job.id).limit(1))
-            if row is None:
+            order = self._order(s, kinds)
+            row = s.get(db.Job, order[0]) if order else None
+            if row is None or row.state != WAITING:
                 return None
             now = _now()
             row.state, row.worker, row.started_at, row.heartbeat_at = RUNNING, self.worker, now, now

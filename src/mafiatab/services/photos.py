@@ -11,8 +11,18 @@ raster image of a known format is taken (JPEG, PNG, WebP, GIF: its first frame);
 orientation is applied, it is cropped to its centred square and scaled to `SIDE` pixels,
 and written anew as a baseline JPEG with no metadata. Whatever else the file carried
 (EXIF with a location, a script or an archive glued behind the image) is left behind.
-Bounds: `MAX_BYTES` of upload and `MAX_PIXELS` decoded (a small file that unpacks into a
-huge picture is refused before it is unpacked).
+Bounds, because a player's code may send photos and a small file may unpack into a huge
+picture:
+
+* `MAX_BYTES` of upload, and `MAX_PIXELS` by the file's header, before any pixel is
+  decoded: a budget fit for a 256-pixel card (a phone's 12-megapixel photo passes);
+* a JPEG is decoded at a reduced scale (its "draft": 1/2 to 1/8, what the card needs);
+  any other picture is reduced right after decoding, before it is turned, converted or
+  cropped, so that one full-size copy exists at a time;
+* at most `DECODING` decodes at once per server process, and at most `WAITING` uploads
+  wait for one (`DecodeQueue`); past that the upload is refused as "busy" (429, try
+  again), so that several uploads at once cost one picture's memory, not several;
+* the freed memory is handed back to the system after each decode (`memory.give_back`).
 """
 
 from __future__ import annotations
@@ -20,8 +30,11 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
+import threading
+import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -29,6 +42,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
+from mafiatab.services.memory import give_back
 from mafiatab.services.store import Store, account_players, record_audit, roles_in, tournament_row
 from mafiatab.storage import models as db
 from mafiatab.storage.models import HEAD_JUDGE, ORGANIZER, PLAYER
@@ -36,8 +50,14 @@ from mafiatab.texts.refusals import PHOTOS
 
 #: the largest upload taken (bytes)
 MAX_BYTES: Final = 3 * 1024 * 1024
-#: the largest picture decoded (pixels): a 3 MB file may not unpack into gigabytes
-MAX_PIXELS: Final = 40_000_000
+#: the largest picture decoded (pixels, read from the header): a 3 MB file may not unpack
+#: into gigabytes, and a 256-pixel card needs far less (a 12-megapixel phone photo passes)
+MAX_PIXELS: Final = 16_000_000
+#: decodes at once per server process, and uploads that may wait for one (429 past that)
+DECODING: Final = 1
+WAITING: Final = 4
+#: the longest an upload waits for its decode (seconds; then 429 as well)
+WAIT: Final = 60.0
 #: the stored square's side (pixels)
 SIDE: Final = 256
 #: the formats taken (Pillow's names)
@@ -56,6 +76,62 @@ class PhotoRefused(ServiceError):
     texts: ClassVar[Mapping[str, tuple[str, str]]] = PHOTOS
 
 
+class PhotoBusy(ServiceError):
+    """Too many photos are being decoded at once: try again in a moment (429)."""
+
+    status = 429
+    texts: ClassVar[Mapping[str, tuple[str, str]]] = PHOTOS
+
+
+class DecodeQueue:
+    """At most `slots` decodes at once in this process and at most `waiting` uploads
+    queued for one; an upload past that, or one that waited `wait` seconds, is refused
+    (`PhotoBusy`). After each decode the freed memory is handed back (`give_back`)."""
+
+    def __init__(self, slots: int = DECODING, waiting: int = WAITING,
+                 wait: float = WAIT) -> None:
+        self._cond = threading.Condition()
+        self._free = slots
+        self._waiting = 0
+        self.max_waiting = waiting
+        self.wait = wait
+        #: how many uploads were refused as busy (the tests and the benchmark read it)
+        self.refused = 0
+
+    @property
+    def waiting(self) -> int:
+        """How many uploads wait for a decode now."""
+        with self._cond:
+            return self._waiting
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        with self._cond:
+            if self._free <= 0:
+                if self._waiting >= self.max_waiting:
+                    self.refused += 1
+                    raise PhotoBusy("photo_busy")
+                self._waiting += 1
+                deadline = time.monotonic() + self.wait
+                try:
+                    while self._free <= 0:
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            self.refused += 1
+                            raise PhotoBusy("photo_busy")
+                        self._cond.wait(left)
+                finally:
+                    self._waiting -= 1
+            self._free -= 1
+        try:
+            yield
+        finally:
+            give_back()
+            with self._cond:
+                self._free += 1
+                self._cond.notify()
+
+
 class PhotoNotFound(NotFound):
     """No such player, or no photo (404)."""
 
@@ -70,26 +146,52 @@ class Photo:
     digest: str
 
 
-def normalise(data: bytes) -> bytes:
-    """The upload as our own `SIDE`×`SIDE` JPEG, or `PhotoRefused` (see the module).
-    Pure: no database, no I/O beyond the bytes given."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
+def _opened(data: bytes) -> Any:
+    """The upload opened by Pillow, its header checked against the bounds; no pixel
+    decoded yet (`PhotoRefused` for what is not taken)."""
+    from PIL import Image, UnidentifiedImageError
 
     if not data:
         raise PhotoRefused("photo_empty")
     if len(data) > MAX_BYTES:
         raise PhotoRefused("photo_too_big", limit=MAX_BYTES // (1024 * 1024))
     try:
+        img: Any = Image.open(io.BytesIO(data), formats=sorted(FORMATS))
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError,
+            IndexError, TypeError, struct.error):
+        raise PhotoRefused("photo_not_image") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PhotoRefused("photo_too_large", limit=MAX_PIXELS // 1_000_000) from None
+    if img.format not in FORMATS:
+        raise PhotoRefused("photo_not_image")
+    width, height = img.size  # the header's, nothing decoded yet
+    if width * height > MAX_PIXELS:
+        raise PhotoRefused("photo_too_large", limit=MAX_PIXELS // 1_000_000)
+    if min(width, height) < MIN_SIDE:
+        raise PhotoRefused("photo_too_small", side=MIN_SIDE)
+    return img
+
+
+def check_header(data: bytes) -> None:
+    """Refuse (`PhotoRefused`) what the file's header already shows is not taken: asked
+    before an upload waits for a decode, so that a refused file takes no place there."""
+    _opened(data).close()
+
+
+def normalise(data: bytes) -> bytes:
+    """The upload as our own `SIDE`×`SIDE` JPEG, or `PhotoRefused` (see the module).
+    Pure: no database, no I/O beyond the bytes given."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            img: Any = Image.open(io.BytesIO(data), formats=sorted(FORMATS))
-            if img.format not in FORMATS:
-                raise PhotoRefused("photo_not_image")
-            width, height = img.size
-            if width * height > MAX_PIXELS:
-                raise PhotoRefused("photo_too_large", limit=MAX_PIXELS // 1_000_000)
+            img = _opened(data)
             img.seek(0)
+            if img.format == "JPEG":  # decoded at 1/2..1/8 scale, still >= 2 cards a side
+                img.draft("RGB", (2 * SIDE, 2 * SIDE))
             img.load()
+            img = _reduced(img)
             img = ImageOps.exif_transpose(img)
     except PhotoRefused:
         raise
@@ -99,8 +201,6 @@ def normalise(data: bytes) -> bytes:
             IndexError, TypeError, struct.error):
         # Pillow says a broken or truncated file in several ways
         raise PhotoRefused("photo_not_image") from None
-    if min(img.size) < MIN_SIDE:
-        raise PhotoRefused("photo_too_small", side=MIN_SIDE)
     if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
         rgba = img.convert("RGBA")
         flat = Image.new("RGB", rgba.size, (40, 44, 52))  # transparency on the cards' dark
@@ -115,11 +215,30 @@ def normalise(data: bytes) -> bytes:
     return out.getvalue()
 
 
+def _reduced(img: Any) -> Any:
+    """A decoded picture shrunk by a whole factor to at least two cards a side (box
+    averaging, cheap), so that turning, converting and cropping copy a small picture;
+    the EXIF orientation is kept for `exif_transpose`."""
+    factor = min(img.size) // (2 * SIDE)
+    if factor < 2:
+        return img
+    if img.mode not in ("L", "LA", "RGB", "RGBA"):
+        keep = "RGBA" if img.mode in ("PA", "RGBa") or "transparency" in img.info else "RGB"
+        img = img.convert(keep)
+    info, exif = dict(img.info), img.getexif()
+    small = img.reduce(factor)
+    small.info.update(info)
+    if exif:
+        small.info["exif"] = exif.tobytes()
+    return small
+
+
 class Photos:
     """The players' photos of a tournament (see the module)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, decoding: DecodeQueue | None = None) -> None:
         self.store = store
+        self.decoding = decoding or DecodeQueue()
 
     # --- who may ---
     def _check(self, s: Session, tournament: int, player: str, actor: str, action: str) -> int:
@@ -155,7 +274,9 @@ class Photos:
         digest. The access is checked before the file is decoded and again in the write."""
         with self.store.read() as s:
             self._check(s, tournament, player, actor, "manage")
-        image = normalise(data)
+        check_header(data)
+        with self.decoding.slot():
+            image = normalise(data)
         digest = hashlib.sha256(image).hexdigest()
         with self.store.write() as s:
             tid = self._check(s, tournament, player, actor, "manage")
@@ -199,5 +320,6 @@ class Photos:
             return {code: digest for code, digest in rows}
 
 
-__all__ = ["FORMATS", "MAX_BYTES", "MAX_PIXELS", "SIDE", "Photo", "PhotoNotFound",
-           "PhotoRefused", "Photos", "normalise"]
+__all__ = ["DECODING", "FORMATS", "MAX_BYTES", "MAX_PIXELS", "SIDE", "WAITING", "DecodeQueue",
+           "Photo", "PhotoBusy", "PhotoNotFound", "PhotoRefused", "Photos", "check_header",
+           "normalise"]

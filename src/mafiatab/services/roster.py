@@ -28,7 +28,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
@@ -54,8 +54,12 @@ MANAGE: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 MAX_NICK: Final = 100
 MAX_CLUB: Final = 100
 MAX_ID: Final = 40
-#: a paste or a file holds at most this many lines (a tournament seats up to 500)
+#: a paste or a file holds at most this many lines (a tournament seats up to 500); the
+#: lines past them are not read at all
 MAX_LINES: Final = 1000
+#: the longest line read (characters): a longer one is refused beside its number, shown
+#: cut, and never split into cells
+MAX_LINE: Final = 1000
 MAX_FILE: Final = 2 * 1024 * 1024
 #: what an XLSX may unpack to, all its parts together (a thousand players' workbook is a
 #: few hundred KiB unpacked; a 2 MiB "zip bomb" would unpack to gigabytes in memory)
@@ -176,11 +180,22 @@ def _entry(line: int, text: str, cells: Sequence[str], columns: Sequence[str] | 
     return Entry(line, text, nickname, club or None, pid)
 
 
-def _rows(rows: Sequence[tuple[int, str, list[str]]], header_needed: bool) -> Parsed:
+#: one line read: its number, its text, its cells (None: too long to be read)
+Row = tuple[int, str, list[str] | None]
+#: how many lines are read at most: a header, `MAX_LINES`, and one to say there were more
+_READ: Final = MAX_LINES + 2
+
+
+def _long(line: int, text: str) -> Row:
+    return (line, text[:MAX_LINE] + "…", None)
+
+
+def _rows(rows: Sequence[Row], header_needed: bool) -> Parsed:
     out = Parsed()
     if not rows:
         return out
-    columns = _header(rows[0][2])
+    first = rows[0][2]
+    columns = None if first is None else _header(first)
     if columns is not None:
         rows = rows[1:]
     elif header_needed:
@@ -190,6 +205,9 @@ def _rows(rows: Sequence[tuple[int, str, list[str]]], header_needed: bool) -> Pa
                                    {"n": MAX_LINES}))
         rows = rows[:MAX_LINES]
     for line, text, cells in rows:
+        if cells is None:
+            out.refused.append(Refusal(line, text, "long_line", {"n": MAX_LINE}))
+            continue
         got = _entry(line, text, cells, columns)
         (out.entries if isinstance(got, Entry) else out.refused).append(got)  # type: ignore[arg-type]
     return out
@@ -198,9 +216,13 @@ def _rows(rows: Sequence[tuple[int, str, list[str]]], header_needed: bool) -> Pa
 def parse_text(text: str) -> Parsed:
     """A pasted list: one player a line, fields split by ";" (or a tab, as a spreadsheet's
     copy gives them); an optional header row first."""
-    rows = []
+    rows: list[Row] = []
     for i, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
+        if len(rows) >= _READ:
+            break
+        if len(line) > MAX_LINE:
+            rows.append(_long(i, line))
+        elif line.strip():
             rows.append((i, line.strip(), re.split(r"[;\t]", line)))
     return _rows(rows, header_needed=False)
 
@@ -219,16 +241,43 @@ def parse_file(data: bytes, filename: str) -> Parsed:
             text = data.decode("cp1251")
         except UnicodeDecodeError as e:
             raise RosterError("bad_file", detail=str(e)[:80]) from None
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    return _rows(_csv_rows(text), header_needed=True)
+
+
+def _csv_rows(text: str) -> list[Row]:
+    """The CSV's lines within the bounds: a physical line over `MAX_LINE` is never given
+    to the CSV reader (it is refused as it is), nor is a line past the first `_READ`."""
+    first = next((ln for ln in io.StringIO(text) if ln.strip()), "")[:MAX_LINE]
     delimiter = max(";,\t", key=first.count)
-    rows: list[tuple[int, str, list[str]]] = []
-    for cells in csv.reader(io.StringIO(text), delimiter=delimiter):
+    rows: list[Row] = []
+    numbers: list[int] = []  # the physical line each line given to the reader came from
+
+    def lines() -> Iterator[str]:
+        for n, line in enumerate(io.StringIO(text, newline=""), start=1):
+            if len(line.rstrip("\r\n")) > MAX_LINE:
+                rows.append(_long(n, line.rstrip("\r\n")))
+                continue
+            numbers.append(n)
+            yield line
+
+    reader = csv.reader(lines(), delimiter=delimiter)
+    while len(rows) < _READ:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error:  # a quoted field across many lines, past the reader's bound
+            line = numbers[-1] if numbers else 0
+            rows.append(_long(line, ""))
+            continue
         if any(c.strip() for c in cells):
-            rows.append((len(rows) + 1, delimiter.join(cells), cells))
-    return _rows(rows, header_needed=True)
+            line = numbers[-1] if numbers else len(rows) + 1
+            rows.append((line, delimiter.join(cells)[:MAX_LINE], cells))
+    rows.sort(key=lambda r: r[0])
+    return rows[:_READ]
 
 
-def _xlsx_rows(data: bytes) -> list[tuple[int, str, list[str]]]:
+def _xlsx_rows(data: bytes) -> list[Row]:
     import zipfile
 
     from openpyxl import load_workbook
@@ -246,12 +295,15 @@ def _xlsx_rows(data: bytes) -> list[tuple[int, str, list[str]]]:
         raise RosterError("bad_file", detail=type(e).__name__) from None
     try:
         sheet = book.worksheets[0]
-        rows = []
+        rows: list[Row] = []
         for i, values in enumerate(sheet.iter_rows(values_only=True, max_row=MAX_LINES + 2),
                                    start=1):
             cells = ["" if v is None else str(v) for v in values]
-            if any(c.strip() for c in cells):
-                rows.append((i, ";".join(cells).rstrip(";"), cells))
+            line = ";".join(cells).rstrip(";")
+            if len(line) > MAX_LINE:
+                rows.append(_long(i, line))
+            elif any(c.strip() for c in cells):
+                rows.append((i, line, cells))
         return rows
     finally:
         book.close()

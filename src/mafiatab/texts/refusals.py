@@ -25,6 +25,7 @@ ROSTER_REASON: Final[dict[str, tuple[str, str]]] = {
                        "nickname '{value}' was already on line {line}"),
     "taken_id": ("id «{value}» уже занят", "id '{value}' is taken"),
     "too_many_lines": ("строк больше {n}", "more than {n} lines"),
+    "long_line": ("строка длиннее {n} символов", "a line longer than {n} characters"),
 }
 
 
@@ -207,6 +208,10 @@ TEAMS: Final[dict[str, tuple[str, str]]] = {
 JOBS: Final[dict[str, tuple[str, str]]] = {
     "queue_full": ("очередь сервера полна ({waiting} задач): попробуйте через минуту",
                    "the server's queue is full ({waiting} jobs): try again in a minute"),
+    "owner_queue_full": ("в очереди сервера уже ваши рассадки — не больше {limit} сразу: "
+                         "дождитесь их или отмените одну",
+                         "the server's queue holds your seatings already, at most {limit} "
+                         "at once: wait for them or cancel one"),
     "job_running": ("рассадка уже составляется — дождитесь конца или отмените её",
                     "a seating is being generated already: wait for it or cancel it"),
     "no_job": ("нечего отменять: рассадка не составляется",
@@ -227,6 +232,8 @@ PHOTOS: Final[dict[str, tuple[str, str]]] = {
                         "this is not an image (JPEG, PNG, WebP or GIF)"),
     "photo_too_large": ("изображение слишком большое: больше {limit} млн точек",
                         "the image is too large: over {limit} million pixels"),
+    "photo_busy": ("сервер сейчас обрабатывает другие фото: отправьте снова через минуту",
+                   "the server is processing other photos now: send it again in a minute"),
     "photo_too_small": ("изображение слишком маленькое (меньше {side}×{side} точек)",
                         "the image is too small (under {side}×{side} pixels)"),
     "no_player": ("игрок {player} не зарегистрирован в турнире",

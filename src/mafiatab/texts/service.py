@@ -21,6 +21,12 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "({at}); yours was not written but is kept in the audit log (entry {audit}): "
         "open revision {head} and apply your changes again",
     ),
+    "decided_meanwhile": (
+        "дело {case} уже решил(а) {author} мгновением раньше; ваше решение не записано — "
+        "откройте дело и посмотрите решение",
+        "case {case} was decided by {author} a moment before; yours was not written: "
+        "open the case to see the decision",
+    ),
     "bad_state": (
         "игра {game}: нельзя {action} протокол в состоянии «{state}»",
         "game {game}: cannot {action} a protocol that is {state}",

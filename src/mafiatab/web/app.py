@@ -164,7 +164,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
         """Every refusal of the services and the files below them, one way: the API's JSON
         (`error`, `message`, `problems` with their codes and params) or the error page."""
         p = principal(request)
-        headers = {"Retry-After": "5"} if e.status == 503 else None
+        headers = {"Retry-After": "5"} if e.status in (429, 503) else None
         if _is_api(request):
             return JSONResponse(e.as_dict(p.lang), status_code=e.status, headers=headers)
         return render(request, "error.html", status_code=e.status, message=e.message(p.lang),

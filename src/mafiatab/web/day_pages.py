@@ -468,7 +468,8 @@ async def me_events(request: Request, tid: int, d: DaySvc) -> Response:
             yield event
 
     return EventSourceResponse(
-        stream(), ping=PING, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        hub_of(request).while_signed_in(stream(), token), ping=PING,
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 # --- teams ---------------------------------------------------------------------------------

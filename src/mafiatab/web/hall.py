@@ -181,8 +181,8 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
                 return
             yield event
 
-    return EventSourceResponse(stream(), ping=PING, headers={"Cache-Control": "no-store",
-                                                             "X-Accel-Buffering": "no"})
+    return EventSourceResponse(hub_of(request).while_signed_in(stream(), token), ping=PING,
+                               headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 __all__ = ["PAGE_SECONDS", "WORDS", "after_round", "hall_json", "router"]

@@ -330,7 +330,7 @@ async def live_events(request: Request, tid: int, code: str) -> Response:
                 return
             yield event
 
-    return EventSourceResponse(stream(), ping=15,
+    return EventSourceResponse(hub_of(request).while_signed_in(stream(), token), ping=15,
                                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

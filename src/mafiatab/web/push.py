@@ -58,6 +58,50 @@ RETRY_MS: Final = 3000
 log = logging.getLogger(__name__)
 
 
+#: what a stream sends when its session ended (an event with no data is not delivered)
+GONE: Final = {"event": "gone", "data": "gone"}
+
+
+class SessionWatch:
+    """The sessions this process's streams rest on, checked all together in one query
+    (`check`: the tokens still standing) each time the hub wakes or ticks: a sign-out,
+    "sign out everywhere", a revoked code or a password change ends the streams of the
+    session within a tick (at once when the write was made through this process), not at
+    the tournament's next change, and a thousand listening phones cost one query a tick."""
+
+    def __init__(self) -> None:
+        self.check: Callable[[list[str]], set[str]] | None = None
+        self._watched: dict[str, set[asyncio.Event]] = {}
+
+    def watch(self, token: str) -> asyncio.Event:
+        """An event set when the session `token` ends (`unwatch` it when done)."""
+        gone = asyncio.Event()
+        self._watched.setdefault(token, set()).add(gone)
+        return gone
+
+    def unwatch(self, token: str, gone: asyncio.Event) -> None:
+        events = self._watched.get(token)
+        if events is not None:
+            events.discard(gone)
+            if not events:
+                del self._watched[token]
+
+    async def sweep(self, pool: ThreadPoolExecutor) -> None:
+        check = self.check
+        if check is None or not self._watched:
+            return
+        tokens = list(self._watched)
+        try:
+            alive = await asyncio.get_running_loop().run_in_executor(pool, check, tokens)
+        except Exception:  # a lost database: the streams' own checks still run per event
+            log.warning("push: the sessions' check failed", exc_info=True)
+            return
+        for token in tokens:
+            if token not in alive:
+                for gone in self._watched.get(token, ()):
+                    gone.set()
+
+
 @dataclass(eq=False)
 class Topic:
     """What one group of listeners watches, its version and its rendered payloads."""
@@ -85,6 +129,7 @@ class Hub:
         self.pool = pool
         self.tick = tick
         self.topics: dict[Hashable, Topic] = {}
+        self.sessions = SessionWatch()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -118,6 +163,7 @@ class Hub:
                 del self.topics[key]
             if self.topics:
                 await asyncio.gather(*(self._probe(t) for t in list(self.topics.values())))
+            await self.sessions.sweep(self.pool)
 
     async def _probe(self, topic: Topic) -> None:
         loop = asyncio.get_running_loop()
@@ -204,6 +250,38 @@ class Hub:
                 topic.payloads.pop(variant, None)
             else:
                 topic.variants[variant] = (render, event, n - 1)
+
+    async def while_signed_in(self, events: AsyncIterator[Any], token: object
+                              ) -> AsyncIterator[Any]:
+        """The events of `events` while the session `token` stands; when it ends (seen
+        by `SessionWatch`, within a tick) one "gone" event, and the stream ends."""
+        if not isinstance(token, str):
+            yield GONE
+            return
+        self._ensure_running()
+        gone = self.sessions.watch(token)
+        ended = asyncio.ensure_future(gone.wait())
+        step: asyncio.Future[Any] | None = None
+        try:
+            while True:
+                step = asyncio.ensure_future(anext(events))
+                await asyncio.wait({step, ended}, return_when=asyncio.FIRST_COMPLETED)
+                if gone.is_set():
+                    yield GONE
+                    return
+                try:
+                    item = step.result()
+                except StopAsyncIteration:
+                    return
+                step = None
+                yield item
+        finally:
+            ended.cancel()
+            if step is not None and not step.done():
+                step.cancel()  # the listener's own stream ends (its `finally` runs)
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await step
+            self.sessions.unwatch(token, gone)
 
     def response(self, key: Hashable, probe: Callable[[], Hashable], variant: Hashable,
                  render: Callable[[], str], request: Request,
@@ -292,6 +370,7 @@ def install(app: Any) -> Hub:
     also by the other processes' writes (`Notifier`)."""
     hub = Hub(ThreadPoolExecutor(max_workers=2, thread_name_prefix="push"))
     app.state.push_hub = hub
+    hub.sessions.check = app.state.services.accounts.alive
     store = app.state.services.store
     store.on_write(hub.wake)
     engine = store.engine
@@ -303,4 +382,5 @@ def install(app: Any) -> Hub:
     return hub
 
 
-__all__ = ["CHANNEL", "PING", "RETRY_MS", "TICK", "Hub", "Notifier", "Topic", "hub_of", "install"]
+__all__ = ["CHANNEL", "GONE", "PING", "RETRY_MS", "TICK", "Hub", "Notifier", "SessionWatch", "Topic",
+           "hub_of", "install"]

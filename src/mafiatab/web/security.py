@@ -11,7 +11,9 @@
   token, in the `X-CSRF-Token` header (htmx and API clients) or the `csrf` form field
   (plain forms). A token is made with the session and replaced at sign-in.
 * Sign-in attempts are rate-limited (`limits`, moving windows): per address for every
-  attempt, per account for wrong passwords, per code for wrong secrets. Over a limit:
+  attempt, per account for wrong passwords (per address, and a budget for all addresses
+  that stops only the addresses that got it wrong: a flood never locks the owner out),
+  per code for wrong secrets. Over a limit:
   429 with Retry-After and a sentence in Russian and English, before any hashing is done.
   The counts live where every server process sees them (`rate_storage`): in memory for
   one process on SQLite, in the database on PostgreSQL (so `--workers N` gives an
@@ -98,8 +100,13 @@ class SignInLimits:
     #: wrong passwords for one account from one address (so that somebody guessing from
     #: his phone cannot lock a judge out who signs in from hers)
     per_account: str = "10/minute"
-    #: wrong passwords for one account from all addresses together
+    #: wrong passwords for one account from all addresses together: past this budget only
+    #: the addresses with fewer than `per_account_slips` wrong passwords for the account
+    #: are let through (the owner on her own phone passes; a flood is slowed, not her)
     per_account_all: str = "100/minute"
+    #: wrong passwords for one account from one address that still leave it let through
+    #: once the account's budget is spent
+    per_account_slips: str = "3/hour"
     #: wrong secrets for one code (its first group), from anywhere
     per_code: str = "5/minute"
 
@@ -150,6 +157,7 @@ class Guard:
         self._address = parse(limits.per_address)
         self._account = parse(limits.per_account)
         self._account_all = parse(limits.per_account_all)
+        self._slips = parse(limits.per_account_slips)
         self._code = parse(limits.per_code)
         self._blocked: dict[tuple[str, ...], float] = {}
         self._blocked_lock = threading.Lock()
@@ -160,7 +168,10 @@ class Guard:
         stats = self._limiter.get_window_stats(item, *keys)
         return max(1, math.ceil(stats.reset_time - time.time()))
 
-    def _refuse(self, item: RateLimitItem, *keys: str) -> None:
+    def _refuse(self, item: RateLimitItem, *keys: str,
+                remember: tuple[str, ...] | None = None) -> None:
+        """Refuse for as long as the window of `item` at `keys` is full; this process
+        remembers it under `remember` (by default the same keys)."""
         retry = self._retry(item, *keys)
         with self._blocked_lock:
             if len(self._blocked) >= MAX_BLOCKED:
@@ -168,7 +179,7 @@ class Guard:
                 self._blocked = {k: t for k, t in self._blocked.items() if t > now}
                 if len(self._blocked) >= MAX_BLOCKED:
                     self._blocked.clear()
-            self._blocked[keys] = time.time() + retry
+            self._blocked[remember or keys] = time.time() + retry
         self.refused += 1
         raise TooMany(retry)
 
@@ -194,11 +205,16 @@ class Guard:
     def attempt(self, address: str, *, account: str | None = None,
                 code: str | None = None) -> None:
         """Count one attempt from `address`; refuse (`TooMany`) when the address, the
-        account or the code has had too many. Called before any hashing."""
+        account or the code has had too many. Called before any hashing.
+
+        The account's own budget (`per_account_all`) never refuses an address that has
+        not got this account's password wrong (fewer than `per_account_slips`): a flood
+        of guesses from many addresses slows every one of them to a few an hour, and
+        the owner, signing in from her own phone, is not locked out by it."""
         self._known("addr", address)
         if account is not None:
             self._known("acct", account, address)
-            self._known("acct", account)
+            self._known("slip", account, address)
         if code is not None:
             self._known("code", code)
         if not self._limiter.hit(self._address, "addr", address):
@@ -206,8 +222,11 @@ class Guard:
         if account is not None:
             if not self._limiter.test(self._account, "acct", account, address):
                 self._refuse(self._account, "acct", account, address)
-            if not self._limiter.test(self._account_all, "acct", account):
-                self._refuse(self._account_all, "acct", account)
+            if (not self._limiter.test(self._account_all, "acct", account)
+                    and not self._limiter.test(self._slips, "slip", account, address)):
+                # let in again when the account's budget frees (not in an hour)
+                self._refuse(self._account_all, "acct", account,
+                             remember=("slip", account, address))
         if code is not None and not self._limiter.test(self._code, "code", code):
             self._refuse(self._code, "code", code)
 
@@ -216,6 +235,7 @@ class Guard:
         if account is not None:
             self._limiter.hit(self._account, "acct", account, address)
             self._limiter.hit(self._account_all, "acct", account)
+            self._limiter.hit(self._slips, "slip", account, address)
         if code is not None:
             self._limiter.hit(self._code, "code", code)
 
