@@ -23,6 +23,8 @@ from mafiatab.domain.clock import MAX_OFFSET, MAX_URL, check_offset, check_video
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
+    Change,
+    Correction,
     Day,
     Game,
     LotDraw,
@@ -41,7 +43,6 @@ from mafiatab.domain.protocol import (
     Video,
     VoteRound,
 )
-from mafiatab.domain.protocol import Change, Correction
 
 FORMAT = "mafiatab.tournament/1"
 
