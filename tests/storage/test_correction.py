@@ -41,7 +41,8 @@ def _setup(service: Services, *, four_eyes: bool = False) -> tuple[int, Game]:
 
 
 def _winner(g: Game) -> int:
-    return next(s.seat for s in g.seats if (s.role in ("red", "sheriff")) == (g.result == "red"))
+    return next(s.seat for s in g.seats if (s.role in ("red", "sheriff")) == (g.result == "red")
+                and s.seat != g.first_killed)
 
 
 def _extra(g: Game, seat: int, value: str, why: str | None = None) -> Game:
