@@ -28,7 +28,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from mafiatab import i18n
-from mafiatab.domain.corrections import correction_words, seat_changes
+from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.paper import dealt_roles, paper_from_log
 from mafiatab.domain.points import Hundredths, format_points
 from mafiatab.domain.problems import translate_clause
@@ -187,7 +187,9 @@ def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str,
         table=str(game.table), date=game.date or "", judge=game.judge or "", seats=seats,
         days=days, first_killed=str(fk) if fk is not None else "—", best_move=best,
         winner=game.result, explanations=explanations,
-        corrections=[f"{_moment(c.at, zone, lang)}: {correction_words(c, lang, names_by_id(t))}"
+        corrections=[f"{c.by}, {_moment(c.at, zone, lang)}: "
+                     f"{what_words(c, lang, names_by_id(t))}. "
+                     f"{'Причина' if lang == 'ru' else 'Reason'}: {c.reason}"
                      for c in game.corrections],
         protest=_protest_line(game, lang),
         decision=game.protest.decision or "" if game.protest is not None else "",

@@ -191,7 +191,10 @@ WEB: Final[dict[str, tuple[str, str]]] = {
                    "game's page, in the PDF and in the exports."),
     "correction_reason": ("Причина исправления (её увидят судья стола и игроки)",
                           "Reason for the correction (the table judge and the players see it)"),
+    "revision_n": ("ревизия {n}", "revision {n}"),
     "corrected_mark": ("Исправлено главным судьёй", "Corrected by the head judge"),
+    "correction_line": ("{by}, {at}: {what}. Причина: {reason}",
+                        "{by}, {at}: {what}. Reason: {reason}"),
     "four_eyes": ("Правило «четыре глаза»: протокол подтверждает и дело решает не тот, кто "
                   "подал или исправил протокол, подал дело (в том числе за игрока) или выдал "
                   "код входа, которым дело подано",

@@ -15,7 +15,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.corrections import correction_words, seat_changes
+from mafiatab.domain.corrections import correction_words, seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
@@ -232,9 +232,10 @@ def correction_marks(svc: Services, tid: int, g: model.Game, names: dict[str, st
             at = local_time(dt.datetime.fromisoformat(c.at.replace("Z", "+00:00")), zone, lang)
         except ValueError:
             at = c.at
-        text = (correction_words(c, lang, names) if not extras_hidden
-                else correction_words(msgspec.structs.replace(c, changes=[]), lang, names))
-        out.append({"by": c.by, "at": at, "text": text})
+        what = what_words(c, lang, names) if not extras_hidden else ""
+        out.append({"by": c.by, "at": at, "what": what, "reason": c.reason,
+                    "text": correction_words(c, lang, names) if not extras_hidden else
+                    correction_words(msgspec.structs.replace(c, changes=[]), lang, names)})
     marks = {} if extras_hidden else {
         seat: seat_changes(g.corrections, seat, lang, names) for seat in range(1, 11)}
     return {"corrections": out, "seat_marks": {k: v for k, v in marks.items() if v}}
