@@ -94,6 +94,39 @@ def test_the_head_judges_correction_in_the_browser(
     queue.scroll_into_view_if_needed()
     _shot(page, f"correct-queue-{width}")
     assert svc.games.status(tid, code).state == "submitted"
+    # the table judge sees what was changed in his protocol, and why, on his tables
+    judge = browser.new_context(viewport={"width": width, "height": height}, locale="ru-RU")
+    jp = judge.new_page()
+    jp.goto(f"{base}/login?next=/t/{tid}/judge")
+    jp.fill("input[name=user]", "judge1")
+    jp.fill("input[name=password]", DEMO_PASSWORD)
+    jp.click("#login-btn")
+    jp.wait_for_url(re.compile(rf".*/t/{tid}/judge$"))
+    mine = " ".join(jp.locator(".correction").first.inner_text().split())
+    assert "Исправлено главным судьёй" in mine and "+0,8 → +0,4" in mine and REASON in mine
+    _shot(jp, f"correct-judge-tables-{width}")
+    judge.close()
+    # the organizer switches four eyes on from the set-up page
+    org = browser.new_context(viewport={"width": width, "height": height}, locale="ru-RU")
+    op = org.new_page()
+    op.goto(f"{base}/login?next=/t/{tid}/setup")
+    op.fill("input[name=user]", "organizer")
+    op.fill("input[name=password]", DEMO_PASSWORD)
+    op.click("#login-btn")
+    op.wait_for_url(re.compile(rf".*/t/{tid}/setup$"))
+    op.check("#four-eyes-check")
+    op.click("#four-eyes-btn")
+    op.wait_for_url(re.compile(rf".*/t/{tid}/setup#four-eyes$"))
+    assert op.locator("#four-eyes-check").is_checked() and svc.tournaments.four_eyes(tid)
+    op.locator("#four-eyes").screenshot(path=str(SCREENS / f"correct-four-eyes-{width}.png"))
+    org.close()
+    # ... and then the head judge's confirmation of his own correction is refused in words
+    page.goto(f"{base}/t/{tid}/games/{code}")
+    page.click("#confirm")
+    page.wait_for_load_state()
+    assert "четыре глаза" in page.content()
+    _shot(page, f"correct-four-eyes-refused-{width}")
+    assert svc.games.status(tid, code).state == "submitted"
     if width == 1280:  # the printout's second page, as the head judge downloads it
         pdf = page.request.get(f"{base}/t/{tid}/games/{code}/protocol.pdf")
         assert pdf.ok
