@@ -117,6 +117,9 @@ def test_a_correction_refused_changes_nothing(service: Services) -> None:
         service.protocols.save_draft(tid, g.id, _extra(judged, seat, "0.4"), actor=HJ,
                                      base_revision=base)
     assert "исправлением с причиной" in hidden.value.message("ru")
+    with pytest.raises(StateError):  # nor a submit of his own protocol over the judge's
+        service.protocols.submit(tid, g.id, actor=HJ, base_revision=base,
+                                 game=_extra(judged, seat, "0.4"))
     head = service.games.head(tid, g.id)
     assert (head.number, head.state) == (base, SUBMITTED)
     assert head.game_struct().corrections == []

@@ -227,6 +227,8 @@ class Protocols:
                     if scene.head.state not in (DRAFT, RETURNED) and game is None:
                         raise StateError("bad_state", game=code, action="submit",
                                          state=scene.head.state)
+                    if scene.head.state == SUBMITTED:  # a changed one: `correct`, marked
+                        raise StateError("correct_instead", game=code)
                     sent = self._placed(scene, game) if game is not None else scene.head_game
                     checked = self._checked(s, scene, sent)
                     contradictions = [p for p in checked.errors
