@@ -215,3 +215,17 @@ def test_format_1_round_trips_the_correction_marks(service: Services) -> None:
     assert again.games[0].corrections == exported.games[0].corrections
     tid2 = service.tournaments.import_file(text.encode(), actor=ORG)
     assert service.tournaments.export(tid2).games[0].corrections == exported.games[0].corrections
+
+
+def test_a_seats_first_extra_reads_field_by_field(service: Services) -> None:
+    tid, g = _setup(service)
+    base = _submitted(service, tid, g, _winner(g))
+    judged = service.games.head(tid, g.id).game_struct()
+    bare = next(s.seat for s in judged.seats
+                if s.seat not in judged.scores and s.seat != judged.first_killed)
+    service.protocols.correct(tid, g.id, _extra(judged, bare, "0.2"), actor=HJ,
+                              reason="a good speech missed", base_revision=base)
+    (mark,) = service.games.head(tid, g.id).game_struct().corrections
+    assert [(c.path, c.old, c.new) for c in mark.changes] == [
+        (f"scores.{bare}.extra", None, "0.2")]
+    assert f"место {bare}: доп. балл: — → +0,2" in correction_words(mark, "ru")

@@ -288,7 +288,7 @@ class Protocols:
                         by=actor, at=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
                         reason=why, changes=[model.Change(path=path, old=_json(old),
                                                           new=_json(new))
-                                             for path, (old, new) in changes.items()])
+                                             for path, (old, new) in _flat(changes)])
                     marked = msgspec.structs.replace(
                         checked.game, corrections=[*scene.head_game.corrections, mark])
                     return self._write_step(s, scene, base_revision, actor, "correct",
@@ -489,6 +489,27 @@ _ENCODER: Final = msgspec.json.Encoder(decimal_format="number")
 def _json(value: Any) -> str | None:
     """A changed value as its exact JSON text (a correction's `Change`)."""
     return None if value is None else _ENCODER.encode(value).decode("utf-8")
+
+
+def _flat(changes: dict[str, list[Any]]) -> list[tuple[str, tuple[Any, Any]]]:
+    """A revision's changes with an object that appeared or went (a seat's first extra:
+    `scores.6` from nothing) spelt out field by field (`scores.6.extra`), so that each
+    reads as one value in words."""
+    out: list[tuple[str, tuple[Any, Any]]] = []
+
+    def walk(path: str, old: Any, new: Any) -> None:
+        if isinstance(old, dict) or isinstance(new, dict):
+            a = old if isinstance(old, dict) else {}
+            b = new if isinstance(new, dict) else {}
+            for key in [*a, *(k for k in b if k not in a)]:
+                if a.get(key) != b.get(key):
+                    walk(f"{path}.{key}", a.get(key), b.get(key))
+        else:
+            out.append((path, (old, new)))
+
+    for path, (old, new) in changes.items():
+        walk(path, old, new)
+    return out
 
 
 def _four_eyes(s: Session, scene: _Scene, actor: str) -> None:
