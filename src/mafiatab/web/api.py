@@ -231,9 +231,10 @@ def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
         out["protocol"].pop("scores", None)
         out["protocol"].pop("explanations", None)
-        for c in out["protocol"].get("corrections", []):  # what a correction did to them
+        for c in out["protocol"].get("corrections", []):  # what and why could tell them
             c["changes"] = [ch for ch in c.get("changes", [])
                             if not str(ch.get("path", "")).startswith(("scores", "explanations"))]
+            c["reason"] = ""
     return out
 
 

@@ -9,13 +9,12 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import msgspec
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.corrections import correction_words, seat_changes, what_words
+from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
@@ -222,7 +221,7 @@ def correction_marks(svc: Services, tid: int, g: model.Game, names: dict[str, st
     """The head judge's corrections of a protocol as the pages show them: each in words
     with its moment on the tournament's clock (`corrections`), and, per seat, what stands
     beside the judge's explanation of that seat (`seat_marks`). While extras are hidden,
-    a correction says that it happened and why, never the extras it changed."""
+    a correction says only who and when (what and why could tell the extras)."""
     if not g.corrections:
         return {"corrections": [], "seat_marks": {}}
     zone = svc.zones.zone(tid)
@@ -233,9 +232,8 @@ def correction_marks(svc: Services, tid: int, g: model.Game, names: dict[str, st
         except ValueError:
             at = c.at
         what = what_words(c, lang, names) if not extras_hidden else ""
-        out.append({"by": c.by, "at": at, "what": what, "reason": c.reason,
-                    "text": correction_words(c, lang, names) if not extras_hidden else
-                    correction_words(msgspec.structs.replace(c, changes=[]), lang, names)})
+        out.append({"by": c.by, "at": at, "what": what,
+                    "reason": c.reason if not extras_hidden else "…"})
     marks = {} if extras_hidden else {
         seat: seat_changes(g.corrections, seat, lang, names) for seat in range(1, 11)}
     return {"corrections": out, "seat_marks": {k: v for k, v in marks.items() if v}}
