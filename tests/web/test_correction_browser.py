@@ -120,11 +120,12 @@ def test_the_head_judges_correction_in_the_browser(
     assert op.locator("#four-eyes-check").is_checked() and svc.tournaments.four_eyes(tid)
     op.locator("#four-eyes").screenshot(path=str(SCREENS / f"correct-four-eyes-{width}.png"))
     org.close()
-    # ... and then the head judge's confirmation of his own correction is refused in words
+    # ... and then the head judge's page says he does not confirm his own correction
     page.goto(f"{base}/t/{tid}/games/{code}")
-    page.click("#confirm")
-    page.wait_for_load_state()
-    assert "четыре глаза" in page.content()
+    note = page.locator("#four-eyes-note")
+    assert "протокол исправил(а) headjudge" in note.inner_text()
+    assert "четыре глаза" in note.inner_text()
+    assert page.locator("#confirm").is_disabled()
     _shot(page, f"correct-four-eyes-refused-{width}")
     assert svc.games.status(tid, code).state == "submitted"
     if width == 1280:  # the printout's second page, as the head judge downloads it

@@ -190,10 +190,14 @@ def test_four_eyes_from_the_page_the_api_and_the_cli(
                 data=_form(_extra(judged, seat, "0.6"), base, csrf_of(hj), REASON),
                 follow_redirects=False)
     assert r.status_code == 303
+    game = hj.get(f"/t/{tid}/games/{code}").text  # the page says so before he tries
+    assert 'id="four-eyes-note"' in game and "протокол исправил(а) headjudge" in game
+    assert re.search(r'id="confirm" disabled', game)
     r = hj.post(f"/t/{tid}/games/{code}/confirm", data={"csrf": csrf_of(hj)},
                 follow_redirects=False)
     assert r.status_code == 403
     assert "протокол исправил(а) headjudge" in r.text and "четыре глаза" in r.text
+    assert 'id="four-eyes-note"' not in org.get(f"/t/{tid}/games/{code}").text
     assert svc.games.status(tid, code).state == "submitted"
     r = org.post(f"/t/{tid}/games/{code}/confirm", data={"csrf": csrf_of(org)},
                  follow_redirects=False)

@@ -161,6 +161,19 @@ class Protocols:
                 return False
             return True
 
+    def four_eyes_refusal(self, tournament: int, code: str, actor: str) -> ServiceError | None:
+        """Why four eyes would refuse `actor` confirming the submitted protocol now (the
+        page says so before he tries), or None."""
+        with self.store.read() as s:
+            scene = self._scene(s, tournament, code, actor)
+            if not scene.t.confirmer_must_differ or scene.head.state != SUBMITTED:
+                return None
+            try:
+                _four_eyes(s, scene, actor)
+            except PermissionDenied as refused:
+                return refused
+            return None
+
     # --- the steps ------------------------------------------------------------------
     def save_draft(self, tournament: int, code: str, game: model.Game, *, actor: str,
                    base_revision: int, own_autosave: bool = False,

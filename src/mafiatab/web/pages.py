@@ -213,6 +213,8 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
                   **correction_marks(svc, tid, g, names, me.lang, extras_hidden),
                   problems=problems if staff or info.state != CONFIRMED else [],
                   decide=staff and info.state == "submitted", returned=returned,
+                  four_eyes=(svc.protocols.four_eyes_refusal(tid, code, me.user)
+                             if staff and me.user and info.state == "submitted" else None),
                   may_edit=me.user is not None and svc.protocols.may_edit(tid, code, me.user))
 
 
