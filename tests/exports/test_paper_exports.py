@@ -106,3 +106,40 @@ def test_fsm_8_9_1_appeal_check_on_the_moscow_clock(tmp_path: Path) -> None:
     assert late.exit_code == 1 and "07.03.2026 16:00 (Москва, UTC+3)" in late.output
     bad = runner.invoke(app, [*base[:-1], "Mars/Olympus", "--now", "2026-03-07T14:30"])
     assert bad.exit_code == 2
+
+
+def test_the_head_judges_correction_in_the_spreadsheets_and_the_check(tmp_path: Path) -> None:
+    """format 1 `corrections`: no unknown field for `mafiatab check`; the «Протоколы»
+    sheet and the paper CSV say «исправлено главным судьёй» with what and why, once for
+    the correction and once beside the judge's explanation of the seat it changed."""
+    from decimal import Decimal
+
+    from mafiatab.domain.protocol import Change, Correction, SeatScores
+
+    t = sample_tournament("fsm", 10, 2, seed=7)
+    g = t.games[0]
+    seat = next(s.seat for s in g.seats if s.seat != g.first_killed)
+    old = g.scores.get(seat, SeatScores())
+    corrected = msgspec.structs.replace(
+        g, scores={**g.scores, seat: msgspec.structs.replace(old, extra=Decimal("0.4"))},
+        explanations={seat: "+0,8 за точную версию"},
+        corrections=[Correction(by="hj", at="2026-03-07T14:05:00Z", reason="версия частичная",
+                                changes=[Change(path=f"scores.{seat}.extra", old="0.8",
+                                                new="0.4")])])
+    t.games = [corrected, *t.games[1:]]
+    path = tmp_path / "corrected.json"
+    path.write_text(dumps_tournament(t), encoding="utf-8")
+    r = runner.invoke(app, ["check", str(path), "--json", "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    assert not [p for p in json.loads(r.output)["problems"] if p["code"] == "unknown_field"]
+    xlsx, paper = tmp_path / "cup.xlsx", tmp_path / "paper.csv"
+    r = runner.invoke(app, ["export-standings", str(path), "--xlsx", str(xlsx),
+                            "--paper-csv", str(paper)])
+    assert r.exit_code == 0, r.output
+    sheet = [[c.value for c in line] for line in load_workbook(xlsx)["Протоколы"].iter_rows()]
+    marks = [row for row in sheet if row[4] == "исправлено главным судьёй"]
+    words = f"место {seat}: доп. балл: +0,8 → +0,4. Причина: версия частичная"
+    assert [row[6] for row in marks] == [seat, None]
+    assert all(words in str(row[10]) for row in marks)
+    rows = list(csv.reader(io.StringIO(paper.read_text(encoding="utf-8-sig"))))
+    assert sum(1 for row in rows if "исправлено главным судьёй" in row) == 2

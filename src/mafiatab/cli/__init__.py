@@ -21,6 +21,7 @@ from mafiatab.cli import prints, records, words
 from mafiatab.cli.day import day_app
 from mafiatab.cli.files import app, err, print_problems
 from mafiatab.cli.mafiaratings import import_game_command
+from mafiatab.cli.options import four_eyes_command
 from mafiatab.cli.ratings import ratings_command
 from mafiatab.cli.seating import seating_command
 from mafiatab.domain.problems import Refused
@@ -44,6 +45,7 @@ app.command("import-game")(import_game_command)
 app.command("serve")(serve_command)
 app.command("ratings")(ratings_command)
 app.add_typer(day_app, name="day")
+app.command("four-eyes")(four_eyes_command)
 
 
 def _argv_lang() -> str:

@@ -167,6 +167,28 @@ class Video(_Record):
     offset: Annotated[int, msgspec.Meta(ge=0, le=2 * 24 * 3600)] = 0
 
 
+class Change(_Record, gc=False):
+    """One value a head judge's correction changed: its format-1 path in the game
+    (`scores.4.extra`, `seats.3.role`, `result`) and the value before and after, each as
+    its JSON text (exact: `"0.8"`, `"\\"black\\""`), None where there was none."""
+
+    path: str
+    old: str | None = None
+    new: str | None = None
+
+
+class Correction(_Record):
+    """The head judge's correction of a submitted protocol (docs/format.md): who, when
+    (UTC, ISO 8601 with `Z`), why, and what changed. It stays with the protocol through
+    confirmation and export, so that the page, the printout and the file say that the
+    head judge changed what the table judge wrote."""
+
+    by: str
+    at: str
+    reason: str
+    changes: list[Change] = []
+
+
 class Game(_Record, kw_only=True):
     id: str
     stage: str
@@ -193,6 +215,8 @@ class Game(_Record, kw_only=True):
     log: list[dict[str, Any]] | None = None
     #: the game's video and where in it the game starts (issue 15.5)
     video: Video | None = None
+    #: the head judge's corrections of the submitted protocol, oldest first
+    corrections: list[Correction] = []
     #: fields of this game the program does not know, kept so that nothing is lost
     other: dict[str, Any] = msgspec.field(default_factory=dict, name=UNKNOWN_KEY)
 

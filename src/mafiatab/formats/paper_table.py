@@ -1,7 +1,8 @@
 """The paper protocol's columns that score nothing, as one table for the spreadsheets.
 
-Fouls per seat, nominations and votes day by day, who left, the judge's explanations and
-the protest with its decision (FIIM 9.5, 9.10, 8.9.1; docs/format.md) are kept in every
+Fouls per seat, nominations and votes day by day, who left, the judge's explanations (with
+the head judge's corrections of that seat beside them), the protest with its decision and
+each correction of the head judge (FIIM 9.5, 9.10, 8.9.1; docs/format.md) are kept in every
 game; the XLSX workbook and the CSV export carry them as one long table, a row per fact,
 in words (never the file's codes: "переголосование", not "revote"), so that a
 spreadsheet filters them by game, day or seat.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mafiatab.domain.corrections import correction_words, seat_changes
 from mafiatab.domain.protocol import Game, Tournament
 from mafiatab.formats.tables import Cell
 
@@ -38,6 +40,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "night_killed": ("убит в первую ночь стрельбы (сломанный стол)",
                      "shot in the first shooting night (broken table)"),
     "video": ("видео", "video"),
+    "corrected": ("исправлено главным судьёй", "corrected by the head judge"),
 }
 
 PAPER_KEYS = ("game", "stage", "round", "table", "what", "day", "seat", "player", "by",
@@ -84,6 +87,11 @@ def _rows(g: Game, stage: str, names: dict[str, str], lang: str) -> list[list[Ce
         row("night_killed", None, g.night_killed, None, None, None)
     for seat, text in sorted(g.explanations.items()):
         row("explanation", None, seat, None, None, text)
+        # the judge's words never stand alone beside points the head judge changed
+        for mark in seat_changes(g.corrections, seat, lang, names):
+            row("corrected", None, seat, None, None, mark)
+    for c in g.corrections:
+        row("corrected", None, None, None, None, f"{c.at}: {correction_words(c, lang, names)}")
     if g.protest is not None:
         p = g.protest
         row("protest", None, p.by, None, None, " ".join(x for x in (p.at, p.text) if x))

@@ -28,6 +28,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from mafiatab import i18n
+from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.paper import dealt_roles, paper_from_log
 from mafiatab.domain.points import Hundredths, format_points
 from mafiatab.domain.problems import translate_clause
@@ -110,6 +111,8 @@ class ProtocolSheet:
     #: "red" / "black" / "draw"; "" on a blank
     winner: str = ""
     explanations: list[str] = field(default_factory=list)
+    #: the head judge's corrections, each in words with when, who, what and why
+    corrections: list[str] = field(default_factory=list)
     #: FIIM 8.9.1: who filed, when, what (one line); the decision, explained (9.10)
     protest: str = ""
     decision: str = ""
@@ -145,8 +148,11 @@ def _paper_lines(game: Game, profile: RuleProfile, lang: str
     return fouls, lines
 
 
-def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) -> ProtocolSheet:
-    """A filled protocol: every box from the game's protocol (and log, when it has one)."""
+def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str,
+                  zone: dt.tzinfo | None = None) -> ProtocolSheet:
+    """A filled protocol: every box from the game's protocol (and log, when it has one).
+    The head judge's corrections go on the back, each moment on `zone`'s clock (UTC,
+    named, without one), and beside every judge's explanation of a seat they changed."""
     names = {p.id: p.nickname for p in t.players}
     stages = {s.id: s for s in t.stages}
     stage = stages.get(game.stage)
@@ -154,9 +160,12 @@ def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) ->
     fouls, days = _paper_lines(game, profile, lang)
     seats: list[SeatLine] = []
     # the judge's own explanations first (FIIM 9.10), then each point with its clause
-    explanations: list[str] = [
-        f"{seat}. {names.get(game.player_at(seat), '') if 1 <= seat <= 10 else ''}: {text}"
-        for seat, text in sorted(game.explanations.items())]
+    explanations: list[str] = []
+    for seat, text in sorted(game.explanations.items()):
+        explanations.append(
+            f"{seat}. {names.get(game.player_at(seat), '') if 1 <= seat <= 10 else ''}: {text}")
+        explanations.extend(f"    ⚠ {m}" for m in seat_changes(game.corrections, seat, lang,
+                                                              names_by_id(t)))
     for r in sorted(gs.seat_results(), key=lambda x: x.seat):
         win: Hundredths = sum((p.points for p in r.parts if p.kind == WIN), start=0)
         others = [p for p in r.parts if p.kind != WIN]
@@ -178,9 +187,26 @@ def sheet_of_game(t: Tournament, profile: RuleProfile, game: Game, lang: str) ->
         table=str(game.table), date=game.date or "", judge=game.judge or "", seats=seats,
         days=days, first_killed=str(fk) if fk is not None else "—", best_move=best,
         winner=game.result, explanations=explanations,
+        corrections=[f"{c.by}, {_moment(c.at, zone, lang)}: "
+                     f"{what_words(c, lang, names_by_id(t))}. "
+                     f"{'Причина' if lang == 'ru' else 'Reason'}: {c.reason}"
+                     for c in game.corrections],
         protest=_protest_line(game, lang),
         decision=game.protest.decision or "" if game.protest is not None else "",
         protest_clause=_protest_clause(profile, lang), filled=True)
+
+
+def names_by_id(t: Tournament) -> dict[str, str]:
+    return {p.id: p.nickname for p in t.players}
+
+
+def _moment(at: str, zone: dt.tzinfo | None, lang: str) -> str:
+    """A correction's moment on the tournament's clock, the zone named."""
+    try:
+        value = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    return i18n.local_time(value, zone or dt.UTC, lang)
 
 
 def _protest_line(game: Game, lang: str) -> str:
@@ -409,6 +435,16 @@ def _back(pdf: FPDF, s: ProtocolSheet, lang: str) -> None:
                  + f"{s.sign_in_url}  ({s.sign_in_code})", new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(3)
     pdf.set_font(FONT, "", 9.5)
+    if s.filled and s.corrections:
+        pdf.set_font(FONT, "B", 10)
+        pdf.cell(0, 6, ("Исправлено главным судьёй:" if lang == "ru"
+                        else "Corrected by the head judge:"),
+                 new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.set_font(FONT, "", 9.5)
+        for text in s.corrections:
+            pdf.multi_cell(0, 5.2, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+            pdf.ln(0.8)
+        pdf.ln(2)
     if s.filled:
         for text in s.explanations or [w("no_explanations", lang)]:
             pdf.multi_cell(0, 5.2, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)

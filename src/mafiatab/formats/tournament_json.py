@@ -23,6 +23,8 @@ from mafiatab.domain.clock import MAX_OFFSET, MAX_URL, check_offset, check_video
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, Word
 from mafiatab.domain.protocol import (
+    Change,
+    Correction,
     Day,
     Game,
     LotDraw,
@@ -54,7 +56,7 @@ _EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
      "best_move", "day1_vote_left", "broken_table", "night_killed", "limits_approved", "scores",
-     "log", "fouls", "days", "explanations", "protest", "video"}
+     "log", "fouls", "days", "explanations", "protest", "video", "corrections"}
 )
 #: the program's own bookkeeping of a game, kept as written (never scored, no warning):
 #: the live screen's ids and sequence of the log's events (services/live_log.py)
@@ -85,6 +87,11 @@ TYPE_WORDS: dict[str, tuple[str, str]] = {
     "object of by and seat": ("выставление: кто и кого", "object of by and seat"),
     "object of text": ("объект из строк", "object of text"),
     "object of url and offset": ("видео: ссылка и начало игры", "object of url and offset"),
+    "object of by, at, reason and changes": (
+        "исправление главного судьи: кто, когда, почему и что",
+        "object of by, at, reason and changes"),
+    "object of path, old and new": ("изменение: поле, было и стало",
+                                    "object of path, old and new"),
     "object with a day number": ("день с его номером", "object with a day number"),
     "object with id, name, members": ("команда: id, название, игроки",
                                       "object with id, name, members"),
@@ -421,6 +428,7 @@ class _Reader:
         days = self.days(paper.get("days"), gid)
         protest = self.protest(paper.get("protest"), gid)
         video = self.video(g.get("video"), gid)
+        corrections = self.corrections(g.get("corrections"), gid)
         other: dict[str, Any] = {}
         if len(g) > 6:
             for key in g:
@@ -435,7 +443,44 @@ class _Reader:
                     first_killed=fk, best_move=best_move, day1_vote_left=d1,
                     broken_table=broken, night_killed=night_killed, limits_approved=approved,
                     scores=scores, date=date, judge=judge, log=log, fouls=fouls, days=days,
-                    explanations=explanations, protest=protest, video=video, other=other)
+                    explanations=explanations, protest=protest, video=video,
+                    corrections=corrections, other=other)
+
+    def corrections(self, raw: object, gid: str) -> list[Correction]:
+        """`[{"by", "at", "reason", "changes": [{"path", "old", "new"}]}]`: the head
+        judge's corrections (docs/format.md); one that is not so is a problem and left
+        out (the rest of the game still reads)."""
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            self.type_error(raw, "list", gid, field="corrections")
+            return []
+        out: list[Correction] = []
+        for i, c in enumerate(raw):
+            where = f"corrections.{i}"
+            if not isinstance(c, dict) or not all(
+                    isinstance(c.get(k), str) for k in ("by", "at", "reason")):
+                self.type_error(c, "object of by, at, reason and changes", gid, field=where)
+                continue
+            changes: list[Change] = []
+            raw_changes = c.get("changes", [])
+            if not isinstance(raw_changes, list):
+                self.type_error(raw_changes, "list", gid, field=f"{where}.changes")
+                raw_changes = []
+            for ch in raw_changes:
+                if (isinstance(ch, dict) and isinstance(ch.get("path"), str)
+                        and all(ch.get(k) is None or isinstance(ch.get(k), str)
+                                for k in ("old", "new"))):
+                    changes.append(Change(path=ch["path"], old=ch.get("old"),
+                                          new=ch.get("new")))
+                else:
+                    self.type_error(ch, "object of path, old and new", gid,
+                                    field=f"{where}.changes")
+            for key in c:
+                if key not in ("by", "at", "reason", "changes"):
+                    self.add("unknown_field", gid, field=f"{where}.{key}", warning=True)
+            out.append(Correction(by=c["by"], at=c["at"], reason=c["reason"], changes=changes))
+        return out
 
     def video(self, raw: object, gid: str) -> Video | None:
         """`{"url": "https://…", "offset": 5025}`: an http(s) link (bounded) and whole
@@ -859,6 +904,11 @@ def game_to_dict(g: Game) -> dict[str, Any]:
         d["log"] = g.log
     if g.video is not None:
         d["video"] = {"url": g.video.url, "offset": g.video.offset}
+    if g.corrections:
+        d["corrections"] = [
+            {"by": c.by, "at": c.at, "reason": c.reason,
+             "changes": [{"path": ch.path, "old": ch.old, "new": ch.new} for ch in c.changes]}
+            for c in g.corrections]
     d.update(g.other)
     return d
 

@@ -620,9 +620,14 @@ class Appeals:
                                        tournament=t.name, roles=sorted(DECIDERS))
             row = self._case_row(s, t.id, ref)
             if t.confirmer_must_differ and row.filed_by == actor:
-                # four eyes (issue 10): whoever files a case, for himself or "for" a
-                # player, never decides it, as nobody confirms his own protocol
+                # four eyes: whoever files a case, for himself or "for" a player, never
+                # decides it, as nobody confirms his own protocol
                 raise Denied("four_eyes", case=case_id(row.number), user=actor)
+            if t.confirmer_must_differ and _issued_code(s, t.id, row.filed_by, actor):
+                # ... nor one filed through a sign-in code he issued (he could be the one
+                # who typed it)
+                raise Denied("four_eyes_code", case=case_id(row.number), user=actor,
+                             filer=row.filed_by)
             case = self._load_case(s, row)
             grow = game_row(s, t.id, row.game_code)
             game = self._filed_game(s, grow)
@@ -686,6 +691,13 @@ class Appeals:
                                   author_id=author.id, reason=f"replay: {reason}",
                                   changes=diff_dicts(_dict(encode_game(old)), _dict(text))))
         return base + 1
+
+
+def _issued_code(s: Session, tid: int, account: str, actor: str) -> bool:
+    """Whether `actor` issued a sign-in code of `account` in the tournament."""
+    return s.scalar(select(db.SignInCode.id).where(
+        db.SignInCode.tournament_id == tid, db.SignInCode.user_name == account,
+        db.SignInCode.created_by == actor).limit(1)) is not None
 
 
 def _dict(text: str) -> dict[str, Any]:

@@ -11,6 +11,16 @@ step needs it, writes one revision (two for a submit that carries the form: the 
 the submission) and its audit entries, and commits once. The page, the JSON API and the
 live screen call these and nothing else, so they behave the same.
 
+A head judge's correction (`correct`) is a step of its own: on a submitted protocol he
+(or the organizer) changes it with a reason; it stays submitted, in the queue, and carries
+a `Correction` mark (who, when, why, what changed) that the page, the printout and the
+exports show beside what the table judge wrote. A save never sets or drops these marks:
+they come from the stored protocol. Staff change a submitted protocol only this way (a
+plain save would make it a draft of theirs, out of the queue, with nothing marked).
+
+Four eyes (`confirmer_must_differ`, set by the organizer): nobody confirms a protocol
+that he submitted or corrected since it was last a draft.
+
 Who may do what:
 * organizers and head judges edit any protocol, and alone confirm and return;
 * a judge edits and submits only his own table's protocol, while it is a draft or was
@@ -151,6 +161,19 @@ class Protocols:
                 return False
             return True
 
+    def four_eyes_refusal(self, tournament: int, code: str, actor: str) -> ServiceError | None:
+        """Why four eyes would refuse `actor` confirming the submitted protocol now (the
+        page says so before he tries), or None."""
+        with self.store.read() as s:
+            scene = self._scene(s, tournament, code, actor)
+            if not scene.t.confirmer_must_differ or scene.head.state != SUBMITTED:
+                return None
+            try:
+                _four_eyes(s, scene, actor)
+            except PermissionDenied as refused:
+                return refused
+            return None
+
     # --- the steps ------------------------------------------------------------------
     def save_draft(self, tournament: int, code: str, game: model.Game, *, actor: str,
                    base_revision: int, own_autosave: bool = False,
@@ -168,6 +191,8 @@ class Protocols:
             with self.store.write() as s:
                 scene = self._scene(s, tournament, code, actor)
                 self._may_edit(scene, actor, "save")
+                if scene.head.state == SUBMITTED:  # staff: `correct`, marked and in the queue
+                    raise StateError("correct_instead", game=code)
                 if drop_log and not scene.staff:
                     raise PermissionDenied("not_allowed", user=actor, action="save",
                                            tournament=scene.t.name, roles=sorted(CONFIRMERS))
@@ -215,6 +240,8 @@ class Protocols:
                     if scene.head.state not in (DRAFT, RETURNED) and game is None:
                         raise StateError("bad_state", game=code, action="submit",
                                          state=scene.head.state)
+                    if scene.head.state == SUBMITTED:  # a changed one: `correct`, marked
+                        raise StateError("correct_instead", game=code)
                     sent = self._placed(scene, game) if game is not None else scene.head_game
                     checked = self._checked(s, scene, sent)
                     contradictions = [p for p in checked.errors
@@ -235,6 +262,53 @@ class Protocols:
                                   "submit") from None
         if refused is not None:
             raise refused
+        assert conflict is not None
+        raise conflict
+
+    def correct(self, tournament: int, code: str, game: model.Game, *, actor: str,
+                reason: str, base_revision: int) -> RevisionInfo:
+        """The head judge's (or organizer's) correction of a submitted protocol, with its
+        reason: a new *submitted* revision (still waiting for confirmation) marked with
+        who, when, why and what changed. Refused when the protocol is not submitted, the
+        reason is blank, nothing changed, or the result breaks a rule (every problem)."""
+        conflict: ConflictError | None = None
+        try:
+            with self.store.write() as s:
+                scene = self._scene(s, tournament, code, actor)
+                if not scene.staff:
+                    raise PermissionDenied("not_allowed", user=actor, action="correct",
+                                           tournament=scene.t.name, roles=sorted(CONFIRMERS))
+                if base_revision != scene.row.head_revision:
+                    conflict = self._conflict(s, scene, base_revision, actor,
+                                              self._placed(scene, game), "correct")
+                else:
+                    if scene.head.state != SUBMITTED:
+                        raise StateError("bad_state", game=code, action="correct",
+                                         state=scene.head.state)
+                    why = " ".join(reason.split())
+                    if not why:
+                        raise ServiceError("correction_reason_needed", game=code)
+                    if len(why) > MAX_REASON:
+                        raise ServiceError("correction_reason_long", game=code, n=MAX_REASON)
+                    checked = self._checked(s, scene, self._placed(scene, game))
+                    if checked.errors:
+                        raise ProtocolRefused(checked.problems)
+                    changes = diff_dicts(_parse(encode_game(scene.head_game)),
+                                         _parse(encode_game(checked.game)))
+                    if not changes:
+                        raise ServiceError("correction_no_change", game=code)
+                    mark = model.Correction(
+                        by=actor, at=dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                        reason=why, changes=[model.Change(path=path, old=_json(old),
+                                                          new=_json(new))
+                                             for path, (old, new) in _flat(changes)])
+                    marked = msgspec.structs.replace(
+                        checked.game, corrections=[*scene.head_game.corrections, mark])
+                    return self._write_step(s, scene, base_revision, actor, "correct",
+                                            SUBMITTED, why, marked)
+        except StaleRevision:
+            raise self._lost_race(tournament, code, base_revision, actor, game,
+                                  "correct") from None
         assert conflict is not None
         raise conflict
 
@@ -280,11 +354,12 @@ class Protocols:
     @staticmethod
     def _placed(scene: _Scene, game: model.Game) -> model.Game:
         """The protocol where the stored game is: its id, stage, round and table come from
-        the database, never from the sender; a judge's approvals and the game's video
+        the database, never from the sender, and so do the head judge's correction
+        marks (`correct` adds them, nothing removes them); a judge's approvals and the game's video
         (staff set it, `services.video`) from the base."""
         h = scene.head_game
         placed = msgspec.structs.replace(game, id=h.id, stage=h.stage, round=h.round,
-                                         table=h.table)
+                                         table=h.table, corrections=h.corrections)
         if scene.staff:
             return placed
         scores = {seat: msgspec.structs.replace(
@@ -384,9 +459,7 @@ class Protocols:
                             raise ProtocolRefused(checked.problems)
                         game = checked.game
                         if scene.t.confirmer_must_differ:
-                            submitter = s.get(db.User, scene.head.author_id)
-                            if submitter is not None and submitter.name == actor:
-                                raise PermissionDenied("same_confirmer", game=code, author=actor)
+                            _four_eyes(s, scene, actor)
                     return self._write_step(s, scene, base, actor, action, state, reason, game)
         except StaleRevision:
             raise self._lost_race(tournament, code, base_revision or 0, actor, None,
@@ -421,6 +494,58 @@ def _parse(text: str) -> Any:
     return json.loads(text, parse_float=Decimal)
 
 
+#: the longest reason of a correction (characters)
+MAX_REASON: Final = 1000
+_ENCODER: Final = msgspec.json.Encoder(decimal_format="number")
+
+
+def _json(value: Any) -> str | None:
+    """A changed value as its exact JSON text (a correction's `Change`)."""
+    return None if value is None else _ENCODER.encode(value).decode("utf-8")
+
+
+def _flat(changes: dict[str, list[Any]]) -> list[tuple[str, tuple[Any, Any]]]:
+    """A revision's changes with an object that appeared or went (a seat's first extra:
+    `scores.6` from nothing) spelt out field by field (`scores.6.extra`), so that each
+    reads as one value in words."""
+    out: list[tuple[str, tuple[Any, Any]]] = []
+
+    def walk(path: str, old: Any, new: Any) -> None:
+        if isinstance(old, dict) or isinstance(new, dict):
+            a = old if isinstance(old, dict) else {}
+            b = new if isinstance(new, dict) else {}
+            for key in [*a, *(k for k in b if k not in a)]:
+                if a.get(key) != b.get(key):
+                    walk(f"{path}.{key}", a.get(key), b.get(key))
+        else:
+            out.append((path, (old, new)))
+
+    for path, (old, new) in changes.items():
+        walk(path, old, new)
+    return out
+
+
+def _four_eyes(s: Session, scene: _Scene, actor: str) -> None:
+    """Refuse `actor` confirming a protocol he submitted or corrected: the author of the
+    submission under the submitted revisions on top, and the correction marks added since
+    (another submitted revision on top, a game's video, corrects nothing)."""
+    rev = db.ProtocolRevision
+    run = list(s.scalars(select(rev).where(rev.game_id == scene.row.id,
+                                           rev.number <= scene.row.head_revision)
+                         .order_by(rev.number.desc())))
+    first = run[0]
+    for row in run:
+        if row.state != SUBMITTED:
+            break
+        first = row
+    submitter = s.get(db.User, first.author_id)
+    if submitter is not None and submitter.name == actor:
+        raise PermissionDenied("same_confirmer", game=scene.row.code, author=actor)
+    before = len(decode_game(whole(s, first)).corrections)
+    if any(c.by == actor for c in scene.head_game.corrections[before:]):
+        raise PermissionDenied("corrector_confirms", game=scene.row.code, author=actor)
+
+
 def returned_reason(revisions: list[RevisionInfo]) -> tuple[str, str, dt.datetime] | None:
     """The reason, who and when of the newest return, while the protocol has not been
     submitted again since (what the judge needs to see)."""
@@ -432,5 +557,5 @@ def returned_reason(revisions: list[RevisionInfo]) -> tuple[str, str, dt.datetim
     return None
 
 
-__all__ = ["CONFIRMERS", "Checked", "JUDGE_EDITABLE", "Protocols", "SubmitRefused",
+__all__ = ["CONFIRMERS", "Checked", "JUDGE_EDITABLE", "MAX_REASON", "Protocols", "SubmitRefused",
            "profile_of", "returned_reason"]

@@ -336,17 +336,29 @@ class Tournaments:
     def set_options(self, tournament: int, *, actor: str,
                     confirmer_must_differ: bool | None = None,
                     hide_extras_until_end: bool | None = None) -> None:
+        """The tournament's options (the organizer's): `confirmer_must_differ` is the
+        four-eyes rule (nobody confirms or decides what he submitted, corrected or filed),
+        audited as `four_eyes_on` / `four_eyes_off` when it changes."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, _MANAGE, "manage")
             changed: dict[str, Any] = {}
             if confirmer_must_differ is not None:
+                if t.confirmer_must_differ != confirmer_must_differ:
+                    record_audit(s, actor, t.id,
+                                 "four_eyes_on" if confirmer_must_differ else "four_eyes_off",
+                                 {"confirmer_must_differ": confirmer_must_differ})
                 t.confirmer_must_differ = confirmer_must_differ
-                changed["confirmer_must_differ"] = confirmer_must_differ
             if hide_extras_until_end is not None:
                 t.hide_extras_until_end = hide_extras_until_end
                 changed["hide_extras_until_end"] = hide_extras_until_end
-            record_audit(s, actor, t.id, "set_options", changed)
+            if changed:
+                record_audit(s, actor, t.id, "set_options", changed)
+
+    def four_eyes(self, tournament: int) -> bool:
+        """Whether the four-eyes rule is on."""
+        with self.store.read() as s:
+            return tournament_row(s, tournament).confirmer_must_differ
 
     def list_tournaments(self) -> list[TournamentSummary]:
         with self.store.read() as s:

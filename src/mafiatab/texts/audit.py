@@ -30,6 +30,9 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
                "sent game {game}'s protocol back (revision {revision})"),
     "conflict": ("не записан протокол игры {game}: его уже изменили (сохранён здесь)",
                  "game {game}'s protocol was not written: it had changed (kept here)"),
+    "correct": ("исправил(а) протокол игры {game} (ревизия {revision}), он ждёт подтверждения",
+                "corrected game {game}'s protocol (revision {revision}); it waits for "
+                "confirmation"),
     "drop_log": ("сбросил(а) лог игры {game}", "dropped game {game}'s log"),
     "game_end": ("завершил(а) игру {game}", "ended game {game}"),
     "assign_judge": ("назначил(а) судью {judge} на игру {game}",
@@ -38,6 +41,11 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
     "lots": ("провёл(а) жребий (зерно «{seed}»)", "drew lots (seed '{seed}')"),
     "set_visibility": ("изменил(а) публикацию таблицы", "changed what the standings show"),
     "set_options": ("изменил(а) настройки турнира", "changed the tournament's settings"),
+    "four_eyes_on": ("включил(а) правило «четыре глаза»: не подтверждает и не решает тот, кто "
+                     "подал, исправил или подал за игрока",
+                     "switched the four-eyes rule on: nobody confirms or decides what he "
+                     "submitted, corrected or filed"),
+    "four_eyes_off": ("выключил(а) правило «четыре глаза»", "switched the four-eyes rule off"),
     "set_schedule": ("задал(а) расписание туров", "set the rounds' schedule"),
     "set_time_zone": ("задал(а) часовой пояс турнира", "set the tournament's time zone"),
     "checkin_key": ("сделал(а) новый QR-код стойки регистрации",

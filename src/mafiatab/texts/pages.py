@@ -8,6 +8,9 @@ from typing import Final
 #: the set-up page, the head judge's overview, the codes and the player's page
 SETUP: Final[dict[str, tuple[str, str]]] = {
     "rules_box": ("Правила", "Rules"),
+    "four_eyes_box": ("Четыре глаза", "Four eyes"),
+    "four_eyes_organizer": ("Включает и выключает организатор.",
+                            "The organizer switches it on and off."),
     "rules_choose": ("— выберите правила —", "— choose the rules —"),
     "rules_locked": ("Игра {game} уже внесена: правила и их настройки больше не меняются.",
                      "Game {game} is entered: the rules and their options no longer change."),

@@ -32,10 +32,39 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "game {game}: cannot {action} a protocol that is {state}",
     ),
     "same_confirmer": (
-        "игра {game}: протокол подал(а) {author}; подтвердить его должен другой судья "
-        "(настройка турнира)",
-        "game {game}: {author} submitted this protocol; another judge must confirm it "
-        "(tournament setting)",
+        "игра {game}: протокол подал(а) {author}; подтвердить его должен другой человек "
+        "(правило «четыре глаза» в настройках турнира: не подтверждает тот, кто подал или "
+        "исправил)",
+        "game {game}: {author} submitted this protocol; someone else must confirm it "
+        "(the tournament's four-eyes rule: nobody confirms what he submitted or corrected)",
+    ),
+    "corrector_confirms": (
+        "игра {game}: протокол исправил(а) {author}; подтвердить исправление должен другой "
+        "человек (правило «четыре глаза» в настройках турнира: не подтверждает тот, кто "
+        "подал или исправил)",
+        "game {game}: {author} corrected this protocol; someone else must confirm the "
+        "correction (the tournament's four-eyes rule: nobody confirms what he submitted "
+        "or corrected)",
+    ),
+    "correction_reason_needed": (
+        "игра {game}: укажите причину исправления — её увидят судья стола и игроки",
+        "game {game}: give the reason for the correction; the table judge and the players "
+        "will see it",
+    ),
+    "correction_reason_long": (
+        "игра {game}: причина исправления — не длиннее {n} знаков",
+        "game {game}: a correction's reason has at most {n} characters",
+    ),
+    "correction_no_change": (
+        "игра {game}: исправление ничего не меняет в протоколе",
+        "game {game}: the correction changes nothing in the protocol",
+    ),
+    "correct_instead": (
+        "игра {game}: протокол подан и ждёт подтверждения; главный судья меняет его "
+        "исправлением с причиной («Исправить») или возвращает судье стола",
+        "game {game}: the protocol is submitted and waits for confirmation; the head judge "
+        "changes it by a correction with its reason ('Correct') or returns it to the table "
+        "judge",
     ),
     "not_allowed": (
         "{user}: нет прав на «{action}» в турнире {tournament} (нужна роль: {roles})",
@@ -68,6 +97,7 @@ ACTIONS: Final[dict[str, tuple[str, str]]] = {
     "save": ("сохранить", "save"),
     "submit": ("подать", "submit"),
     "confirm": ("подтвердить", "confirm"),
+    "correct": ("исправить", "correct"),
     "return": ("вернуть", "return"),
     "manage": ("управлять турниром", "manage the tournament"),
 }
@@ -120,10 +150,18 @@ ACCOUNT: Final[dict[str, tuple[str, str]]] = {
     ),
     "no_account": ("нет учётной записи {user}", "no account {user}"),
     "four_eyes": (
-        "{case}: дело подал(а) {user}; решить его должен другой судья (настройка турнира: "
-        "подтверждает не тот, кто подал)",
-        "{case}: {user} filed this case; another judge must decide it (tournament setting: "
-        "the confirmer differs from the filer)",
+        "{case}: дело подал(а) {user}; решить его должен другой человек (правило «четыре "
+        "глаза» в настройках турнира: не решает тот, кто подал дело или подал его за игрока)",
+        "{case}: {user} filed this case; someone else must decide it (the tournament's "
+        "four-eyes rule: nobody decides a case he filed, for himself or for a player)",
+    ),
+    "four_eyes_code": (
+        "{case}: дело подано учётной записью {filer}, код входа которой выдал(а) {user}; "
+        "решить его должен другой человек (правило «четыре глаза» в настройках турнира: не "
+        "решает тот, кто мог подать дело сам)",
+        "{case}: filed by the account {filer}, whose sign-in code {user} issued; someone "
+        "else must decide it (the tournament's four-eyes rule: nobody decides a case he "
+        "could have filed himself)",
     ),
     "wrong_password": ("неверный пароль", "wrong password"),
     "no_code": ("нет такого кода", "no such code"),

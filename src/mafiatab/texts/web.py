@@ -182,6 +182,25 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "returned_because": ("Протокол возвращён ({who}, {at}): {reason}",
                          "The protocol was sent back ({who}, {at}): {reason}"),
     "waiting": ("Ждут подтверждения", "Waiting for confirmation"),
+    "correct": ("Исправить протокол", "Correct the protocol"),
+    "correcting": ("Исправление главного судьи: протокол останется в «Ждут подтверждения», а "
+                   "исправление будет отмечено — кто, что и почему — на странице игры, в PDF "
+                   "и в выгрузках.",
+                   "The head judge's correction: the protocol stays in 'Waiting for "
+                   "confirmation', and the correction is marked (who, what and why) on the "
+                   "game's page, in the PDF and in the exports."),
+    "correction_reason": ("Причина исправления (её увидят судья стола и игроки)",
+                          "Reason for the correction (the table judge and the players see it)"),
+    "revision_n": ("ревизия {n}", "revision {n}"),
+    "corrected_mark": ("Исправлено главным судьёй", "Corrected by the head judge"),
+    "correction_line": ("{by}, {at}: {what}. Причина: {reason}",
+                        "{by}, {at}: {what}. Reason: {reason}"),
+    "four_eyes": ("Правило «четыре глаза»: протокол подтверждает и дело решает не тот, кто "
+                  "подал или исправил протокол, подал дело (в том числе за игрока) или выдал "
+                  "код входа, которым дело подано",
+                  "Four-eyes rule: a protocol is confirmed and a case decided by someone other "
+                  "than whoever submitted or corrected the protocol, filed the case (for "
+                  "himself or a player) or issued the sign-in code it was filed with"),
     "points_in_game": ("Баллы за игру (до K и Ci) и пункты правил",
                        "Points of the game (before K and Ci) and their clauses"),
     "not_scored": ("Протокол с нарушениями — баллы не считаются", "The protocol breaks a rule: no points"),

@@ -64,6 +64,18 @@ class Step(Body):
     reason: str | None = Field(None, max_length=TEXT)
 
 
+class Correction(Body):
+    base_revision: Int = Field(description="the submitted revision being corrected")
+    protocol: dict[str, Any] = Field(description="the corrected format-1 game object")
+    reason: str = Field(min_length=1, max_length=TEXT,
+                        description="why (the table judge and the players see it)")
+
+
+class FourEyes(Body):
+    on: bool = Field(description="nobody confirms or decides what he submitted, corrected "
+                     "or filed (or issued the sign-in code of)")
+
+
 class Players(Body):
     players: list[dict[str, Any]] = Field(description="format-1 players: id, nickname, club",
                                           max_length=BIG_LIST)
@@ -219,6 +231,10 @@ def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
         out["protocol"].pop("scores", None)
         out["protocol"].pop("explanations", None)
+        for c in out["protocol"].get("corrections", []):  # what and why could tell them
+            c["changes"] = [ch for ch in c.get("changes", [])
+                            if not str(ch.get("path", "")).startswith(("scores", "explanations"))]
+            c["reason"] = ""
     return out
 
 
@@ -256,6 +272,32 @@ def confirm(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, Any
     user = require_role(me, tid, STAFF)
     return _revision(svc.protocols.confirm(tid, code, actor=user,
                                            base_revision=body.base_revision))
+
+
+@router.post("/t/{tid}/games/{code}/correct")
+def correct(tid: int, code: str, body: Correction, me: Who, svc: Svc) -> dict[str, Any]:
+    """The head judge's (organizer's) correction of a submitted protocol, with its reason:
+    it stays submitted (waiting for confirmation) and is marked in `corrections`
+    (docs/format.md). 409 on a newer revision or a protocol not submitted; 422 with every
+    problem when it breaks a rule."""
+    user = require_role(me, tid, STAFF)
+    _user, game = _sent(svc, me, tid, code, body.protocol)
+    return _revision(svc.protocols.correct(tid, code, game, actor=user, reason=body.reason,
+                                           base_revision=body.base_revision))
+
+
+@router.put("/t/{tid}/four-eyes")
+def four_eyes(tid: int, body: FourEyes, me: Who, svc: Svc) -> dict[str, Any]:
+    """Switch the four-eyes rule (the organizer; audited)."""
+    user = require_role(me, tid, {ORGANIZER})
+    svc.tournaments.set_options(tid, actor=user, confirmer_must_differ=body.on)
+    return {"four_eyes": svc.tournaments.four_eyes(tid)}
+
+
+@router.get("/t/{tid}/four-eyes")
+def four_eyes_state(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    require_role(me, tid, STAFF)
+    return {"four_eyes": svc.tournaments.four_eyes(tid)}
 
 
 @router.post("/t/{tid}/games/{code}/return")

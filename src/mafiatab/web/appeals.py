@@ -618,7 +618,8 @@ def protocol_pdf(tid: int, code: str, me: Who, svc: Svc) -> Response:
         raise HTTPException(status_code=404)
     t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
-    data = protocols_pdf([sheet_of_game(t, profile, info.game_struct(), me.lang)], me.lang)
+    data = protocols_pdf([sheet_of_game(t, profile, info.game_struct(), me.lang,
+                                        svc.zones.zone(tid))], me.lang)
     return _file(data, "application/pdf", f"protocol-{code}.pdf")
 
 

@@ -4,6 +4,7 @@ judge's overview and set-up. Each route checks who asks, calls the service, rend
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -13,12 +14,15 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
+from mafiatab.i18n import local_time
 from mafiatab.rules import PROFILES
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
@@ -206,9 +210,35 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
         returned = returned_reason(svc.games.revisions(tid, code))
     return render(request, "game.html", t=t, tid=tid, info=info, g=g,
                   names=names, extras_hidden=extras_hidden, scored=scored,
+                  **correction_marks(svc, tid, g, names, me.lang, extras_hidden),
                   problems=problems if staff or info.state != CONFIRMED else [],
                   decide=staff and info.state == "submitted", returned=returned,
+                  four_eyes=(svc.protocols.four_eyes_refusal(tid, code, me.user)
+                             if staff and me.user and info.state == "submitted" else None),
                   may_edit=me.user is not None and svc.protocols.may_edit(tid, code, me.user))
+
+
+def correction_marks(svc: Services, tid: int, g: model.Game, names: dict[str, str],
+                     lang: str, extras_hidden: bool = False) -> dict[str, Any]:
+    """The head judge's corrections of a protocol as the pages show them: each in words
+    with its moment on the tournament's clock (`corrections`), and, per seat, what stands
+    beside the judge's explanation of that seat (`seat_marks`). While extras are hidden,
+    a correction says only who and when (what and why could tell the extras)."""
+    if not g.corrections:
+        return {"corrections": [], "seat_marks": {}}
+    zone = svc.zones.zone(tid)
+    out = []
+    for c in g.corrections:
+        try:
+            at = local_time(dt.datetime.fromisoformat(c.at.replace("Z", "+00:00")), zone, lang)
+        except ValueError:
+            at = c.at
+        what = what_words(c, lang, names) if not extras_hidden else ""
+        out.append({"by": c.by, "at": at, "what": what,
+                    "reason": c.reason if not extras_hidden else "…"})
+    marks = {} if extras_hidden else {
+        seat: seat_changes(g.corrections, seat, lang, names) for seat in range(1, 11)}
+    return {"corrections": out, "seat_marks": {k: v for k, v in marks.items() if v}}
 
 
 def explain_context(svc: Services, me: Principal, tid: int, pid: str,
@@ -243,7 +273,15 @@ def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     # a returned protocol says why, on the judge's own list
     reasons = {g.code: returned_reason(svc.games.revisions(tid, g.code))
                for g in games if g.state == "returned"}
-    return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons)
+    # what the head judge changed in his protocols, and why, on his own list
+    names = {p.id: p.nickname for p in _p}
+    corrected = {}
+    for g in games:
+        head = svc.games.head(tid, g.code).game_struct()
+        if head.corrections:
+            corrected[g.code] = correction_marks(svc, tid, head, names, me.lang)["corrections"]
+    return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons,
+                  corrected=corrected)
 
 
 def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
@@ -278,11 +316,41 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
             "players": players, "slots": forms.slots(problems), "problems": problems,
             "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
             "returned": returned_reason(revisions),
+            # staff change a submitted protocol by a correction with its reason
+            "correcting": me.is_staff(tid) and head.state == "submitted",
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
             "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
             "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS}
+
+
+@router.post("/t/{tid}/games/{code}/correct", response_class=HTMLResponse)
+async def correct_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """The head judge's correction of a submitted protocol: the form's protocol and the
+    reason, one service call; it stays in the queue, marked. A value the form could not
+    read, a rule broken or no reason: the form again, with every problem beside its
+    field and nothing stored."""
+    user = require_role(me, tid, STAFF)
+    f = await form_fields(request)
+    parsed = _parse(code, f)
+    base = _base(f.get("base", "")) or 0
+    typing = [p for p in parsed.problems if not p.warning]
+    message: str | None = None
+    problems = list(parsed.problems)
+    try:
+        if typing:
+            raise ProtocolRefused([])
+        svc.protocols.correct(tid, code, parsed.game, actor=user,
+                              reason=f.get("correction_reason", ""), base_revision=base)
+    except ProtocolRefused as e:
+        problems += [p for p in e.problems if p not in problems]
+    except ServiceError as e:  # no reason, nothing changed, a newer revision: in words
+        message = e.message(me.lang)
+    else:
+        return see_other(f"/t/{tid}/games/{code}")
+    return render(request, "edit.html", status_code=422 if message is None else 409,
+                  **_edit_context(svc, me, tid, code, f, base, problems, message))
 
 
 @router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)

@@ -135,6 +135,15 @@ def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     return _setup(request, tid, me, svc)
 
 
+@router.post("/t/{tid}/setup/four-eyes")
+async def four_eyes_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """The four-eyes rule on or off (the organizer's; audited by the service)."""
+    user = require_role(me, tid, {ORGANIZER})
+    f = await _form(request)
+    svc.tournaments.set_options(tid, actor=user, confirmer_must_differ=f.get("four_eyes") == "on")
+    return _see(f"/t/{tid}/setup#four-eyes")
+
+
 @router.post("/t/{tid}/setup/rules")
 async def rules_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
@@ -373,6 +382,12 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     games = svc.games.overview(tid)
     # the tables waiting for him first, then the rounds in order
     waiting = [g for g in games if g.state == "submitted"]
+    # a protocol the head judge corrected says so in the queue: who and why
+    corrected: dict[str, tuple[str, str]] = {}
+    for g in waiting:
+        marks = svc.games.head(tid, g.code).game_struct().corrections
+        if marks:
+            corrected[g.code] = (marks[-1].by, marks[-1].reason)
     rounds: dict[tuple[str, int], list[GameStatus]] = {}
     for g in games:
         rounds.setdefault((g.stage, g.round), []).append(g)
@@ -382,7 +397,8 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     if plain:
         request.session["http_notice"] = True
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
-                  lot=lot, message=message, waiting=waiting, steps=steps,
+                  lot=lot, message=message, waiting=waiting, steps=steps, corrected=corrected,
+                  four_eyes=t.confirmer_must_differ,
                   next_step=next_step(steps), plain_http=plain,
                   stage_names={st.id: st.name for st in stages},
                   s=lambda k, **kw: sw(k, me.lang, **kw))
