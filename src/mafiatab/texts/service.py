@@ -55,6 +55,8 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
     "roles_delay": ("задержка ролей: от 0 до {limit} секунд", "roles delay: 0 to {limit} seconds"),
     "announcements": ("объявления: не длиннее {limit} знаков",
                       "announcements: at most {limit} characters"),
+    "typed_too_long": ("набранное в полях: не больше {fields} полей по {limit} знаков",
+                       "typed values: at most {fields} fields of {limit} characters"),
     "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
 }
 
