@@ -576,15 +576,23 @@ class Problem:
             parts.append(self.field)  # the file's path, as the English reader writes files
         elif self.field:
             # the field's word (its path is a code: the API gives it as `field`)
-            path = self.field.split(".")
-            part = DAY_PART_WORDS.get(path[2]) if len(path) > 2 and path[0] == "days" \
-                and path[1].isdecimal() else None
-            word = FIELD_WORDS.get(path[0].split("[", 1)[0])
-            if part is not None:
-                parts.append(f"день {path[1]}, {part[0]}")
-            elif word is not None:
-                parts.append(word[0])
+            word = self.field_words(lang)
+            if word is not None:
+                parts.append(word)
         return ", ".join(parts)
+
+    def field_words(self, lang: str = "en") -> str | None:
+        """The field in words (`days.1.nominations`: "день 1, выставления"), or None."""
+        if not self.field:
+            return None
+        path = self.field.split(".")
+        k = 0 if lang == "ru" else 1
+        part = DAY_PART_WORDS.get(path[2]) if len(path) > 2 and path[0] == "days" \
+            and path[1].isdecimal() else None
+        if part is not None:
+            return f"{'день' if lang == 'ru' else 'day'} {path[1]}, {part[k]}"
+        word = FIELD_WORDS.get(path[0].split("[", 1)[0])
+        return None if word is None else word[k]
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {

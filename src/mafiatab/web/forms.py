@@ -402,7 +402,13 @@ def form_with_typed(g: model.Game, typed: Mapping[str, RawField]) -> dict[str, s
 
 
 def short_message(p: Problem, lang: str) -> str:
-    """A problem's text without its place: it is shown beside its field already."""
+    """A problem's text without its place: it is shown beside its field already. A value
+    as typed keeps its field's words: a seat's row and the days hold several fields, and
+    the judge must see which of them holds what he typed."""
+    if any(isinstance(v, Typed) for v in p.params.values()):
+        words = p.field_words(lang)
+        text = replace(p, game=None, seat=None, field=None).message(lang)
+        return f"{words}: {text}" if words else text
     text = p.message(lang)
     where = p.where(lang)
     if where and text.startswith(where + ": "):
