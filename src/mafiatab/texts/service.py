@@ -36,6 +36,11 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
     ),
     "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
+    "lot_reason_needed": ("жребий заново: укажите причину", "a lot drawn again needs a reason"),
+    "lot_reason_long": ("причина: не длиннее {limit} знаков",
+                        "the reason: at most {limit} characters"),
+    "no_such_lot": ("жребия №{number} нет (или он уже заменён)",
+                    "there is no lot {number} (or it was replaced already)"),
     "reason_needed": (
         "игра {game}: укажите причину возврата",
         "game {game}: a reason is needed to return a protocol",

@@ -21,6 +21,7 @@ from mafiatab.domain.typed import MAX_FIELDS, MAX_NAME, MAX_TEXT, RawField
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
+from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE, ORGANIZER
@@ -116,6 +117,13 @@ class Assign(Body):
 
 class Lot(Body):
     seed: str = Field(min_length=1, max_length=200)
+
+
+class Redraw(Body):
+    seed: str = Field(min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=LOT_REASON_MAX)
+    number: int | None = Field(None, ge=1, le=100_000,
+                               description="which drawing (default: the newest not replaced)")
 
 
 def _revision(info: RevisionInfo, lang: str = "en") -> dict[str, Any]:
@@ -368,6 +376,28 @@ def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
     draws = svc.standings.record_lot(tid, body.seed, actor=user)
     return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
+
+
+def _lot(r: LotRecord) -> dict[str, Any]:
+    return {"number": r.number, "seed": r.seed, "by": r.by,
+            "at": r.at.isoformat() if r.at is not None else None, "reason": r.reason,
+            "replaces": r.replaces, "replaced_by": r.replaced_by,
+            "draws": [{"group": d.group, "order": d.order} for d in r.draws]}
+
+
+@router.get("/t/{tid}/lots")
+def lot_list(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    """Every drawing of lots, oldest first: seed, order, who and when (UTC, ISO)."""
+    require_role(me, tid, STAFF)
+    return [_lot(r) for r in svc.standings.lots(tid)]
+
+
+@router.post("/t/{tid}/lots/redraw")
+def redraw(tid: int, body: Redraw, me: Who, svc: Svc) -> dict[str, Any]:
+    """A drawing of lots drawn again with a new seed: a correction with its reason."""
+    user = require_role(me, tid, STAFF)
+    return _lot(svc.standings.redraw_lot(tid, body.seed, actor=user, reason=body.reason,
+                                         number=body.number))
 
 
 @router.get("/t/{tid}/audit")

@@ -31,6 +31,7 @@ from mafiatab.storage.models import CONFIRMED, JUDGE
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
+from mafiatab.web.lots import shown_lots
 from mafiatab.web.security import (
     Principal,
     check_csrf,
@@ -90,7 +91,12 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
 @router.get("/t/{tid}", response_class=HTMLResponse)
 def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
                     stage: str | None = None) -> Response:
-    return render(request, "standings.html", **standings_context(svc, me, tid, stage or None))
+    context = standings_context(svc, me, tid, stage or None)
+    # the lots drawn, on the record (not while the table or its extras are hidden: a tie
+    # in the total would tell what is hidden)
+    shown = not (context["hidden"] or context["extras_hidden"])
+    return render(request, "standings.html", **context,
+                  lots=shown_lots(svc, tid, me.lang) if shown else [])
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
