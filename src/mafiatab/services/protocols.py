@@ -337,7 +337,8 @@ class Protocols:
         return None
 
     def _write_draft(self, s: Session, scene: _Scene, game: model.Game, base: int, actor: str,
-                     reason: str | None, typed: Mapping[str, RawField] | None) -> RevisionInfo:
+                     reason: str | None, typed: Mapping[str, RawField] | None = None
+                     ) -> RevisionInfo:
         text = encode_game(game)
         if typed is not None and not bounded(typed):
             raise ServiceError("typed_too_long", fields=MAX_FIELDS, limit=MAX_TEXT)
