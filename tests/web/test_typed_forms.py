@@ -16,7 +16,8 @@ from mafiatab.web import forms
 from tests.helpers import game
 
 FIELDS = ("extra_3", "will_4", "fouls_2", "day_1_nominated", "day_1_votes", "day_2_left",
-          "day_1_lift", "best_move_1", "day1_vote_left", "pen_points_5")
+          "day_1_lift", "best_move_1", "day1_vote_left", "pen_points_5", "pen2_note_6",
+          "pu_extra")
 #: what judges' thumbs type: digits, separators, a Cyrillic о and з, signs, spaces
 TEXT = st.text(alphabet="0123456789,.:;>-−оз 1", max_size=8)
 
@@ -27,9 +28,9 @@ def _read(values: dict[str, str]) -> forms.Parsed:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(FIELDS), TEXT, max_size=5))
-def test_every_typed_text_is_read_or_kept(typed: dict[str, str]) -> None:
-    g = msgspec.convert(game(result="red", first_killed=1), type=Game)
+@given(st.dictionaries(st.sampled_from(FIELDS), TEXT, max_size=5), st.booleans())
+def test_every_typed_text_is_read_or_kept(typed: dict[str, str], shot: bool) -> None:
+    g = msgspec.convert(game(result="red", first_killed=1 if shot else None), type=Game)
     values = forms.form_from_game(g)
     values.update(typed)
     if "pen_points_5" in typed:

@@ -39,6 +39,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "неизвестное поле (не учитывается)",
         "unknown field (ignored)",
     ),
+    "penalty_no_kind": ("{value}: не выбран вид штрафа", "{value}: no kind of penalty is chosen"),
+    "pu_without_fk": ("{value}: сначала укажите первого убиенного",
+                      "{value}: choose the first killed first"),
     "typed_readable": (
         "{value}: такого поля нет в форме протокола или значение читается (ему место в протоколе)",
         "{value}: the protocol form has no such field, or the value reads (it belongs in the "

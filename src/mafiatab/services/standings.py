@@ -176,10 +176,12 @@ class StandingsBoard:
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
+            known = len(lot_records(list(t.lot_draws or [])))
         draws = draw_lots(self.compute(tournament).rows, seed)
         if not draws:
             return []
-        self._write_lot(tournament, draws, actor=actor, action="lots", detail={"seed": seed})
+        self._write_lot(tournament, draws, actor=actor, action="lots", detail={"seed": seed},
+                        known=known)
         return draws
 
     def redraw_lot(self, tournament: int, seed: str, *, actor: str, reason: str,
@@ -204,20 +206,24 @@ class StandingsBoard:
         n = self._write_lot(tournament, draws, actor=actor, action="lot_redraw",
                             detail={"seed": seed, "reason": reason, "replaces": old.number,
                                     "before": [list(d.order) for d in old.draws]},
-                            extra={"reason": reason, "replaces": old.number})
+                            known=len(records), extra={"reason": reason, "replaces": old.number})
         return next(r for r in self.lots(tournament) if r.number == n)
 
     def _write_lot(self, tournament: int, draws: list[model.LotDraw], *, actor: str,
-                   action: str, detail: dict[str, Any],
+                   action: str, detail: dict[str, Any], known: int,
                    extra: dict[str, Any] | None = None) -> int:
         """Store a drawing (its draws replace what the old lots said of those players) and
-        its audit entry, in one transaction that checks the asker again; its number."""
+        its audit entry, in one transaction that checks the asker again; its number.
+        `known`: the drawings there were when this one was drawn; another drawing stored
+        since (a second head judge at the same moment) refuses this one."""
         at = utcnow()
         with self.store.write() as s:
             row = tournament_row(s, tournament)
             require_role(s, row, actor, STAFF, "manage")
             stored = list(row.lot_draws or [])
             number = len(lot_records(stored)) + 1
+            if number != known + 1:
+                raise ServiceError("lot_changed")
             core = model.Tournament(
                 format="mafiatab.tournament/1", name=row.name, rules=row.rules, players=[],
                 stages=[], games=[], lots=list(row.lots or []),

@@ -36,6 +36,8 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
     ),
     "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
+    "lot_changed": ("жребий уже провёл кто-то другой: обновите страницу",
+                    "somebody else has just drawn lots: reload the page"),
     "lot_reason_needed": ("жребий заново: укажите причину", "a lot drawn again needs a reason"),
     "lot_reason_long": ("причина: не длиннее {limit} знаков",
                         "the reason: at most {limit} characters"),

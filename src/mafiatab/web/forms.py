@@ -264,6 +264,12 @@ def _game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) 
         for slot in PENALTY_SLOTS:
             kind = _text(form, f"{slot}_kind_{i}")
             if not kind:
+                # what was written of a penalty whose kind is not chosen yet waits for it
+                for part in ("points", "rule", "note"):
+                    if t.field(f"{slot}_{part}_{i}"):
+                        problems.append(Problem("penalty_no_kind", code, i, "penalties", None,
+                                                {"value": Typed(t.field(f"{slot}_{part}_{i}"))}))
+                    t.done()
                 continue
             t.field(f"{slot}_points_{i}")
             pts = _points(form, f"{slot}_points_{i}", i, "penalties.points", problems, code)
@@ -304,6 +310,14 @@ def _game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) 
         e = _text(form, f"expl_{i}")
         if e:
             explanations[i] = e
+    if fk is None:
+        # the first killed's fields wait for him (they are his seat's)
+        for name in ("pu_extra", *(f"pu_seat_{k}" for k in PU_ENTRIES)):
+            if t.field(name):
+                problems.append(Problem("pu_without_fk", code, None,
+                                        "pu_extra" if name == "pu_extra" else "pu_protocol",
+                                        None, {"value": Typed(t.field(name))}))
+            t.done()
     days = _days(t, code)
     protest = None
     if any(_text(form, n) for n in ("protest", "protest_by", "protest_at", "protest_decision")):
