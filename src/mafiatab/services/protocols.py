@@ -149,6 +149,12 @@ class Protocols:
             self._may_edit(scene, actor, "save")
             return self._checked(s, scene, self._placed(scene, game))
 
+    def profile(self, tournament: int) -> RuleProfile:
+        """The tournament's rules (with its switched readings): the clauses the form's
+        typing problems cite. One read of the tournament's row."""
+        with self.store.read() as s:
+            return profile_of(tournament_row(s, tournament))[0]
+
     def may_edit(self, tournament: int, code: str, actor: str) -> bool:
         with self.store.read() as s:
             scene = self._scene(s, tournament, code, actor)

@@ -19,7 +19,6 @@ from mafiatab.domain.points import to_json_number
 from mafiatab.domain.problems import Problem, ProtocolRefused, Typed
 from mafiatab.domain.typed import MAX_FIELDS, MAX_NAME, MAX_TEXT, RawField
 from mafiatab.formats.standings_json import standings_to_dict
-from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
 from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
@@ -141,9 +140,8 @@ def _typed(svc: Services, tid: int, code: str,
     or a text that reads (it belongs in the protocol), is refused with its field."""
     if typed is None:
         return None
-    t, _players, _stages = svc.tournaments.context(tid)
     parsed = forms.game_from_form(typed, code=code, stage="", rnd=1, table=1,
-                                  profile=PROFILES[t.rules])
+                                  profile=svc.protocols.profile(tid))
     stray = [Problem("typed_readable", code, None, name, None, {"value": Typed(text)})
              for name, text in typed.items() if name not in parsed.typed]
     if stray:

@@ -262,9 +262,8 @@ def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
 def _parse(svc: Services, tid: int, code: str, f: dict[str, str]) -> forms.Parsed:
     """The form's protocol; where it is (stage, round, table) the service takes from the
     stored game, never from the form. Its typing problems cite the tournament's rules."""
-    t, _players, _stages = svc.tournaments.context(tid)
     return forms.game_from_form(f, code=code, stage="", rnd=1, table=1,
-                                profile=PROFILES[t.rules])
+                                profile=svc.protocols.profile(tid))
 
 
 def _from_log(g: model.Game) -> bool:
