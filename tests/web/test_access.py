@@ -72,6 +72,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/setup/four-eyes", ORG, {}),
     ("POST", "/t/{tid}/manage/options", STAFF, {}),
     ("POST", "/t/{tid}/manage/lots", STAFF, {"seed": ""}),
+    ("POST", "/t/{tid}/manage/lots/redraw", STAFF, {"seed": "", "reason": ""}),
     ("GET", "/t/{tid}/setup", STAFF, None),
     ("POST", "/t/{tid}/setup/players", ORG, {"players": ""}),
     # issue 13: rules, a player's correction, the judges' codes and blanks, accounts
@@ -130,6 +131,8 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/api/t/{tid}/staff", STAFF, {"user": "x", "role": "bogus"}),
     ("POST", "/api/t/{tid}/assign", STAFF, {"game": "nope", "judge": "x"}),
     ("POST", "/api/t/{tid}/lots", STAFF, {"seed": "s"}),
+    ("GET", "/api/t/{tid}/lots", STAFF, None),
+    ("POST", "/api/t/{tid}/lots/redraw", STAFF, {"seed": "s", "reason": "r"}),
     ("GET", "/api/t/{tid}/audit", STAFF, None),
     ("GET", "/t/{tid}/games/{code}/live", EDIT, None),
     ("GET", "/api/t/{tid}/games/{code}/live", EDIT, None),

@@ -30,9 +30,28 @@ def draw_lots(rows: Sequence[Row], seed: str) -> list[LotDraw]:
     draws = []
     for group in tied_groups(rows):
         members = sorted(r.player for r in group)
-        order = members[:]
-        random.Random(f"{seed}/{group[0].place}").shuffle(order)
-        draws.append(LotDraw(seed=seed, group=members, order=order))
+        draws.append(LotDraw(seed=seed, group=members,
+                             order=_shuffled(members, seed, group[0].place)))
+    return draws
+
+
+def _shuffled(members: Sequence[str], seed: str, place: int) -> list[str]:
+    order = sorted(members)
+    random.Random(f"{seed}/{place}").shuffle(order)
+    return order
+
+
+def redraw_lots(rows: Sequence[Row], previous: Sequence[LotDraw], seed: str) -> list[LotDraw]:
+    """The same groups drawn again with a new seed (a head judge's correction of a lot,
+    with its reason, kept beside the draw it replaces). A group's place is the first of
+    the places its players hold now (the place they shared before the lot), so the same
+    seed gives the same order, as a first draw does."""
+    place = {r.player: r.place for r in rows}
+    draws = []
+    for d in previous:
+        members = sorted(d.group)
+        at = min((place[p] for p in members if p in place), default=0)
+        draws.append(LotDraw(seed=seed, group=members, order=_shuffled(members, seed, at)))
     return draws
 
 

@@ -39,6 +39,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "неизвестное поле (не учитывается)",
         "unknown field (ignored)",
     ),
+    "penalty_no_kind": ("{value}: не выбран вид штрафа", "{value}: no kind of penalty is chosen"),
+    "pu_without_fk": ("{value}: сначала укажите первого убиенного",
+                      "{value}: choose the first killed first"),
+    "typed_readable": (
+        "{value}: такого поля нет в форме протокола или значение читается (ему место в протоколе)",
+        "{value}: the protocol form has no such field, or the value reads (it belongs in the "
+        "protocol)",
+    ),
     "points_format": (
         "число с не более чем двумя знаками после запятой, получено {value!r}",
         "a number with at most two decimal places was expected, got {value!r}",
@@ -460,6 +468,28 @@ FIELD_WORDS: dict[str, tuple[str, str]] = {
     "games": ("игры", "games"),
 }
 
+#: the words of a day's parts (`days.2.nominations`: "день 2, выставления")
+DAY_PART_WORDS: dict[str, tuple[str, str]] = {
+    "nominations": ("выставления", "nominations"),
+    "votes": ("голосование", "votes"),
+    "left": ("ушли голосованием", "left by the vote"),
+}
+
+
+class Typed(str):
+    """A value exactly as a person typed it («о,3», not a reading of it such as 0.3): a
+    message quotes it whole, in the reader's quotes, and the API gives the text itself."""
+
+    def quoted(self, lang: str) -> str:
+        return f"«{self}»" if lang == "ru" else f'"{self}"'
+
+
+class _Quoted(str):
+    """A typed value already in its quotes: `{value!r}` in a message shows it as is."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
 
 class Word(str):
     """A parameter that is a code with its words (a protocol state, a role): the message
@@ -483,6 +513,8 @@ class Word(str):
 
 
 def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, Typed):
+        return _Quoted(value.quoted(lang))
     if isinstance(value, Points):
         return format_points(value, lang)
     if isinstance(value, Word):
@@ -547,10 +579,23 @@ class Problem:
             parts.append(self.field)  # the file's path, as the English reader writes files
         elif self.field:
             # the field's word (its path is a code: the API gives it as `field`)
-            word = FIELD_WORDS.get(self.field.split(".", 1)[0].split("[", 1)[0])
+            word = self.field_words(lang)
             if word is not None:
-                parts.append(word[0])
+                parts.append(word)
         return ", ".join(parts)
+
+    def field_words(self, lang: str = "en") -> str | None:
+        """The field in words (`days.1.nominations`: "день 1, выставления"), or None."""
+        if not self.field:
+            return None
+        path = self.field.split(".")
+        k = 0 if lang == "ru" else 1
+        part = DAY_PART_WORDS.get(path[2]) if len(path) > 2 and path[0] == "days" \
+            and path[1].isdecimal() else None
+        if part is not None:
+            return f"{'день' if lang == 'ru' else 'day'} {path[1]}, {part[k]}"
+        word = FIELD_WORDS.get(path[0].split("[", 1)[0])
+        return None if word is None else word[k]
 
     def as_dict(self, lang: str = "en") -> dict[str, Any]:
         return {

@@ -33,12 +33,16 @@ the refused protocol is kept in the audit log. One exception, for the form's aut
 crossing its own submit: when every revision after the base is the same user's own draft,
 his newer typing goes on top. A revision of anybody else in between (a head judge's
 correction) is never overwritten that way.
+
+What the judge typed and the form could not read (`domain.typed`) is kept with the draft:
+a save that says nothing of it keeps its base's, and a submit is refused while any is left.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
@@ -51,6 +55,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 from mafiatab.domain import protocol as model
 from mafiatab.domain.paper import reconcile
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.typed import MAX_FIELDS, MAX_TEXT, RawField, bounded, problems_of
+from mafiatab.domain.typed import from_json as typed_from_json
+from mafiatab.domain.typed import to_json as typed_to_json
 from mafiatab.domain.validation import validate_game
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.errors import (
@@ -152,6 +159,12 @@ class Protocols:
             self._may_edit(scene, actor, "save")
             return self._checked(s, scene, self._placed(scene, game))
 
+    def profile(self, tournament: int) -> RuleProfile:
+        """The tournament's rules (with its switched readings): the clauses the form's
+        typing problems cite. One read of the tournament's row."""
+        with self.store.read() as s:
+            return profile_of(tournament_row(s, tournament))[0]
+
     def may_edit(self, tournament: int, code: str, actor: str) -> bool:
         with self.store.read() as s:
             scene = self._scene(s, tournament, code, actor)
@@ -177,14 +190,16 @@ class Protocols:
     # --- the steps ------------------------------------------------------------------
     def save_draft(self, tournament: int, code: str, game: model.Game, *, actor: str,
                    base_revision: int, own_autosave: bool = False,
-                   reason: str | None = None, drop_log: bool = False) -> RevisionInfo:
+                   reason: str | None = None, drop_log: bool = False,
+                   typed: Mapping[str, RawField] | None = None) -> RevisionInfo:
         """A new draft of the game's protocol based on `base_revision`.
 
         Refused (`ProtocolRefused`, nothing stored) when it contradicts its log; rule
         problems of a draft are the submit's to refuse. `own_autosave`: the form's
         autosave, which may go on top of the same user's own newer drafts. `drop_log`:
         remove the game's log instead of keeping it (a head judge's correction of the
-        log; audited as `drop_log`).
+        log; audited as `drop_log`). `typed`: the fields that could not be read, as typed,
+        with their problems (None: the base revision's stay).
         """
         conflict: ConflictError | None = None
         try:
@@ -212,16 +227,18 @@ class Protocols:
                     kept, problems = reconcile(placed, stored, self._profile(scene))
                     if problems:
                         raise ProtocolRefused(problems)
-                    return self._write_draft(s, scene, kept, base, actor, reason)
+                    return self._write_draft(s, scene, kept, base, actor, reason, typed)
         except StaleRevision:  # lost a race in the very last instant: say who won
             raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
         assert conflict is not None
         raise conflict
 
     def submit(self, tournament: int, code: str, *, actor: str, base_revision: int | None,
-               game: model.Game | None = None, own_autosave: bool = False) -> RevisionInfo:
+               game: model.Game | None = None, own_autosave: bool = False,
+               typed: Mapping[str, RawField] | None = None) -> RevisionInfo:
         """Submit the protocol for confirmation: the newest draft, or `game` (the form's
-        protocol, saved as a draft in the same step). Refused with every problem; a
+        protocol, saved as a draft in the same step, with `typed` as `save_draft` keeps
+        it). Refused with every problem, a value that could not be read among them; a
         refused form's protocol is still kept as a draft (`SubmitRefused.saved`)."""
         conflict: ConflictError | None = None
         refused: SubmitRefused | None = None
@@ -248,12 +265,15 @@ class Protocols:
                                       if p.code.startswith("log_")]
                     if contradictions:
                         raise ProtocolRefused(checked.problems)
+                    unread = problems_of(_typed(scene, base, s) if typed is None or game is None
+                                         else typed)
                     if game is not None:
-                        saved = self._write_draft(s, scene, checked.game, base, actor, None)
+                        saved = self._write_draft(s, scene, checked.game, base, actor, None,
+                                                  typed)
                         base = saved.number
                         scene.head = revision_row(s, scene.row.id, base)
-                    if checked.errors:
-                        refused = SubmitRefused(checked.problems, saved)
+                    if checked.errors or unread:
+                        refused = SubmitRefused(unread + checked.problems, saved)
                     else:
                         return self._write_step(s, scene, base, actor, "submit", SUBMITTED,
                                                 None, checked.game)
@@ -398,8 +418,12 @@ class Protocols:
         return None
 
     def _write_draft(self, s: Session, scene: _Scene, game: model.Game, base: int, actor: str,
-                     reason: str | None) -> RevisionInfo:
+                     reason: str | None, typed: Mapping[str, RawField] | None = None
+                     ) -> RevisionInfo:
         text = encode_game(game)
+        if typed is not None and not bounded(typed):
+            raise ServiceError("typed_too_long", fields=MAX_FIELDS, limit=MAX_TEXT)
+        kept_typed = _typed(scene, base, s) if typed is None else typed
         author = user_row(s, actor)
         number = advance_head(s, scene.row, base)
         previous = scene.head if scene.head.number == base else revision_row(s, scene.row.id, base)
@@ -407,6 +431,7 @@ class Protocols:
         # the head moved first: a lost race stores no event row either
         rev = db.ProtocolRevision(game_id=scene.row.id, number=number, state=DRAFT,
                                   author_id=author.id, reason=reason, changes=changes,
+                                  typed=typed_to_json(kept_typed) or None,
                                   **split(s, scene.row.id, text, DRAFT, previous))
         s.add(rev)
         s.flush()
@@ -544,6 +569,13 @@ def _four_eyes(s: Session, scene: _Scene, actor: str) -> None:
     before = len(decode_game(whole(s, first)).corrections)
     if any(c.by == actor for c in scene.head_game.corrections[before:]):
         raise PermissionDenied("corrector_confirms", game=scene.row.code, author=actor)
+
+
+def _typed(scene: _Scene, base: int, s: Session) -> dict[str, RawField]:
+    """What the draft `base` keeps of the typing that could not be read (a submitted,
+    returned or confirmed revision keeps none)."""
+    rev = scene.head if scene.head.number == base else revision_row(s, scene.row.id, base)
+    return typed_from_json(rev.typed) if rev.state == DRAFT else {}
 
 
 def returned_reason(revisions: list[RevisionInfo]) -> tuple[str, str, dt.datetime] | None:

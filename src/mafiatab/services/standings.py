@@ -11,17 +11,22 @@ server) show within that second.
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
 
 from sqlalchemy import func, select
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.lots import draw_lots, record_draws
+from mafiatab.domain.lots import draw_lots, record_draws, redraw_lots
 from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.domain.standings import GameExplanation, Standings, compute_standings, explain_player
 from mafiatab.services.access import STAFF
+from mafiatab.services.clock import utcnow
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.services.tournament_file import profile_for
@@ -31,6 +36,48 @@ from mafiatab.storage import models as db
 
 #: a tournament's public stamp: (its newest public audit entry, its number of games)
 Stamp = tuple[int, int]
+#: the longest reason of a lot drawn again
+LOT_REASON_MAX: Final = 500
+
+
+@dataclass(frozen=True, slots=True)
+class LotRecord:
+    """One drawing of lots as recorded: its number, seed, the groups and the order each
+    was drawn in, who drew it and when; a redraw names the drawing it replaces and why,
+    and a replaced drawing the one that replaced it. `by` and `at` are None for a lot
+    recorded before they were kept (an imported file's)."""
+
+    number: int
+    seed: str
+    draws: tuple[model.LotDraw, ...]
+    by: str | None
+    at: dt.datetime | None
+    reason: str | None = None
+    replaces: int | None = None
+    replaced_by: int | None = None
+
+
+def lot_records(stored: Sequence[Any]) -> list[LotRecord]:
+    """The tournament's stored draws (`tournaments.lot_draws`) as drawings, oldest first:
+    the draws one drawing made share its number (an old draw without one is a drawing of
+    its own)."""
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for i, d in enumerate(stored):
+        n = d.get("n") if isinstance(d.get("n"), int) else -(i + 1)
+        groups.setdefault(n, []).append(d)
+    records: list[LotRecord] = []
+    for k, (n, items) in enumerate(sorted(groups.items(), key=lambda kv: abs(kv[0])), 1):
+        first = items[0]
+        at = first.get("at")
+        records.append(LotRecord(
+            number=n if n > 0 else k, seed=str(first["seed"]),
+            draws=tuple(model.LotDraw(seed=d["seed"], group=list(d["group"]),
+                                      order=list(d["order"])) for d in items),
+            by=first.get("by"), at=dt.datetime.fromisoformat(at) if isinstance(at, str) else None,
+            reason=first.get("reason"), replaces=first.get("replaces")))
+    replaced = {r.replaces: r.number for r in records if r.replaces is not None}
+    return [LotRecord(r.number, r.seed, r.draws, r.by, r.at, r.reason, r.replaces,
+                      replaced.get(r.number)) for r in records]
 
 
 class StandingsBoard:
@@ -118,24 +165,79 @@ class StandingsBoard:
         return stamp
 
     # --- lots ---
+    def lots(self, tournament: int) -> list[LotRecord]:
+        """Every drawing of lots, oldest first (the standings and the head judge show them)."""
+        with self.store.read() as s:
+            return lot_records(list(tournament_row(s, tournament).lot_draws or []))
+
     def record_lot(self, tournament: int, seed: str, *, actor: str) -> list[model.LotDraw]:
-        """A recorded draw among the players who need one (FIIM 8.8.5, FSM 8.7.6)."""
+        """A recorded draw among the players who need one (FIIM 8.8.5, FSM 8.7.6), with
+        who drew it and when; audited."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
-        core = self.tournaments.tournament(tournament)
+            known = len(lot_records(list(t.lot_draws or [])))
         draws = draw_lots(self.compute(tournament).rows, seed)
         if not draws:
             return []
-        record_draws(core, draws)
-        with self.store.write() as s:
-            row = tournament_row(s, tournament)
-            row.lots = list(core.lots)
-            row.lot_draws = [{"seed": d.seed, "group": list(d.group), "order": list(d.order)}
-                             for d in core.lot_draws]
-            record_audit(s, actor, row.id, "lots", {"seed": seed,
-                                                    "draws": [list(d.order) for d in draws]})
+        self._write_lot(tournament, draws, actor=actor, action="lots", detail={"seed": seed},
+                        known=known)
         return draws
 
+    def redraw_lot(self, tournament: int, seed: str, *, actor: str, reason: str,
+                   number: int | None = None) -> LotRecord:
+        """A drawing of lots corrected: its groups drawn again with a new seed, recorded
+        with the reason, who and when, beside the drawing it replaces (`number`: which;
+        default the newest one not yet replaced); audited as `lot_redraw`."""
+        reason = reason.strip()
+        if not reason:
+            raise ServiceError("lot_reason_needed")
+        if len(reason) > LOT_REASON_MAX:
+            raise ServiceError("lot_reason_long", limit=LOT_REASON_MAX)
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
+            records = lot_records(list(t.lot_draws or []))
+        open_ = [r for r in records if r.replaced_by is None]
+        old = next((r for r in reversed(open_) if number is None or r.number == number), None)
+        if old is None:
+            raise ServiceError("no_such_lot", number=number or 0)
+        draws = redraw_lots(self.compute(tournament).rows, old.draws, seed)
+        n = self._write_lot(tournament, draws, actor=actor, action="lot_redraw",
+                            detail={"seed": seed, "reason": reason, "replaces": old.number,
+                                    "before": [list(d.order) for d in old.draws]},
+                            known=len(records), extra={"reason": reason, "replaces": old.number})
+        return next(r for r in self.lots(tournament) if r.number == n)
 
-__all__ = ["Stamp", "StandingsBoard"]
+    def _write_lot(self, tournament: int, draws: list[model.LotDraw], *, actor: str,
+                   action: str, detail: dict[str, Any], known: int,
+                   extra: dict[str, Any] | None = None) -> int:
+        """Store a drawing (its draws replace what the old lots said of those players) and
+        its audit entry, in one transaction that checks the asker again; its number.
+        `known`: the drawings there were when this one was drawn; another drawing stored
+        since (a second head judge at the same moment) refuses this one."""
+        at = utcnow()
+        with self.store.write() as s:
+            row = tournament_row(s, tournament)
+            require_role(s, row, actor, STAFF, "manage")
+            stored = list(row.lot_draws or [])
+            number = len(lot_records(stored)) + 1
+            if number != known + 1:
+                raise ServiceError("lot_changed")
+            core = model.Tournament(
+                format="mafiatab.tournament/1", name=row.name, rules=row.rules, players=[],
+                stages=[], games=[], lots=list(row.lots or []),
+                lot_draws=[model.LotDraw(seed=d["seed"], group=list(d["group"]),
+                                         order=list(d["order"])) for d in stored])
+            record_draws(core, draws)
+            row.lots = list(core.lots)
+            row.lot_draws = [*stored, *({"seed": d.seed, "group": list(d.group),
+                                         "order": list(d.order), "n": number, "by": actor,
+                                         "at": at.isoformat(), **(extra or {})}
+                                        for d in draws)]
+            record_audit(s, actor, row.id, action, {
+                **detail, "number": number, "draws": [list(d.order) for d in draws]})
+        return number
+
+
+__all__ = ["LOT_REASON_MAX", "LotRecord", "Stamp", "StandingsBoard", "lot_records"]

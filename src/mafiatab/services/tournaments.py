@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
@@ -29,6 +29,8 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.typed import RawField
+from mafiatab.domain.typed import from_json as typed_from_json
 from mafiatab.formats.tournament_json import (
     FORMAT,
     game_to_dict,
@@ -92,6 +94,8 @@ class RevisionInfo:
     reason: str | None
     changes: dict[str, Any]
     protocol: dict[str, Any]
+    #: a draft's fields that could not be read, as typed, with their problems
+    typed: dict[str, RawField] = field(default_factory=dict)
 
     def game_struct(self) -> model.Game:
         return decode_game(encode_game_dict(self.protocol))
@@ -209,7 +213,8 @@ def revision_info(s: Session, code: str, rev: db.ProtocolRevision) -> RevisionIn
     return RevisionInfo(game=code, number=rev.number, state=rev.state,
                         author=author.name if author else "?",
                         at=aware(rev.created_at), reason=rev.reason,
-                        changes=dict(rev.changes), protocol=protocol_dict(whole(s, rev)))
+                        changes=dict(rev.changes), protocol=protocol_dict(whole(s, rev)),
+                        typed=typed_from_json(rev.typed))
 
 
 # --- inside a transaction ---------------------------------------------------------------

@@ -211,6 +211,9 @@ class ProtocolRevision(Base):
     #: (`live.done`); NULL: in `protocol`
     done_length: Mapped[int | None] = mapped_column(Integer)
     done_head: Mapped[int | None] = mapped_column(Integer)
+    #: a draft's fields that could not be read, as typed, with their problems
+    #: (`domain.typed`); NULL: none. Never part of the protocol or of an export
+    typed: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class GameLogEvent(Base):

@@ -39,6 +39,8 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
                      "assigned the judge {judge} to game {game}"),
     "add_stage": ("добавил(а) стадию {stage}", "added the stage {stage}"),
     "lots": ("провёл(а) жребий (зерно «{seed}»)", "drew lots (seed '{seed}')"),
+    "lot_redraw": ("провёл(а) жребий №{replaces} заново (зерно «{seed}»): {reason}",
+                   "drew lot {replaces} again (seed '{seed}'): {reason}"),
     "set_visibility": ("изменил(а) публикацию таблицы", "changed what the standings show"),
     "set_options": ("изменил(а) настройки турнира", "changed the tournament's settings"),
     "four_eyes_on": ("включил(а) правило «четыре глаза»: не подтверждает и не решает тот, кто "

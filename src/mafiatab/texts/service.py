@@ -71,6 +71,13 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
     ),
     "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
+    "lot_changed": ("жребий уже провёл кто-то другой: обновите страницу",
+                    "somebody else has just drawn lots: reload the page"),
+    "lot_reason_needed": ("жребий заново: укажите причину", "a lot drawn again needs a reason"),
+    "lot_reason_long": ("причина: не длиннее {limit} знаков",
+                        "the reason: at most {limit} characters"),
+    "no_such_lot": ("жребия №{number} нет (или он уже заменён)",
+                    "there is no lot {number} (or it was replaced already)"),
     "reason_needed": (
         "игра {game}: укажите причину возврата",
         "game {game}: a reason is needed to return a protocol",
@@ -90,6 +97,8 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
     "roles_delay": ("задержка ролей: от 0 до {limit} секунд", "roles delay: 0 to {limit} seconds"),
     "announcements": ("объявления: не длиннее {limit} знаков",
                       "announcements: at most {limit} characters"),
+    "typed_too_long": ("набранное в полях: не больше {fields} полей по {limit} знаков",
+                       "typed values: at most {fields} fields of {limit} characters"),
     "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
 }
 

@@ -16,12 +16,15 @@ from pydantic import Field
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
-from mafiatab.domain.problems import ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, Typed
+from mafiatab.domain.typed import MAX_FIELDS, MAX_NAME, MAX_TEXT, RawField
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.facade import Services
+from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE, ORGANIZER
+from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
 from mafiatab.web.security import (
@@ -57,6 +60,13 @@ class NewTournament(Body):
 class Draft(Body):
     base_revision: Int = Field(description="the revision this edit starts from (0: new game)")
     protocol: dict[str, Any] = Field(description="a format-1 game object")
+    typed: dict[Annotated[str, Field(max_length=MAX_NAME)],
+                Annotated[str, Field(max_length=MAX_TEXT)]] | None = Field(
+        None, max_length=MAX_FIELDS,
+        description="what the judge typed and could not be read, by the protocol form's "
+        "field names (`extra_3`, `day_1_nominated`…): kept with the draft, each with its "
+        "problem, until a save clears it ({}); a submit is refused while any is left. "
+        "Left out: the base revision's stay")
 
 
 class Step(Body):
@@ -120,10 +130,35 @@ class Lot(Body):
     seed: str = Field(min_length=1, max_length=200)
 
 
-def _revision(info: RevisionInfo) -> dict[str, Any]:
+class Redraw(Body):
+    seed: str = Field(min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=LOT_REASON_MAX)
+    number: int | None = Field(None, ge=1, le=100_000,
+                               description="which drawing (default: the newest not replaced)")
+
+
+def _revision(info: RevisionInfo, lang: str = "en") -> dict[str, Any]:
     return {"game": info.game, "revision": info.number, "state": info.state,
             "author": info.author, "at": info.at.isoformat(), "reason": info.reason,
-            "protocol": json.loads(encode_game_dict(info.protocol))}  # Decimal points as numbers
+            "protocol": json.loads(encode_game_dict(info.protocol)),  # Decimal points as numbers
+            "typed": {name: {"text": rf.text, "problems": [p.as_dict(lang) for p in rf.problems]}
+                      for name, rf in info.typed.items()}}
+
+
+def _typed(svc: Services, tid: int, code: str,
+           typed: dict[str, str] | None) -> dict[str, RawField] | None:
+    """The texts the judge typed, each read as the protocol form reads its field: the
+    ones that cannot be read are kept with their problems; a name the form does not have,
+    or a text that reads (it belongs in the protocol), is refused with its field."""
+    if typed is None:
+        return None
+    parsed = forms.game_from_form(typed, code=code, stage="", rnd=1, table=1,
+                                  profile=svc.protocols.profile(tid))
+    stray = [Problem("typed_readable", code, None, name, None, {"value": Typed(text)})
+             for name, text in typed.items() if name not in parsed.typed]
+    if stray:
+        raise ProtocolRefused(stray)
+    return parsed.typed
 
 
 def _stage(data: dict[str, Any]) -> model.Stage:
@@ -256,7 +291,9 @@ def draft(tid: int, code: str, body: Draft, me: Who, svc: Svc) -> dict[str, Any]
     drop = "log" in body.protocol and body.protocol["log"] is None
     return _revision(svc.protocols.save_draft(tid, code, game, actor=user,
                                               base_revision=body.base_revision,
-                                              drop_log=drop))
+                                              drop_log=drop,
+                                              typed=_typed(svc, tid, code, body.typed)),
+                     me.lang)
 
 
 @router.post("/t/{tid}/games/{code}/submit")
@@ -379,6 +416,28 @@ def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_role(me, tid, STAFF)
     draws = svc.standings.record_lot(tid, body.seed, actor=user)
     return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
+
+
+def _lot(r: LotRecord) -> dict[str, Any]:
+    return {"number": r.number, "seed": r.seed, "by": r.by,
+            "at": r.at.isoformat() if r.at is not None else None, "reason": r.reason,
+            "replaces": r.replaces, "replaced_by": r.replaced_by,
+            "draws": [{"group": d.group, "order": d.order} for d in r.draws]}
+
+
+@router.get("/t/{tid}/lots")
+def lot_list(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    """Every drawing of lots, oldest first: seed, order, who and when (UTC, ISO)."""
+    require_role(me, tid, STAFF)
+    return [_lot(r) for r in svc.standings.lots(tid)]
+
+
+@router.post("/t/{tid}/lots/redraw")
+def redraw(tid: int, body: Redraw, me: Who, svc: Svc) -> dict[str, Any]:
+    """A drawing of lots drawn again with a new seed: a correction with its reason."""
+    user = require_role(me, tid, STAFF)
+    return _lot(svc.standings.redraw_lot(tid, body.seed, actor=user, reason=body.reason,
+                                         number=body.number))
 
 
 @router.get("/t/{tid}/audit")

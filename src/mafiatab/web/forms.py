@@ -6,19 +6,23 @@ the sheet records but nothing scores (fouls, nominations and votes, explanations
 protest) goes into the game's format-1 fields of the same names (docs/format.md).
 
 Nothing typed is dropped silently: a value that cannot be read (a seat 11, a word where
-seats go) is a problem with its field, shown beside it, and refuses the submit.
+seats go) is a problem with its field, shown beside it, and refuses the submit; its text,
+exactly as typed, goes with the draft (`Parsed.typed`, `domain.typed`) so that a reload
+shows it again beside its field.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.problems import Problem, Word
+from mafiatab.domain.problems import Problem, Typed
+from mafiatab.domain.typed import RawField, expected
+from mafiatab.rules.profile import RuleProfile
 
 SEATS: Final = tuple(range(1, 11))
 DAYS: Final = (1, 2, 3, 4, 5)
@@ -39,6 +43,8 @@ class Parsed:
     game: model.Game
     #: problems of the typing itself (a number that is not one), with their slots
     problems: list[Problem] = field(default_factory=list)
+    #: the text of each field that could not be read, as typed, with its problems
+    typed: dict[str, RawField] = field(default_factory=dict)
 
 
 def _text(form: Form, name: str) -> str:
@@ -53,13 +59,14 @@ def _seat(form: Form, name: str, problems: list[Problem] | None = None,
         return int(value)
     if value and problems is not None:
         problems.append(Problem("seat_number", game, None, field or name, "scoring.md 1",
-                                {"value": value}))
+                                {"value": Typed(value)}))
     return None
 
 
 def _points(form: Form, name: str, seat: int | None, fname: str,
             problems: list[Problem], game: str) -> Decimal | None:
-    raw = _text(form, name).replace(",", ".").replace("−", "-")
+    typed = _text(form, name)
+    raw = typed.replace(",", ".").replace("−", "-")
     if not raw:
         return None
     try:
@@ -68,7 +75,8 @@ def _points(form: Form, name: str, seat: int | None, fname: str,
     except InvalidOperation:
         exact = False
     if not exact:
-        problems.append(Problem("points_format", game, seat, fname, None, {"value": raw}))
+        problems.append(Problem("points_format", game, seat, fname, None,
+                                {"value": Typed(typed)}))
         return None
     return value
 
@@ -84,26 +92,10 @@ def _small(tok: str) -> bool:
     return tok.isdecimal() and len(tok) <= 3
 
 
-#: what a field of the form takes, in words (the `type` problem's `expected`)
-EXPECTED: dict[str, tuple[str, str]] = {
-    "seats": ("номера мест", "seat numbers"),
-    "nominations": ("выставления вида 2>5", "nominations like 2>5"),
-    "votes": ("голоса вида 5:6", "votes like 5:6"),
-    "count": ("число голосов", "a number of votes"),
-    "number": ("число", "a number"),
-    "whole": ("целое число", "a whole number"),
-}
-
-
-def expected(what: str) -> Word:
-    """What a field takes, as a problem's parameter: words for people, a code for the API."""
-    return Word(what, *EXPECTED[what])
-
-
 def _unreadable(problems: list[Problem], game: str, field: str, raw: str,
                 what: str, seat: int | None = None) -> None:
     problems.append(Problem("type", game, seat, field, None,
-                            {"expected": expected(what), "got": repr(raw)}))
+                            {"expected": expected(what), "got": Typed(raw)}))
 
 
 def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> list[int]:
@@ -115,7 +107,7 @@ def _seats_list(text: str, problems: list[Problem], game: str, field: str) -> li
             _unreadable(problems, game, field, tok, "seats")
         elif not 1 <= int(tok) <= 10:
             problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
-                                    {"value": int(tok)}))
+                                    {"value": Typed(tok)}))
         else:
             out.append(int(tok))
     return out
@@ -131,10 +123,10 @@ def _nominations(text: str, problems: list[Problem], game: str,
             _unreadable(problems, game, field, tok, "nominations")
             continue
         by, seat = (int(m[1]) if m[1] else None), int(m[2])
-        bad = [x for x in (by, seat) if x is not None and not 1 <= x <= 10]
+        bad = [t for x, t in ((by, m[1]), (seat, m[2])) if x is not None and not 1 <= x <= 10]
         if bad:
             problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
-                                    {"value": bad[0]}))
+                                    {"value": Typed(bad[0])}))
             continue
         out.append(model.Nomination(seat=seat, by=by))
     return out
@@ -151,60 +143,137 @@ def _counts(text: str, problems: list[Problem], game: str, field: str) -> dict[i
         seat, n = int(m[1]), int(m[2])
         if not 1 <= seat <= 10:
             problems.append(Problem("seat_number", game, None, field, "scoring.md 1",
-                                    {"value": seat}))
+                                    {"value": Typed(m[1])}))
             continue
         out[seat] = n
     return out
 
 
-def _days(form: Form, problems: list[Problem], code: str) -> list[model.Day]:
+class _Typing:
+    """The problems of the typing, each field's remembered with the text typed there."""
+
+    def __init__(self, form: Form) -> None:
+        self.form = form
+        self.problems: list[Problem] = []
+        self.typed: dict[str, RawField] = {}
+        self._start = 0
+        self._name = ""
+
+    def field(self, name: str) -> str:
+        """The text of the input `name`; its problems from now on are its own."""
+        self._start = len(self.problems)
+        self._name = name
+        return _text(self.form, name)
+
+    def done(self) -> None:
+        """Keep the text of the field just read when it raised a problem."""
+        if len(self.problems) > self._start:
+            self.typed[self._name] = RawField(_text(self.form, self._name),
+                                              tuple(self.problems[self._start:]))
+        self._start = len(self.problems)
+
+
+def _days(t: _Typing, code: str) -> list[model.Day]:
+    problems = t.problems
     days: list[model.Day] = []
     for d in DAYS:
         where = f"days.{d}"
-        noms = _nominations(_text(form, f"day_{d}_nominated"), problems, code,
+        noms = _nominations(t.field(f"day_{d}_nominated"), problems, code,
                             where + ".nominations")
+        t.done()
         votes: list[model.VoteRound] = []
         for kind, name in (("vote", "votes"), ("revote", "revote")):
-            counts = _counts(_text(form, f"day_{d}_{name}"), problems, code, where + ".votes")
+            counts = _counts(t.field(f"day_{d}_{name}"), problems, code, where + ".votes")
+            t.done()
             if counts:
                 votes.append(model.VoteRound(kind=kind, counts=counts))
-        lift = _text(form, f"day_{d}_lift")
+        lift = t.field(f"day_{d}_lift")
         if lift:
             if _small(lift):
                 votes.append(model.VoteRound(kind="lift", count=int(lift)))
             else:
                 _unreadable(problems, code, where + ".votes", lift, "count")
-        left = _seats_list(_text(form, f"day_{d}_left"), problems, code, where + ".left")
+        t.done()
+        left = _seats_list(t.field(f"day_{d}_left"), problems, code, where + ".left")
+        t.done()
         if noms or votes or left:
             days.append(model.Day(day=d, nominations=noms, votes=votes, left=left))
     return days
 
 
-def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -> Parsed:
+def _clause(profile: RuleProfile, field: str) -> str:
+    """The rule a field's typing answers to: points to the rule of their scale, what the
+    sheet records to the rule of the judge's protocol."""
+    name = field.split(".", 1)[0]
+    by_field = {"extra": profile.extra_limits.clause, "pu_extra": profile.pu_extra_scale.clause,
+                "will": profile.will_scale.clause, "protocol": profile.protocol_scale.clause,
+                "penalties": profile.penalty_game_action_fixed.clause,
+                "first_killed": profile.best_move_max_numbers.clause,
+                "best_move": profile.best_move_max_numbers.clause,
+                "pu_protocol": profile.pu_protocol_versions.clause}
+    return by_field.get(name, profile.paper_clause)
+
+
+def _with_clauses(parsed: Parsed, profile: RuleProfile) -> Parsed:
+    """Each typing problem cites the tournament's rule for its field."""
+    def cite(p: Problem) -> Problem:
+        return replace(p, clause=_clause(profile, p.field or ""))
+    return Parsed(parsed.game, [cite(p) for p in parsed.problems],
+                  {name: RawField(rf.text, tuple(cite(p) for p in rf.problems))
+                   for name, rf in parsed.typed.items()})
+
+
+def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int,
+                   profile: RuleProfile | None = None) -> Parsed:
     """The game a filled form describes; where, when and which table come from the
-    stored game, never from the form (a judge cannot move his protocol elsewhere)."""
-    problems: list[Problem] = []
+    stored game, never from the form (a judge cannot move his protocol elsewhere).
+    `profile`: the tournament's rules, whose clauses the typing problems cite."""
+    parsed = _game_from_form(form, code=code, stage=stage, rnd=rnd, table=table)
+    return parsed if profile is None else _with_clauses(parsed, profile)
+
+
+def _game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -> Parsed:
+    t = _Typing(form)
+    problems = t.problems
     seats = [model.Seat(seat=i, player=_text(form, f"player_{i}"), role=_text(form, f"role_{i}"))
              for i in SEATS]
+    t.field("first_killed")
     fk = _seat(form, "first_killed", problems, code)
-    best = [s for s in (_seat(form, f"best_move_{k}", problems, code, "best_move")
-                        for k in BEST_MOVE_SLOTS) if s is not None]
+    t.done()
+    best: list[int] = []
+    for k in BEST_MOVE_SLOTS:
+        t.field(f"best_move_{k}")
+        b = _seat(form, f"best_move_{k}", problems, code, "best_move")
+        t.done()
+        if b is not None:
+            best.append(b)
     scores: dict[int, model.SeatScores] = {}
     fouls: dict[int, int] = {}
     explanations: dict[int, str] = {}
     for i in SEATS:
+        read = {}
+        for what in ("extra", "will", "protocol"):
+            t.field(f"{what}_{i}")
+            read[what] = _points(form, f"{what}_{i}", i, what, problems, code)
+            t.done()
         sc = model.SeatScores(
-            extra=_points(form, f"extra_{i}", i, "extra", problems, code),
-            will=_points(form, f"will_{i}", i, "will", problems, code),
-            protocol=_points(form, f"protocol_{i}", i, "protocol", problems, code),
+            extra=read["extra"], will=read["will"], protocol=read["protocol"],
             same_as_will=form.get(f"same_{i}") == "on",
             approved=form.get(f"approved_{i}") == "on",
         )
         for slot in PENALTY_SLOTS:
             kind = _text(form, f"{slot}_kind_{i}")
             if not kind:
+                # what was written of a penalty whose kind is not chosen yet waits for it
+                for part in ("points", "rule", "note"):
+                    if t.field(f"{slot}_{part}_{i}"):
+                        problems.append(Problem("penalty_no_kind", code, i, "penalties", None,
+                                                {"value": Typed(t.field(f"{slot}_{part}_{i}"))}))
+                    t.done()
                 continue
+            t.field(f"{slot}_points_{i}")
             pts = _points(form, f"{slot}_points_{i}", i, "penalties.points", problems, code)
+            t.done()
             note = _text(form, f"{slot}_note_{i}") or None
             critical = (form.get(f"{slot}_critical_{i}") == "on"
                         if kind == "disqualification" else None)
@@ -212,10 +281,14 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
             sc.penalties.append(model.Penalty(kind=kind, critical=critical, points=pts,
                                               rule=rule, note=note))
         if fk == i:
+            t.field("pu_extra")
             sc.pu_extra = _points(form, "pu_extra", i, "pu_extra", problems, code)
+            t.done()
             entries = []
             for k in PU_ENTRIES:
+                t.field(f"pu_seat_{k}")
                 seat = _seat(form, f"pu_seat_{k}", problems, code, "pu_protocol")
+                t.done()
                 colour = _text(form, f"pu_colour_{k}")
                 if seat is not None and colour:
                     entries.append(model.ProtocolEntry(seat=seat, colour=colour,
@@ -228,24 +301,36 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
                 sc.pu_protocol = model.PuProtocol(entries=entries, version=version, aside=aside)
         if sc != model.SeatScores():
             scores[i] = sc
-        f = _text(form, f"fouls_{i}")
+        f = t.field(f"fouls_{i}")
         if _small(f) and int(f):
             fouls[i] = int(f)  # more than 4: the rule checks say so beside the seat
         elif f and not _small(f):
             _unreadable(problems, code, "fouls", f, "number", seat=i)
+        t.done()
         e = _text(form, f"expl_{i}")
         if e:
             explanations[i] = e
-    days = _days(form, problems, code)
+    if fk is None:
+        # the first killed's fields wait for him (they are his seat's)
+        for name in ("pu_extra", *(f"pu_seat_{k}" for k in PU_ENTRIES)):
+            if t.field(name):
+                problems.append(Problem("pu_without_fk", code, None,
+                                        "pu_extra" if name == "pu_extra" else "pu_protocol",
+                                        None, {"value": Typed(t.field(name))}))
+            t.done()
+    days = _days(t, code)
     protest = None
     if any(_text(form, n) for n in ("protest", "protest_by", "protest_at", "protest_decision")):
-        protest = model.Protest(by=_seat(form, "protest_by", problems, code, "protest.by"),
-                                at=_text(form, "protest_at") or None,
+        t.field("protest_by")
+        by = _seat(form, "protest_by", problems, code, "protest.by")
+        t.done()
+        protest = model.Protest(by=by, at=_text(form, "protest_at") or None,
                                 text=_text(form, "protest"),
                                 decision=_text(form, "protest_decision") or None)
-    d1 = _text(form, "day1_vote_left")
+    d1 = t.field("day1_vote_left")
     if d1 and not _small(d1):
         _unreadable(problems, code, "day1_vote_left", d1, "whole")
+    t.done()
     game = model.Game(
         id=code, stage=stage, round=rnd, table=table,
         date=_text(form, "date") or None, judge=_text(form, "judge") or None,
@@ -256,7 +341,7 @@ def game_from_form(form: Form, *, code: str, stage: str, rnd: int, table: int) -
         limits_approved=form.get("limits_approved") == "on",
         scores=scores, fouls=fouls, days=days, explanations=explanations, protest=protest,
     )
-    return Parsed(game, problems)
+    return Parsed(game, problems, t.typed)
 
 
 def _num(value: Decimal | None) -> str:
@@ -322,8 +407,22 @@ def form_from_game(g: model.Game) -> dict[str, str]:
     return v
 
 
+def form_with_typed(g: model.Game, typed: Mapping[str, RawField]) -> dict[str, str]:
+    """The values a form shows for a stored draft: its protocol, and over it each field's
+    text exactly as the judge typed it where it could not be read."""
+    v = form_from_game(g)
+    v.update({name: rf.text for name, rf in typed.items()})
+    return v
+
+
 def short_message(p: Problem, lang: str) -> str:
-    """A problem's text without its place: it is shown beside its field already."""
+    """A problem's text without its place: it is shown beside its field already. A value
+    as typed keeps its field's words: a seat's row and the days hold several fields, and
+    the judge must see which of them holds what he typed."""
+    if any(isinstance(v, Typed) for v in p.params.values()):
+        words = p.field_words(lang)
+        text = replace(p, game=None, seat=None, field=None).message(lang)
+        return f"{words}: {text}" if words else text
     text = p.message(lang)
     where = p.where(lang)
     if where and text.startswith(where + ": "):

@@ -35,6 +35,7 @@ from mafiatab.storage.models import CONFIRMED, JUDGE
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
+from mafiatab.web.lots import shown_lots
 from mafiatab.web.security import (
     Principal,
     check_csrf,
@@ -94,7 +95,12 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
 @router.get("/t/{tid}", response_class=HTMLResponse)
 def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
                     stage: str | None = None) -> Response:
-    return render(request, "standings.html", **standings_context(svc, me, tid, stage or None))
+    context = standings_context(svc, me, tid, stage or None)
+    # the lots drawn, on the record (not while the table or its extras are hidden: a tie
+    # in the total would tell what is hidden)
+    shown = not (context["hidden"] or context["extras_hidden"])
+    return render(request, "standings.html", **context,
+                  lots=shown_lots(svc, tid, me.lang) if shown else [])
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
@@ -291,10 +297,11 @@ def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
     return user
 
 
-def _parse(code: str, f: dict[str, str]) -> forms.Parsed:
+def _parse(svc: Services, tid: int, code: str, f: dict[str, str]) -> forms.Parsed:
     """The form's protocol; where it is (stage, round, table) the service takes from the
-    stored game, never from the form."""
-    return forms.game_from_form(f, code=code, stage="", rnd=1, table=1)
+    stored game, never from the form. Its typing problems cite the tournament's rules."""
+    return forms.game_from_form(f, code=code, stage="", rnd=1, table=1,
+                                profile=svc.protocols.profile(tid))
 
 
 def _from_log(g: model.Game) -> bool:
@@ -304,7 +311,8 @@ def _from_log(g: model.Game) -> bool:
 
 def _edit_context(svc: Services, me: Principal, tid: int, code: str,
                   values: dict[str, str], base: int, problems: list[Problem],
-                  message: str | None = None) -> dict[str, Any]:
+                  message: str | None = None, typed: frozenset[str] = frozenset()
+                  ) -> dict[str, Any]:
     t, players, _stages = svc.tournaments.context(tid)
     revisions = svc.games.revisions(tid, code)
     head = revisions[-1]
@@ -315,6 +323,8 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
             "players": players, "slots": forms.slots(problems), "problems": problems,
             "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
+            # fields whose text is the judge's own typing, shown exactly as typed
+            "typed": typed,
             "returned": returned_reason(revisions),
             # staff change a submitted protocol by a correction with its reason
             "correcting": me.is_staff(tid) and head.state == "submitted",
@@ -333,7 +343,7 @@ async def correct_page(request: Request, tid: int, code: str, me: Who, svc: Svc)
     field and nothing stored."""
     user = require_role(me, tid, STAFF)
     f = await form_fields(request)
-    parsed = _parse(code, f)
+    parsed = _parse(svc, tid, code, f)
     base = _base(f.get("base", "")) or 0
     typing = [p for p in parsed.problems if not p.warning]
     message: str | None = None
@@ -358,15 +368,18 @@ def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     user = require_user(me)
     head = svc.games.head(tid, code)
     checked = svc.protocols.check(tid, code, head.game_struct(), actor=user)
+    # what the judge typed and could not be read is back in its field, with its problem
+    unread = [p for rf in head.typed.values() for p in rf.problems]
     return render(request, "edit.html", **_edit_context(
-        svc, me, tid, code, forms.form_from_game(checked.game), head.number, checked.problems))
+        svc, me, tid, code, forms.form_with_typed(checked.game, head.typed), head.number,
+        unread + checked.problems, typed=frozenset(head.typed)))
 
 
 @router.post("/t/{tid}/games/{code}/check", response_class=HTMLResponse)
 async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
     user = require_user(me)
-    parsed = _parse(code, await form_fields(request))
+    parsed = _parse(svc, tid, code, await form_fields(request))
     problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
                                                      actor=user).problems
     return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
@@ -384,11 +397,11 @@ async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
     submit), never on top of anybody else's revision."""
     user = require_user(me)
     f = await form_fields(request)
-    parsed = _parse(code, f)
+    parsed = _parse(svc, tid, code, f)
     base = _base(f.get("base", "")) or 0
     try:
         info = svc.protocols.save_draft(tid, code, parsed.game, actor=user, base_revision=base,
-                                        own_autosave=True)
+                                        own_autosave=True, typed=parsed.typed)
     except ConflictError as e:
         return render(request, "saved.html", base=base, message=e.message(me.lang), error=True,
                       slots=None)
@@ -410,16 +423,11 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     A value the form could not read refuses the submit; the rest is kept as a draft."""
     user = require_user(me)
     f = await form_fields(request)
-    parsed = _parse(code, f)
+    parsed = _parse(svc, tid, code, f)
     base = _base(f.get("base", "")) or 0
-    typing = [p for p in parsed.problems if not p.warning]
     try:
-        if typing:
-            info = svc.protocols.save_draft(tid, code, parsed.game, actor=user,
-                                            base_revision=base, own_autosave=True)
-            raise SubmitRefused(parsed.problems, info)
         svc.protocols.submit(tid, code, actor=user, base_revision=base, game=parsed.game,
-                             own_autosave=True)
+                             own_autosave=True, typed=parsed.typed)
     except (ProtocolRefused, ConflictError) as e:
         message = e.message(me.lang) if isinstance(e, ConflictError) else None
         problems = parsed.problems + (e.problems if isinstance(e, ProtocolRefused) else [])
@@ -427,7 +435,8 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
             base = e.saved.number
             problems = parsed.problems + [p for p in e.problems if p not in parsed.problems]
         return render(request, "edit.html", status_code=422 if message is None else 409,
-                      **_edit_context(svc, me, tid, code, f, base, problems, message))
+                      **_edit_context(svc, me, tid, code, f, base, problems, message,
+                                      frozenset(parsed.typed)))
     return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
 
 

@@ -25,6 +25,7 @@ from starlette.datastructures import UploadFile
 
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
@@ -33,6 +34,7 @@ from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
 from mafiatab.web.app import render
+from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
 from mafiatab.web.security import (
@@ -397,7 +399,8 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     if plain:
         request.session["http_notice"] = True
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
-                  lot=lot, message=message, waiting=waiting, steps=steps, corrected=corrected,
+                  lot=lot, lots=shown_lots(svc, tid, me.lang), message=message,
+                  waiting=waiting, steps=steps, corrected=corrected,
                   four_eyes=t.confirmer_must_differ,
                   next_step=next_step(steps), plain_http=plain,
                   stage_names={st.id: st.name for st in stages},
@@ -430,7 +433,20 @@ async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     if not seed:
         raise HTTPException(status_code=400)
     svc.standings.record_lot(tid, seed, actor=user)
-    return _see(f"/t/{tid}/manage")
+    return _see(f"/t/{tid}/manage#lots")
+
+
+@router.post("/t/{tid}/manage/lots/redraw")
+async def redraw_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """A drawing of lots drawn again: a correction with its reason (one service call)."""
+    user = require_role(me, tid, STAFF)
+    f = await _form(request)
+    seed = f.get("seed", "").strip()
+    if not seed or len(seed) > 200:
+        raise HTTPException(status_code=400)
+    number = ascii_int(f.get("number", ""), 6)
+    svc.standings.redraw_lot(tid, seed, actor=user, reason=f.get("reason", ""), number=number)
+    return _see(f"/t/{tid}/manage#lots")
 
 
 # --- the player's page ------------------------------------------------------------------------

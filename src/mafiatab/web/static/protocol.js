@@ -43,6 +43,12 @@
     }
     showTouched();
   }
+  // what the judge typed and the draft kept unread is his typing: a reload shows its
+  // problems on a blank form as if he had just typed it
+  (form.getAttribute('data-typed') || '').split(' ').forEach(function (name) {
+    var input = name && form.elements[name];
+    if (input && input.closest) { touched({target: input}); }
+  });
   form.addEventListener('input', touched);
   form.addEventListener('change', touched);
   document.body.addEventListener('htmx:afterSettle', showTouched);
