@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import msgspec
 import pytest
@@ -26,13 +27,16 @@ from mafiatab.domain.appeals import (
     add_message,
     check_decision,
     check_filing,
+    deadlines,
     decide,
     file_case,
     filing_deadline,
+    is_open,
     withdraw,
 )
 from mafiatab.domain.protocol import Game, SeatScores
 from mafiatab.domain.standings import compute_standings
+from mafiatab.i18n import local_time
 from mafiatab.rules import FIIM2018, FSM
 from mafiatab.services.tournament_file import load_tournament
 from tests.helpers import game as game_dict
@@ -75,12 +79,37 @@ def test_fiim_8_9_1_protest_within_10_minutes_after_the_game() -> None:
     g = _game()
     at_9 = TIMES.ended + timedelta(minutes=9)  # type: ignore[operator]
     assert check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_9) == []
-    at_10 = TIMES.ended + timedelta(minutes=10)  # type: ignore[operator]
-    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10)
+    at_11 = TIMES.ended + timedelta(minutes=11)  # type: ignore[operator]
+    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_11)
     assert _codes(refused) == ["protest_too_late"]
     assert refused[0].clause == "FIIM 8.9.1"
     assert "10 мин" in refused[0].message("ru") and "ФИИМ 8.9.1" in refused[0].message("ru")
     assert "10 minutes" in refused[0].message("en")
+
+
+def test_fiim_8_9_1_protest_at_exactly_10_minutes_is_in_time() -> None:
+    """"не позднее, чем через 10 минут": the tenth minute is included."""
+    g = _game()
+    at_10 = TIMES.ended + timedelta(minutes=10)  # type: ignore[operator]
+    assert check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10) == []
+    d = filing_deadline(Kind.PROTEST, g, FIIM2018, SCHEDULE, TIMES)
+    assert d is not None and d.at == at_10 and is_open(d, at_10)
+    case = file_case(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10, "a1")
+    assert case.filed_at == at_10
+
+
+def test_fiim_8_9_1_protest_at_10_01_is_late_and_says_so_in_the_zone() -> None:
+    g = _game()
+    at_10_01 = TIMES.ended + timedelta(minutes=10, seconds=1)  # type: ignore[operator]
+    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10_01)
+    assert _codes(refused) == ["protest_too_late"]
+    d = filing_deadline(Kind.PROTEST, g, FIIM2018, SCHEDULE, TIMES)
+    assert d is not None and not is_open(d, at_10_01)
+    moscow = ZoneInfo("Europe/Moscow")
+    ru = refused[0].message("ru", moscow, lambda v: local_time(v, moscow, "ru"))
+    assert "14:00" in ru and "Москва" in ru and "UTC+3" in ru  # 11:00 UTC on Moscow's clock
+    assert "11:00" not in ru
+    assert "не позднее" in ru
 
 
 def test_fiim_8_9_1_protest_needs_the_games_end_time() -> None:
@@ -223,6 +252,63 @@ def test_fsm_8_9_2_day_one_scores_before_day_two_starts() -> None:
     assert "appeal_next_day" in _codes(refused)
     r = next(x for x in refused if x.code == "appeal_next_day")
     assert r.clause.startswith("FSM 8.9.2") and "дня 1" in r.message("ru")
+
+
+#: three days of two rounds; the last round is the third day's second
+THREE_DAYS = Schedule(rounds=[
+    RoundTime(stage="qual", round=r, day=(r + 1) // 2,
+              starts=T0 + timedelta(days=(r - 1) // 2, hours=(r - 1) % 2))
+    for r in range(1, 7)
+])
+
+
+def test_fsm_8_9_2_reading_first_day_scores_before_the_second_day() -> None:
+    """Reading: "the first game day's points before the second game day starts" binds
+    the tournament's first day."""
+    g = _game(rnd=2)  # day 1's second round, 11:00-11:50, published 11:55
+    times = GameTimes(ended=T0 + timedelta(hours=1, minutes=50),
+                      published=T0 + timedelta(hours=1, minutes=55))
+    d = filing_deadline(Kind.APPEAL, g, FSM, THREE_DAYS, times)
+    assert d is not None and d.code == "appeal_next_day"
+    assert d.at == T0 + timedelta(days=1)  # day 2's first round: earlier than two rounds
+    assert d.clause.startswith("FSM 8.9.2")
+    day2 = T0 + timedelta(days=1)
+    assert check_filing(_appeal(gid="g1"), g, FSM, THREE_DAYS, times, [],
+                        day2 - timedelta(minutes=1)) == []
+    assert _codes(check_filing(_appeal(), g, FSM, THREE_DAYS, times, [], day2)) == [
+        "appeal_next_day"]
+
+
+def test_fsm_8_9_2_reading_second_day_scores_follow_8_9_1_two_rounds() -> None:
+    """Reading: a later day's scores are not closed by the next day's start: the two
+    rounds of 8.9.1 (and the last round) bind them."""
+    g = _game(rnd=4)  # day 2's last round, 11:00-11:50 on day 2, published 11:55
+    times = GameTimes(ended=T0 + timedelta(days=1, hours=1, minutes=50),
+                      published=T0 + timedelta(days=1, hours=1, minutes=55))
+    day3 = T0 + timedelta(days=2)
+    found = [d.code for d in deadlines(Kind.APPEAL, g, FSM, THREE_DAYS, times)[0]]
+    assert "appeal_next_day" not in found
+    # day 3 has started: still in time (rounds 5 and 6 are the two rounds) ...
+    assert check_filing(_appeal(), g, FSM, THREE_DAYS, times, [], day3) == []
+    # ... until the last round starts: every appeal closed before it (8.9.2)
+    d = filing_deadline(Kind.APPEAL, g, FSM, THREE_DAYS, times)
+    assert d is not None and d.code == "appeal_last_round"
+    assert d.at == T0 + timedelta(days=2, hours=1)
+
+
+def test_fsm_8_9_2_reading_later_days_two_rounds_when_the_last_round_is_far() -> None:
+    """Day 2's game in a four-day schedule: the window is 8.9.1's two rounds, past the
+    start of day 3."""
+    four = Schedule(rounds=[
+        RoundTime(stage="qual", round=r, day=(r + 1) // 2,
+                  starts=T0 + timedelta(days=(r - 1) // 2, hours=(r - 1) % 2))
+        for r in range(1, 9)])
+    g = _game(rnd=4)
+    times = GameTimes(ended=T0 + timedelta(days=1, hours=1, minutes=50),
+                      published=T0 + timedelta(days=1, hours=1, minutes=55))
+    d = filing_deadline(Kind.APPEAL, g, FSM, four, times)
+    assert d is not None and d.code == "appeal_rounds_passed"
+    assert d.at == T0 + timedelta(days=3)  # round 7: rounds 5 and 6 were the window
 
 
 def test_fsm_8_9_2_all_appeals_closed_before_the_last_round() -> None:

@@ -226,8 +226,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "an appeal is on one's own score, not on the game's result",
     ),
     "protest_too_late": (
-        "протест подаётся не позднее {minutes} мин после окончания игры (до {deadline})",
-        "a protest is filed at most {minutes} minutes after the game (until {deadline})",
+        "протест подаётся не позднее {minutes} мин после окончания игры (не позднее "
+        "{deadline})",
+        "a protest is filed at most {minutes} minutes after the game (by {deadline} at the "
+        "latest)",
     ),
     "game_end_unknown": (
         "неизвестно время окончания игры, срок протеста не проверить",
@@ -408,6 +410,13 @@ class Deadline:
     code: str
     clause: str
     params: dict[str, Any] = dc_field(default_factory=dict)
+    #: whether `at` itself is still in time ("не позднее": at most, FIIM 8.9.1); else
+    #: filing is refused from `at` on ("до старта": before, FSM 8.9.2)
+    inclusive: bool = False
+
+    def passed(self, now: datetime) -> bool:
+        """Whether filing at `now` is too late by this deadline."""
+        return now > self.at if self.inclusive else now >= self.at
 
 
 def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
@@ -428,7 +437,8 @@ def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
                 missing.append(Refusal("game_end_unknown", p.protest_minutes_after_game.clause))
             else:
                 out.append(Deadline(times.ended + timedelta(minutes=minutes), "protest_too_late",
-                                    p.protest_minutes_after_game.clause, {"minutes": minutes}))
+                                    p.protest_minutes_after_game.clause, {"minutes": minutes},
+                                    inclusive=p.protest_deadline_inclusive.value))
         return out, missing
     if not p.score_appeals.value:
         return out, missing
@@ -444,12 +454,13 @@ def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
             if len(later) > rounds:
                 out.append(Deadline(later[rounds].starts, "appeal_rounds_passed", clause,
                                     {"rounds": rounds}))
-    if p.appeal_before_next_day.value:
+    first_days = p.appeal_before_next_day.value
+    if first_days is not None:
         if here is None:
             missing.append(Refusal("round_not_in_schedule", p.appeal_before_next_day.clause,
                                    {"stage": game.stage, "round": game.round}))
         else:
-            nxt = schedule.day_start(here.day + 1)
+            nxt = schedule.day_start(here.day + 1) if here.day <= first_days else None
             if nxt is not None:
                 out.append(Deadline(nxt, "appeal_next_day", p.appeal_before_next_day.clause,
                                     {"day": here.day}))
@@ -485,7 +496,7 @@ def filing_deadline(kind: Kind, game: Game, profile: RuleProfile, schedule: Sche
 def is_open(deadline: Deadline | None, now: datetime) -> bool:
     """Whether filing is still possible by this deadline at `now` (no deadline: yes).
     The pages show a deadline as open only when this says so."""
-    return deadline is None or now < deadline.at
+    return deadline is None or not deadline.passed(now)
 
 
 def decide_by(case: Case, profile: RuleProfile, schedule: Schedule) -> datetime | None:
@@ -579,7 +590,7 @@ def check_filing(filing: Filing, game: Game, profile: RuleProfile, schedule: Sch
     found, missing = deadlines(filing.kind, game, p, schedule, times)
     refusals.extend(missing)
     for d in found:
-        if now >= d.at:
+        if d.passed(now):
             refusals.append(Refusal(d.code, d.clause, {**d.params, "deadline": d.at}))
     return refusals
 

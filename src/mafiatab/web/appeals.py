@@ -76,6 +76,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "text": ("Суть", "What happened"),
     "send": ("Отправить", "Send"),
     "until": ("Подать можно до {at} ({clause})", "May be filed until {at} ({clause})"),
+    "until_inclusive": ("Подать можно не позднее {at} ({clause})",
+                        "May be filed until {at} inclusive ({clause})"),
     "closed": ("Срок подачи истёк {at} ({clause})", "The time to file ended {at} ({clause})"),
     "time_zone": ("Часовой пояс турнира", "The tournament's time zone"),
     "zone_hint": ("Все сроки и время событий игр — по этому поясу.",
