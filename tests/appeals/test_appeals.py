@@ -12,16 +12,19 @@ import pytest
 from mafiatab.domain.appeals import (
     Case,
     Change,
+    ChangeLine,
     Decision,
     Filing,
     GameTimes,
     Kind,
     Message,
     Outcome,
+    PenaltyEdit,
     Refused,
     Role,
     RoundTime,
     Schedule,
+    SeatChange,
     Status,
     Subject,
     add_message,
@@ -183,7 +186,9 @@ def test_fiim_8_9_changed_result_makes_a_new_revision_and_standings_follow() -> 
                         reason="the judge miscounted", change=Change(result="black"))
     _, effect = decide(case, decision, g, FIIM2018, SCHEDULE)
     assert effect.game is not None and effect.game.result == "black"
-    assert effect.changes == ["result: red -> black"]
+    assert [c.message("en") for c in effect.changes] == ["result: red win → black win"]
+    assert [c.message("ru") for c in effect.changes] == [
+        "результат: победа красных → победа чёрных"]
     assert g.result == "red"  # the old revision is untouched
     after_t = msgspec.structs.replace(t, games=[effect.game])
     after = {r.player: r.total for r in compute_standings(after_t, FIIM2018).rows}
@@ -406,7 +411,8 @@ def test_fsm_8_9_accepted_appeal_changes_the_score() -> None:
                         change=Change(scores={3: SeatScores(extra=Decimal("0.6"))}))
     decided, effect = decide(case, decision, g, FSM, SCHEDULE)
     assert effect.game is not None and effect.game.scores[3].extra == Decimal("0.6")
-    assert effect.changes == ["seat 3: extra 0.2 -> extra 0.6"]
+    assert [c.message("ru") for c in effect.changes] == ["место 3: доп. балл +0,2 → +0,6"]
+    assert [c.message("en") for c in effect.changes] == ["seat 3: extra +0.2 → +0.6"]
     with pytest.raises(Refused):
         add_message(decided, Message(author="p3", role=Role.PLAYER, at=now, text="thanks"))
 
@@ -454,3 +460,98 @@ def test_records_round_trip_as_json() -> None:
     back = msgspec.json.decode(msgspec.json.encode(case), type=Case)
     assert back == case
     assert msgspec.json.decode(msgspec.json.encode(SCHEDULE), type=Schedule) == SCHEDULE
+
+
+# --- a decision does what it says (scoring.md section 9) -------------------------------
+
+#: an FSM game whose seat 10 has a −0.4 penalty for a game action and seat 3 an extra
+PENALISED = {"scores": {"10": {"penalties": [{"kind": "game_action", "points": "-0.4",
+                                              "rule": "8.5.2"}]},
+                        "3": {"extra": "0.2"}},
+             "fouls": {"10": 2}}
+
+
+def _penalty_appeal() -> Filing:
+    return _appeal(subject=Subject.PENALTY, awarded="-0.4", claimed="0", player="p10")
+
+
+def test_fsm_8_9_accepted_penalty_appeal_removes_the_penalty_and_says_so_in_words() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    remove = Change(seats={10: SeatChange(penalties=[PenaltyEdit(index=0, kind="game_action",
+                                                                  remove=True)])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="no game action", change=remove)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None and effect.game.scores[10].penalties == []
+    assert effect.game.scores[3] == g.scores[3]  # the rest stays
+    assert [c.message("ru") for c in effect.changes] == ["место 10: штраф −0,4 снят"]
+    assert [c.message("en") for c in effect.changes] == ["seat 10: penalty −0.4 removed"]
+
+
+def test_fsm_8_9_accepted_decision_changes_a_penalty_fouls_and_an_extra() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    change = Change(seats={
+        10: SeatChange(fouls=1, penalties=[PenaltyEdit(index=0, kind="game_action",
+                                                      points=Decimal("-0.2"))]),
+        3: SeatChange(extra=None)})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=change)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None
+    assert effect.game.scores[10].penalties[0].points == Decimal("-0.2")
+    assert effect.game.fouls == {10: 1} and effect.game.scores[3].extra is None
+    assert [c.message("ru") for c in effect.changes] == [
+        "место 3: доп. балл +0,2 → —", "место 10: штраф −0,4 → −0,2", "место 10: фолы 2 → 1"]
+
+
+def test_fiim_8_9_accepted_protest_changes_the_best_move_and_the_first_killed() -> None:
+    g = _game(first_killed=1, best_move=[3, 5])
+    case = file_case(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], TIMES.ended, "c1")  # type: ignore[arg-type]
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=T0, outcome=Outcome.ACCEPTED,
+                        reason="-", change=Change(first_killed=2, best_move=[3, 5, 9]))
+    _, effect = decide(case, decision, g, FIIM2018, SCHEDULE)
+    assert effect.game is not None and effect.game.best_move == [3, 5, 9]
+    assert [c.message("ru") for c in effect.changes] == ["ПУ: место 1 → место 2",
+                                                          "ЛХ: 3, 5 → 3, 5, 9"]
+
+
+def test_scoring_9_accepted_decision_that_changes_nothing_is_refused_in_words() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    same = Change(seats={3: SeatChange(extra=Decimal("0.2")), 10: SeatChange(fouls=2)})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=same)
+    with pytest.raises(Refused) as refused:
+        decide(case, decision, g, FSM, SCHEDULE)
+    assert _codes(refused.value.refusals) == ["accepted_changes_nothing"]
+    assert "ничего не меняет" in refused.value.refusals[0].message("ru")
+    nothing = msgspec.structs.replace(decision, change=None)
+    with pytest.raises(Refused) as empty:
+        decide(case, nothing, g, FSM, SCHEDULE)
+    assert _codes(empty.value.refusals) == ["accepted_without_change"]
+    assert "укажите, что изменить" in empty.value.refusals[0].message("ru")
+
+
+def test_scoring_9_a_penalty_edit_names_a_penalty_of_the_seat() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    wrong = Change(seats={10: SeatChange(penalties=[PenaltyEdit(index=0, kind="disqualification",
+                                                                 remove=True)])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=wrong)
+    with pytest.raises(Refused) as refused:
+        decide(case, decision, g, FSM, SCHEDULE)
+    assert _codes(refused.value.refusals) == ["penalty_not_found"]
+
+
+def test_change_lines_round_trip_as_stored() -> None:
+    line = ChangeLine("penalty_removed", {"seat": 10, "kind": "game_action", "points": "-0.4"})
+    back = ChangeLine.stored(msgspec.json.decode(msgspec.json.encode(line.as_dict())))
+    assert back == line and back.message("ru") == "место 10: штраф −0,4 снят"
+    assert ChangeLine.stored("seat 3: - -> extra 0.4").message("ru") == "seat 3: - -> extra 0.4"
