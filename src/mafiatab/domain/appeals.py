@@ -845,7 +845,7 @@ def _written(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _penalty_points(pen: Penalty, profile: RuleProfile) -> str | None:
+def penalty_points(pen: Penalty, profile: RuleProfile) -> str | None:
     """A penalty's size as written, else as its rule sets it (FIIM 8.2.4: −0.5)."""
     if pen.points is not None:
         return str(pen.points)
@@ -868,14 +868,14 @@ def _penalty_lines(seat: int, before: list[Penalty], after: list[Penalty],
         if twin is not None:
             added.remove(twin)
             lines.append(ChangeLine("penalty_changed", {
-                "seat": seat, "kind": pen.kind, "before": _penalty_points(pen, profile),
-                "after": _penalty_points(twin, profile)}))
+                "seat": seat, "kind": pen.kind, "before": penalty_points(pen, profile),
+                "after": penalty_points(twin, profile)}))
         else:
             lines.append(ChangeLine("penalty_removed", {
-                "seat": seat, "kind": pen.kind, "points": _penalty_points(pen, profile)}))
+                "seat": seat, "kind": pen.kind, "points": penalty_points(pen, profile)}))
     for pen in added:
         lines.append(ChangeLine("penalty_added", {
-            "seat": seat, "kind": pen.kind, "points": _penalty_points(pen, profile)}))
+            "seat": seat, "kind": pen.kind, "points": penalty_points(pen, profile)}))
     return lines
 
 
@@ -1003,6 +1003,7 @@ __all__ = [
     "Message",
     "Outcome",
     "PenaltyEdit",
+    "penalty_points",
     "Refusal",
     "Refused",
     "Role",

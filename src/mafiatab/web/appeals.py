@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final
 
@@ -28,8 +29,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import Field
 
 from mafiatab.domain import appeals as ap
-from mafiatab.i18n import local_time, utc_offset, zone_place, zone_words
+from mafiatab.domain.numbers import ascii_int
+from mafiatab.domain.protocol import Game, SeatScores
+from mafiatab.i18n import PENALTY, local_time, pick, utc_offset, zone_place, zone_words
 from mafiatab.rules import PROFILES
+from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.appeals import (
     CaseView,
     change_of,
@@ -39,8 +43,10 @@ from mafiatab.services.appeals import (
 )
 from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
+from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
+from mafiatab.texts import number
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
@@ -95,6 +101,30 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "outcome_replay": ("переиграть", "replay"),
     "new_result": ("Новый результат", "New result"),
     "seat_extra": ("Место и новый доп. балл", "Seat and its new extra"),
+    "what_changes": ("Что изменить (при «удовлетворить»)",
+                     "What changes (when accepted)"),
+    "seat_of": ("Место {seat} — {player}", "Seat {seat}: {player}"),
+    "extra_now": ("Доп. балл", "Extra"),
+    "pu_extra_now": ("Доп. балл ПУ", "First killed's extra"),
+    "will_now": ("Оценка завещания", "Will"),
+    "protocol_now": ("Оценка протокола", "Protocol evaluation"),
+    "fouls_now": ("Фолы", "Fouls"),
+    "penalty_line": ("Штраф {points}{kind}", "Penalty {points}{kind}"),
+    "penalty_remove": ("снять", "remove"),
+    "penalty_size": ("новый размер", "new size"),
+    "no_penalties": ("Штрафов нет", "No penalties"),
+    "other_seat": ("Другое место", "Another seat"),
+    "first_killed": ("ПУ (место)", "First killed (seat)"),
+    "best_move": ("ЛХ (места через пробел)", "Best move (seats, spaces between)"),
+    "empty_clears": ("Пустое поле снимает балл; неизменённое остаётся как было.",
+                     "An emptied field takes the value away; an unchanged one stays."),
+    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
+    "verdict_rejected_appeal": ("отклонена", "rejected"),
+    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
+    "verdict_accepted_protest": ("удовлетворён", "accepted"),
+    "verdict_rejected_protest": ("отклонён", "rejected"),
+    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+    "changed": ("Изменено в протоколе", "Changed in the protocol"),
     "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
     "non_game": ("Внеигровое преимущество", "Non-game advantage"),
     "withdraw": ("Отозвать", "Withdraw"),
@@ -138,6 +168,15 @@ def aw(key: str, lang: str, **params: object) -> str:
     pair = WORDS.get(key)
     text = key if pair is None else pair[0 if lang == "ru" else 1]
     return text.format(**params) if params else text
+
+
+def status_words(view: CaseView, lang: str) -> str:
+    """A case's state as people say it: a decided appeal «удовлетворена» / «отклонена»
+    (a protest «удовлетворён» / «отклонён»), else open or withdrawn."""
+    verdict = view.verdict()
+    if verdict is None:
+        return aw("status_" + view.case.status.value, lang)
+    return aw(f"verdict_{verdict}_{view.case.filing.kind.value}", lang)
 
 
 
@@ -226,7 +265,9 @@ def _public(svc: Services, me: Principal, tid: int, *, extras: bool = True) -> N
 def case_json(v: CaseView, lang: str) -> dict[str, Any]:
     c = v.case
     out: dict[str, Any] = msgspec.to_builtins(c)
-    out.update(number=v.number, revision=v.revision, changes=v.changes, warnings=v.warnings,
+    out.update(number=v.number, revision=v.revision,
+               changes=[{**c.as_dict(), "message": c.message(lang)} for c in v.changes],
+               warnings=v.warnings, verdict=v.verdict(), status_words=status_words(v, lang),
                decide_by=v.decide_by.isoformat() if v.decide_by else None)
     return out
 
@@ -251,7 +292,7 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
             "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
             "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
             "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
-            "code_made": None}
+            "status_of": lambda v: status_words(v, me.lang), "code_made": None}
 
 
 @router.get("/t/{tid}/appeals", response_class=HTMLResponse)
@@ -293,7 +334,8 @@ def new_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respon
 
 
 def _decimal(value: str | None) -> str | None:
-    value = (value or "").strip().replace(",", ".")
+    """A number as typed (a decimal comma, a real minus) as the records take it."""
+    value = (value or "").strip().replace(",", ".").replace("−", "-").replace("–", "-")
     return value or None
 
 
@@ -331,16 +373,55 @@ def moments_of_case(svc: Services, tid: int, view: CaseView, lang: str) -> dict[
     return {"gm": moment_rows(svc, tid, info.game_struct(), lang)}
 
 
+def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[str, Any]:
+    """One seat's parts of the decision form, filled with what the protocol says now."""
+    sc = game.scores.get(seat, SeatScores())
+    player = next((s.player for s in game.seats if s.seat == seat), "")
+    values = []
+    for name in ("extra", "pu_extra", "will", "protocol"):
+        value = getattr(sc, name)
+        if name == "extra" or value is not None:
+            values.append((name, "" if value is None else number(value, lang)))
+    penalties = []
+    for i, pen in enumerate(sc.penalties):
+        written = ap.penalty_points(pen, profile)
+        kind = "" if pen.kind == "game_action" else f" ({pick(PENALTY, pen.kind, lang)})"
+        words = aw("penalty_line", lang, kind=kind,
+                   points=number(Decimal(written), lang).replace("-", "−") if written else "")
+        size = "" if pen.points is None else number(pen.points, lang)
+        penalties.append({"index": i, "kind": pen.kind, "size": size, "words": words,
+                          "rule": pen.rule or ""})
+    return {"seat": seat, "player": player, "values": values,
+            "fouls": game.fouls.get(seat, 0), "penalties": penalties}
+
+
+def decision_form(svc: Services, tid: int, view: CaseView, lang: str) -> dict[str, Any]:
+    """The decision form's protocol parts: the filer's seat filled in (what the case is
+    about), the game's result, first killed and best move as they are."""
+    code = view.case.filing.game
+    info = svc.games.confirmed(tid, code) or svc.games.head(tid, code)
+    game = info.game_struct()
+    t = svc.tournaments.tournament(tid)
+    profile, _ = profile_for(t)
+    seat = next((s.seat for s in game.seats if s.player == view.case.filing.player), None)
+    return {"form_seat": _seat_form(game, seat, profile, lang) if seat is not None else None,
+            "form_game": game, "seat_numbers": list(range(1, 11))}
+
+
 def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
                     refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
     t, players, _stages = svc.tournaments.context(tid)
+    may_decide = svc.appeals.may_decide(tid, user)
+    form = (decision_form(svc, tid, view, me.lang)
+            if may_decide and view.case.status is ap.Status.OPEN else {})
     return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
+            **form, "status_words": status_words(view, me.lang),
             "replay_clause": (PROFILES[t.rules].replay_allowed.clause
                               if PROFILES[t.rules].replay_allowed.value else None),
             "t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
             "may_write": svc.appeals.may_write(tid, view.number, user),
-            "may_decide": svc.appeals.may_decide(tid, user),
+            "may_decide": may_decide,
             "mine": view.case.filing.player in svc.appeals.players_of(tid, user),
             "refusals": refusals or [], "aw": lambda k, **kw: aw(k, me.lang, **kw)}
 
@@ -376,14 +457,68 @@ async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
+def _whole(value: str, what: str) -> int:
+    number_ = ascii_int(value.strip(), 2)
+    if number_ is None:
+        raise HTTPException(status_code=400, detail=f"{what}: {value[:20]!r}")
+    return number_
+
+
 def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
-    """The decision form's change: a new result, and one seat's new extra (the seat's
-    other scores kept)."""
+    """The decision form's change, as the service takes it: a new result, first killed
+    and best move; for each seat shown (`block|N`) its values as the form has them (the
+    core keeps what did not change), a penalty's «снять» and new size; another seat's
+    extra and fouls."""
     change: dict[str, Any] = {}
     if f.get("result"):
         change["result"] = f["result"]
-    if f.get("seat") and f.get("extra") is not None and f.get("extra", "").strip():
-        change["scores"] = {f["seat"]: {"extra": _decimal(f.get("extra"))}}
+    if f.get("first_killed", "").strip():
+        change["first_killed"] = _whole(f["first_killed"], "first_killed")
+    moves = f.get("best_move", "").replace(",", " ").split()
+    if moves:
+        change["best_move"] = [_whole(m, "best_move") for m in moves[:3]]
+    seats: dict[int, dict[str, Any]] = {}
+    for key in f:
+        kind, _, rest = key.partition("|")
+        if kind != "block":
+            continue
+        seat = _whole(rest, "seat")
+        edit: dict[str, Any] = {}
+        for name in ("extra", "pu_extra", "will", "protocol"):
+            if f"{name}|{seat}" in f:
+                edit[name] = _decimal(f[f"{name}|{seat}"])
+        if f.get(f"fouls|{seat}", "").strip():
+            edit["fouls"] = _whole(f[f"fouls|{seat}"], "fouls")
+        penalties = []
+        for pkey, value in f.items():
+            pkind, _, prest = pkey.partition("|")
+            if pkind not in ("pen_remove", "pen_points"):
+                continue
+            pseat, _, tail = prest.partition("|")
+            index, _, pen_kind = tail.partition("|")
+            if pseat != str(seat):
+                continue
+            if pkind == "pen_remove" and value:
+                penalties.append({"index": _whole(index, "penalty"), "kind": pen_kind,
+                                  "remove": True})
+            elif (pkind == "pen_points" and value.strip()
+                  and not f.get(f"pen_remove|{seat}|{index}|{pen_kind}")):
+                penalties.append({"index": _whole(index, "penalty"), "kind": pen_kind,
+                                  "points": _decimal(value)})
+        if penalties:
+            edit["penalties"] = penalties
+        seats[seat] = edit
+    other = f.get("other_seat", "").strip()
+    if other:
+        seat = _whole(other, "seat")
+        edit = seats.setdefault(seat, {})
+        if f.get("other_extra", "").strip():
+            edit["extra"] = _decimal(f["other_extra"])
+        if f.get("other_fouls", "").strip():
+            edit["fouls"] = _whole(f["other_fouls"], "fouls")
+    seats = {seat: edit for seat, edit in seats.items() if edit}
+    if seats:
+        change["seats"] = seats
     return change or None
 
 
