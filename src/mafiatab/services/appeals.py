@@ -113,6 +113,14 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
+def _moment(text: str) -> dt.datetime | str:
+    """A stored moment back (as the text it was, when it is not one)."""
+    try:
+        return _aware(dt.datetime.fromisoformat(text))
+    except ValueError:
+        return text
+
+
 def case_id(number: int) -> str:
     return f"A{number}"
 
@@ -158,10 +166,7 @@ class CaseView:
             params: dict[str, Any] = {}
             for key, value in (w.get("params") or {}).items():
                 if key == "deadline" and isinstance(value, str):
-                    try:
-                        value = _aware(dt.datetime.fromisoformat(value))
-                    except ValueError:
-                        pass
+                    value = _moment(value)
                 params[key] = value
             out.append(ap.Refusal(w["code"], w.get("clause"), params, warning=True))
         return out
