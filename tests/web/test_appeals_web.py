@@ -69,7 +69,7 @@ def test_api_flow_file_thread_decide_standings_trace(
     assert r.status_code == 200, r.text
     decided = r.json()
     assert decided["status"] == "decided" and decided["revision"] is not None
-    assert decided["changes"] and decided["changes"][0].startswith(f"seat {seat}:")
+    assert decided["changes"] and decided["changes"][0]["message"].startswith(f"место {seat}:")
     assert abs(_total(hj, tid, player) - before - 0.4) < 1e-9
     assert abs(_total(client_for("anon"), tid, player) - before - 0.4) < 1e-9  # public too
     game = hj.get(f"/api/t/{tid}/games/{code}").json()

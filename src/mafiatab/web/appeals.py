@@ -389,8 +389,10 @@ def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[s
         words = aw("penalty_line", lang, kind=kind,
                    points=number(Decimal(written), lang).replace("-", "−") if written else "")
         size = "" if pen.points is None else number(pen.points, lang)
+        rule = (pen.rule if pen.rule is None or pen.rule.startswith(profile.federation)
+                else f"{profile.federation} {pen.rule}")
         penalties.append({"index": i, "kind": pen.kind, "size": size, "words": words,
-                          "rule": pen.rule or ""})
+                          "rule": rule or ""})
     return {"seat": seat, "player": player, "values": values,
             "fouls": game.fouls.get(seat, 0), "penalties": penalties}
 
@@ -409,13 +411,15 @@ def decision_form(svc: Services, tid: int, view: CaseView, lang: str) -> dict[st
 
 
 def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
-                    refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
+                    refusals: list[ap.Refusal] | None = None,
+                    typed: dict[str, str] | None = None) -> dict[str, Any]:
+    """The case's page; `typed`: the decision form as sent, kept after a refusal."""
     t, players, _stages = svc.tournaments.context(tid)
     may_decide = svc.appeals.may_decide(tid, user)
     form = (decision_form(svc, tid, view, me.lang)
             if may_decide and view.case.status is ap.Status.OPEN else {})
     return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
-            **form, "status_words": status_words(view, me.lang),
+            **form, "status_words": status_words(view, me.lang), "typed": typed or {},
             "replay_clause": (PROFILES[t.rules].replay_allowed.clause
                               if PROFILES[t.rules].replay_allowed.value else None),
             "t": t, "tid": tid, "v": view, "c": view.case,
@@ -555,15 +559,19 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     if not svc.appeals.may_decide(tid, user):
         raise HTTPException(status_code=403)
     f = await _form(request)
+    # the form always carries the protocol's parts as they are: they are a change only
+    # when the case is accepted
+    accepted = f.get("outcome") == ap.Outcome.ACCEPTED.value
     data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
-            "change": _change_from_form(f), "committee_agreed": f.get("committee_agreed") == "on",
+            "change": _change_from_form(f) if accepted else None,
+            "committee_agreed": f.get("committee_agreed") == "on",
             "non_game_advantage": f.get("non_game_advantage") == "on"}
     try:
         view, _effect = _decide(svc, tid, case, user, data)
     except ap.Refused as e:
         view = svc.appeals.case(tid, case, actor=user)
         return render(request, "appeal.html", status_code=422,
-                      **_thread_context(svc, me, tid, view, user, e.refusals))
+                      **_thread_context(svc, me, tid, view, user, e.refusals, f))
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
