@@ -174,3 +174,35 @@ def test_a_players_code_on_the_sign_in_page_opens_his_own_page(
     assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/me"
     page = c.get(f"/t/{tid}/me")
     assert page.status_code == 200 and world.sample.players[-2].nickname in page.text
+
+
+def test_scoring_9_api_decision_removes_a_penalty_and_refuses_a_change_of_nothing(
+        world: World, client_for: Callable[[str], TestClient]) -> None:
+    """The JSON API takes the same decision as the page: a seat's penalty removed (by
+    its place and kind), the change in words; «accepted» with nothing changed is 422."""
+    tid = world.demo.tournament
+    hj = client_for("headjudge")
+    code, seat, player = next(
+        (g.id, s, next(x.player for x in g.seats if x.seat == s))
+        for g in world.sample.games for s, sc in sorted(g.scores.items()) if sc.penalties)
+    r = hj.post(f"/api/t/{tid}/games/{code}/appeals", headers=_w(hj), json={
+        "kind": "appeal", "player": player, "subject": "penalty", "awarded": "-0.8",
+        "claimed": "0"})
+    assert r.status_code == 201, r.text
+    case = r.json()["id"]
+    r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
+        "outcome": "accepted", "reason": "-", "change": {"seats": {str(seat): {"fouls": 0}}}})
+    assert r.status_code == 422, r.text
+    codes = [x["code"] for x in r.json()["refusals"] if not x["warning"]]
+    assert codes == ["accepted_changes_nothing"]
+    assert "ничего не меняет" in r.json()["refusals"][0]["message"]
+    before = _total(hj, tid, player)
+    r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
+        "outcome": "accepted", "reason": "not a negative action", "change": {"seats": {
+            str(seat): {"penalties": [{"index": 0, "kind": "game_action", "remove": True}]}}}})
+    assert r.status_code == 200, r.text
+    decided = r.json()
+    assert decided["verdict"] == "accepted" and decided["status_words"] == "удовлетворена"
+    assert [c["message"] for c in decided["changes"]] == [f"место {seat}: штраф −0,8 снят"]
+    assert decided["changes"][0]["code"] == "penalty_removed"
+    assert abs(_total(hj, tid, player) - before - 0.8) < 1e-9

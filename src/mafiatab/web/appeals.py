@@ -827,7 +827,10 @@ class DecisionBody(Body):
     outcome: str = Field(description="rejected | accepted | replay", max_length=20)
     reason: str = Field("", max_length=MAX_TEXT)
     change: dict[str, Any] | None = Field(
-        None, description="result, first_killed, best_move, scores {seat: SeatScores}")
+        None, description="what an accepted case changes: result, first_killed, best_move; "
+        "seats {seat: {extra, pu_extra, will, protocol (null: taken away), fouls, "
+        "pu_protocol, penalties [{index, kind, remove | points}], add_penalties [Penalty]}}; "
+        "scores {seat: SeatScores} replaces a seat's whole scores")
     committee_agreed: bool = False
     non_game_advantage: bool = False
 
