@@ -69,6 +69,14 @@ def test_scoring_9_accepted_appeal_in_the_browser(live: tuple[str, World],  # no
                                 password=DEMO_PASSWORD)
         awarded = svc.games.confirmed(tid, code).game_struct().scores[seat].penalties[0].points  # type: ignore[union-attr]
         assert awarded == Decimal("-0.8")
+        # the appeal form fills in what he was awarded for the part he disputes
+        own = _sign_in(browser, base, ACCOUNT, PHONE)
+        own.goto(f"{base}/t/{tid}/games/{code}/appeal")
+        assert own.input_value("input[name=awarded]") == "0"  # his extra: none
+        own.select_option("select[name=subject]", "penalty")
+        own.wait_for_function(
+            "document.querySelector('input[name=awarded]').value === '−0,8'")
+        own.context.close()
         case = svc.appeals.file(tid, Filing(kind=Kind.APPEAL, player=player, game=code,
                                             subject=Subject.PENALTY, awarded=awarded,
                                             claimed=Decimal("0"), text="это не было ошибкой"),
@@ -122,7 +130,6 @@ def test_scoring_9_accepted_appeal_in_the_browser(live: tuple[str, World],  # no
         box.wait_for()
         assert "удовлетворена" in box.inner_text()
         assert f"место {seat}: штраф −0,8 снят" in box.inner_text()
-        box.scroll_into_view_if_needed()
         mine.screenshot(path=str(SCREENS / "decision-player-page-ru-360.png"), full_page=True)
         for p in (laptop, phone, mine):
             p.context.close()

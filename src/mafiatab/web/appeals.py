@@ -16,6 +16,7 @@ The rules are the core's (`domain.appeals`), the transactions the service's
 from __future__ import annotations
 
 import datetime as dt
+import json
 import zoneinfo
 from decimal import Decimal
 from functools import lru_cache
@@ -310,6 +311,24 @@ def _filer(svc: Services, me: Principal, tid: int) -> tuple[str, set[str]]:
     return user, mine
 
 
+def _awarded(svc: Services, tid: int, code: str, lang: str) -> dict[str, dict[str, str]]:
+    """What each player of the game was awarded, as the appeal form fills it in: his
+    judge's extra and the sum of his penalties, as the protocol has them."""
+    info = svc.games.confirmed(tid, code) or svc.games.head(tid, code)
+    game = info.game_struct()
+    profile, _ = profile_for(svc.tournaments.tournament(tid))
+    out: dict[str, dict[str, str]] = {}
+    for s in game.seats:
+        sc = game.scores.get(s.seat, SeatScores())
+        extra = sc.extra if sc.extra is not None else sc.pu_extra
+        penalty = sum((Decimal(p) for p in (ap.penalty_points(x, profile)
+                                            for x in sc.penalties) if p is not None),
+                      Decimal(0))
+        out[s.player] = {"positive_extra": number(extra or Decimal(0), lang),
+                         "penalty": number(penalty, lang)}
+    return out
+
+
 def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[str],
                  refusals: list[ap.Refusal] | None = None,
                  values: dict[str, str] | None = None) -> dict[str, Any]:
@@ -318,7 +337,12 @@ def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[st
     for kind in ap.Kind:
         found, missing = svc.appeals.filing_deadline(tid, code, kind)
         deadlines[kind.value] = (found, missing)
+    awarded = _awarded(svc, tid, code, me.lang)
+    own = sorted(mine)[0] if len(mine) == 1 else (players[0].id if players else "")
+    first = (values or {}).get("subject", "positive_extra")
     return {**clock_words(svc, tid, me.lang), "is_open": ap.is_open,
+            "awarded": awarded, "awarded_json": json.dumps(awarded, ensure_ascii=False),
+            "own": own, "awarded_now": awarded.get(own, {}).get(first, ""),
             "t": t, "tid": tid, "code": code, "mine": sorted(mine),
             "players": players, "staff": me.is_staff(tid),
             "score_appeals": PROFILES[t.rules].score_appeals.value,
