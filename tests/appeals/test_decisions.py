@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -24,6 +24,7 @@ from mafiatab.domain.appeals import (
     Status,
     Subject,
 )
+from mafiatab.services.appeals import refusals_json
 from mafiatab.services.checkin import CheckinService
 from mafiatab.services.facade import Services
 from mafiatab.services.my_page import MyPageService
@@ -160,3 +161,35 @@ def test_scoring_9_rejected_case_reads_rejected(table: Table) -> None:
                                       reason="the action was negative",
                                       now=table.published + timedelta(minutes=20))
     assert view.verdict() == "rejected" and view.revision is None and effect.changes == []
+
+
+@pytest.fixture
+def fiim_table(db_url: str) -> Iterator[Table]:  # noqa: F811
+    """A FIIM tournament of one confirmed game, p3 an account, on Moscow's clock."""
+    engine = make_engine(db_url)
+    upgrade(engine)
+    svc = Services(engine)
+    tid = svc.tournaments.import_file(dumps(tournament("fiim2018", [game("g1", rnd=1)])),
+                                      actor=ORG)
+    svc.access.grant(tid, HJ, HEAD_JUDGE, actor=ORG)
+    svc.appeals.link_player(tid, "p3", PLAYER, actor=ORG)
+    svc.zones.set_zone(tid, "Europe/Moscow", actor=ORG)
+    yield Table(svc, tid, datetime(2026, 3, 7, 15, 0, tzinfo=UTC))
+    engine.dispose()
+
+
+def test_fiim_8_9_1_protest_at_the_tenth_minute_is_filed_and_at_10_01_refused_in_the_zone(
+        fiim_table: Table) -> None:
+    svc, tid = fiim_table.svc, fiim_table.tid
+    ended = fiim_table.published  # 15:00 UTC, 18:00 in Moscow
+    svc.appeals.set_game_end(tid, "g1", ended, actor=HJ)
+    protest = Filing(kind=Kind.PROTEST, player="p3", game="g1", text="the vote was miscounted")
+    late = ended + timedelta(minutes=10, seconds=1)
+    with pytest.raises(Refused) as refused:
+        svc.appeals.file(tid, protest, actor=PLAYER, now=late)
+    [message] = refusals_json(refused.value.refusals, "ru", svc.zones.zone(tid))
+    assert message["code"] == "protest_too_late" and message["clause"] == "FIIM 8.9.1"
+    assert "18:10" in message["message"] and "Москва, UTC+3" in message["message"]
+    assert "15:10" not in message["message"]
+    view = svc.appeals.file(tid, protest, actor=PLAYER, now=ended + timedelta(minutes=10))
+    assert view.case.status is Status.OPEN and view.case.filed_at == ended + timedelta(minutes=10)
