@@ -555,3 +555,19 @@ def test_change_lines_round_trip_as_stored() -> None:
     back = ChangeLine.stored(msgspec.json.decode(msgspec.json.encode(line.as_dict())))
     assert back == line and back.message("ru") == "место 10: штраф −0,4 снят"
     assert ChangeLine.stored("seat 3: - -> extra 0.4").message("ru") == "seat 3: - -> extra 0.4"
+
+
+def test_fsm_8_3_9_accepted_decision_rewrites_the_first_killeds_protocol() -> None:
+    g = _game(first_killed=1, scores={"1": {"pu_protocol": {"entries": [
+        {"seat": 3, "colour": "black", "tag": "reliable"}, {"seat": 5, "colour": "black"}]}}})
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_appeal(player="p1"), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    change = Change(seats={1: SeatChange(pu_entries=[(3, "black"), (9, "black")])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=change)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None
+    pp = effect.game.scores[1].pu_protocol
+    assert pp is not None and [(e.seat, e.colour, e.tag) for e in pp.entries] == [
+        (3, "black", "reliable"), (9, "black", None)]
+    assert [c.message("ru") for c in effect.changes] == ["место 1: протокол ПУ 3ч 5ч → 3ч 9ч"]

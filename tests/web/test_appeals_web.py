@@ -9,9 +9,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
 from fastapi.testclient import TestClient
 
-from tests.web.appeal_world import appeal_game, player_of
+from tests.web.appeal_world import appeal_game, open_schedule, player_of
 from tests.web.conftest import World, csrf_of
 
 
@@ -185,6 +186,9 @@ def test_scoring_9_api_decision_removes_a_penalty_and_refuses_a_change_of_nothin
     code, seat, player = next(
         (g.id, s, next(x.player for x in g.seats if x.seat == s))
         for g in world.sample.games for s, sc in sorted(g.scores.items()) if sc.penalties)
+    # the appeal window open whatever the tests before did to the schedule
+    schedule = msgspec.to_builtins(open_schedule(datetime.now(UTC), world))
+    assert hj.put(f"/api/t/{tid}/schedule", headers=_w(hj), json=schedule).status_code == 200
     r = hj.post(f"/api/t/{tid}/games/{code}/appeals", headers=_w(hj), json={
         "kind": "appeal", "player": player, "subject": "penalty", "awarded": "-0.8",
         "claimed": "0"})

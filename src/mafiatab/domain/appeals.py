@@ -38,7 +38,14 @@ from mafiatab.domain.clock import local_time
 from mafiatab.domain.points import Points, format_points, hundredths_of
 from mafiatab.domain.problems import Refused as _Refused
 from mafiatab.domain.problems import coded, translate_clause
-from mafiatab.domain.protocol import RESULTS, Game, Penalty, PuProtocol, SeatScores
+from mafiatab.domain.protocol import (
+    RESULTS,
+    Game,
+    Penalty,
+    ProtocolEntry,
+    PuProtocol,
+    SeatScores,
+)
 from mafiatab.domain.scoring import penalty_size
 from mafiatab.domain.words import PENALTY
 from mafiatab.rules.profile import RuleProfile
@@ -188,6 +195,9 @@ class SeatChange(_Record, frozen=True):
     will: Decimal | None | msgspec.UnsetType = msgspec.UNSET
     protocol: Decimal | None | msgspec.UnsetType = msgspec.UNSET
     pu_protocol: PuProtocol | None | msgspec.UnsetType = msgspec.UNSET
+    #: the first killed's protocol's entries as [seat, "red" | "black"] (FSM 8.3.9): the
+    #: tag of an entry whose seat and colour stay is kept, the version and "aside" too
+    pu_entries: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
     #: the seat's fouls after the decision
     fouls: int | msgspec.UnsetType = msgspec.UNSET
     penalties: list[PenaltyEdit] = []
@@ -758,8 +768,8 @@ CHANGE_WORDS: dict[str, tuple[str, str]] = {
                         "seat {seat}: penalty{kind} {before} → {after}"),
     "penalty_added": ("место {seat}: штраф {points}{kind} назначен",
                       "seat {seat}: penalty {points}{kind} given"),
-    "pu_protocol": ("место {seat}: протокол ПУ изменён",
-                    "seat {seat}: the first killed's protocol changed"),
+    "pu_protocol": ("место {seat}: протокол ПУ {before} → {after}",
+                    "seat {seat}: first killed's protocol {before} → {after}"),
     "replay": ("игра {game}: назначена переигровка", "game {game}: a replay ordered"),
 }
 #: the parts of a seat's scores and the values a line names
@@ -825,6 +835,8 @@ class ChangeLine:
             return _part("yes" if value else "no", lang)
         if self.code == "fouls":
             return str(value)
+        if self.code == "pu_protocol":
+            return entries_text(value, lang) or _part("none", lang)
         h = hundredths_of(Decimal(str(value)))
         # a real minus in both languages (glossary.md: −0,4 / −0.4)
         return format_points(Points(h), lang).replace("-", "−") if h is not None else str(value)
@@ -839,6 +851,18 @@ class ChangeLine:
         if isinstance(value, dict) and isinstance(value.get("code"), str):
             return cls(value["code"], dict(value.get("params") or {}))
         return cls("text", {"text": str(value)})
+
+
+def _entries(pp: PuProtocol | None) -> list[list[Any]] | None:
+    return None if pp is None else [[e.seat, e.colour] for e in pp.entries]
+
+
+def entries_text(entries: Sequence[Sequence[Any]], lang: str) -> str:
+    """A first killed's protocol's entries as the protocol sheet writes them: «3ч 5ч 7к»
+    (en «3b 5b 7r»)."""
+    letters = {"black": ("ч", "b"), "red": ("к", "r")}
+    return " ".join(f"{seat}{letters.get(colour, (colour, colour))[0 if lang == 'ru' else 1]}"
+                    for seat, colour in entries)
 
 
 def _written(value: Decimal | None) -> str | None:
@@ -892,7 +916,9 @@ def _seat_lines(seat: int, before: SeatScores, after: SeatScores,
             lines.append(ChangeLine("flag", {"seat": seat, "what": name,
                                              "after": getattr(after, name)}))
     if before.pu_protocol != after.pu_protocol:
-        lines.append(ChangeLine("pu_protocol", {"seat": seat}))
+        lines.append(ChangeLine("pu_protocol", {"seat": seat,
+                                                "before": _entries(before.pu_protocol),
+                                                "after": _entries(after.pu_protocol)}))
     lines.extend(_penalty_lines(seat, before.penalties, after.penalties, profile))
     return lines
 
@@ -918,6 +944,13 @@ def _edit_seat(seat: int, scores: SeatScores, edit: SeatChange) -> SeatScores:
             penalties[pe.index] = msgspec.structs.replace(here, points=pe.points)
     kept = [pen for pen in penalties if pen is not None]
     updates["penalties"] = [*kept, *edit.add_penalties]
+    if not isinstance(edit.pu_entries, msgspec.UnsetType):
+        old = updates.get("pu_protocol", scores.pu_protocol) or PuProtocol()
+        tags = {(e.seat, e.colour): e.tag for e in old.entries}
+        entries = [ProtocolEntry(seat=s, colour=c, tag=tags.get((s, c)))
+                   for s, c in edit.pu_entries]
+        updates["pu_protocol"] = (msgspec.structs.replace(old, entries=entries)
+                                  if entries or old.version is not None else None)
     return msgspec.structs.replace(scores, **updates)
 
 
@@ -1019,6 +1052,7 @@ __all__ = [
     "decide",
     "decide_by",
     "deadlines",
+    "entries_text",
     "file_case",
     "filing_deadline",
     "is_open",

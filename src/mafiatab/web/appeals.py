@@ -114,6 +114,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "penalty_remove": ("снять", "remove"),
     "penalty_size": ("новый размер", "new size"),
     "no_penalties": ("Штрафов нет", "No penalties"),
+    "pu_entries": ("Протокол ПУ (например, 3ч 5ч 7к)", "First killed's protocol (e.g. 3b 5b 7r)"),
     "other_seat": ("Другое место", "Another seat"),
     "first_killed": ("ПУ (место)", "First killed (seat)"),
     "best_move": ("ЛХ (места через пробел)", "Best move (seats, spaces between)"),
@@ -417,8 +418,12 @@ def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[s
                 else f"{profile.federation} {pen.rule}")
         penalties.append({"index": i, "kind": pen.kind, "size": size, "words": words,
                           "rule": rule or ""})
+    fk = (seat == game.first_killed and profile.has_first_killed_protocol.value)
+    entries = ap.entries_text([(e.seat, e.colour) for e in sc.pu_protocol.entries], lang) \
+        if sc.pu_protocol is not None else ""
     return {"seat": seat, "player": player, "values": values,
-            "fouls": game.fouls.get(seat, 0), "penalties": penalties}
+            "fouls": game.fouls.get(seat, 0), "penalties": penalties,
+            "pu_entries": entries if fk else None}
 
 
 def decision_form(svc: Services, tid: int, view: CaseView, lang: str) -> dict[str, Any]:
@@ -430,8 +435,12 @@ def decision_form(svc: Services, tid: int, view: CaseView, lang: str) -> dict[st
     t = svc.tournaments.tournament(tid)
     profile, _ = profile_for(t)
     seat = next((s.seat for s in game.seats if s.player == view.case.filing.player), None)
-    return {"form_seat": _seat_form(game, seat, profile, lang) if seat is not None else None,
-            "form_game": game, "seat_numbers": list(range(1, 11))}
+    shown = [seat] if seat is not None else []
+    if (profile.has_first_killed_protocol.value and game.first_killed is not None
+            and game.first_killed not in shown):
+        shown.append(game.first_killed)  # his protocol may be what the case is about
+    return {"form_seats": [_seat_form(game, s, profile, lang) for s in shown],
+            "form_game": game}
 
 
 def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
@@ -492,6 +501,21 @@ def _whole(value: str, what: str) -> int:
     return number_
 
 
+#: the letters of a first killed's protocol entry, as the sheet writes them
+_COLOURS: Final = {"ч": "black", "b": "black", "к": "red", "r": "red"}
+
+
+def _entries_typed(text: str) -> list[list[Any]]:
+    """«3ч 5ч 7к» (or 3b 5b 7r) as [[3, "black"], ...]."""
+    out: list[list[Any]] = []
+    for token in text.replace(",", " ").lower().split()[:10]:
+        seat, colour = token[:-1], _COLOURS.get(token[-1:])
+        if colour is None:
+            raise HTTPException(status_code=400, detail=f"pu_entries: {token[:10]!r}")
+        out.append([_whole(seat, "pu_entries"), colour])
+    return out
+
+
 def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
     """The decision form's change, as the service takes it: a new result, first killed
     and best move; for each seat shown (`block|N`) its values as the form has them (the
@@ -517,6 +541,8 @@ def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
                 edit[name] = _decimal(f[f"{name}|{seat}"])
         if f.get(f"fouls|{seat}", "").strip():
             edit["fouls"] = _whole(f[f"fouls|{seat}"], "fouls")
+        if f"pu_entries|{seat}" in f:
+            edit["pu_entries"] = _entries_typed(f[f"pu_entries|{seat}"])
         penalties = []
         for pkey, value in f.items():
             pkind, _, prest = pkey.partition("|")
