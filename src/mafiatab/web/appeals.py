@@ -402,10 +402,13 @@ def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[s
     """One seat's parts of the decision form, filled with what the protocol says now."""
     sc = game.scores.get(seat, SeatScores())
     player = next((s.player for s in game.seats if s.seat == seat), "")
+    fk = (seat == game.first_killed and profile.has_first_killed_protocol.value)
+    # the first killed's extra is his own (FSM 8.3.9.1): that field is always offered
+    always = "pu_extra" if fk else "extra"
     values = []
     for name in ("extra", "pu_extra", "will", "protocol"):
         value = getattr(sc, name)
-        if name == "extra" or value is not None:
+        if name == always or value is not None:
             values.append((name, "" if value is None else number(value, lang)))
     penalties = []
     for i, pen in enumerate(sc.penalties):
@@ -418,7 +421,6 @@ def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[s
                 else f"{profile.federation} {pen.rule}")
         penalties.append({"index": i, "kind": pen.kind, "size": size, "words": words,
                           "rule": rule or ""})
-    fk = (seat == game.first_killed and profile.has_first_killed_protocol.value)
     entries = ap.entries_text([(e.seat, e.colour) for e in sc.pu_protocol.entries], lang) \
         if sc.pu_protocol is not None else ""
     return {"seat": seat, "player": player, "values": values,
