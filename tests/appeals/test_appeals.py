@@ -8,6 +8,8 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mafiatab.domain.appeals import (
     Case,
@@ -28,6 +30,7 @@ from mafiatab.domain.appeals import (
     Status,
     Subject,
     add_message,
+    apply_change,
     check_decision,
     check_filing,
     deadlines,
@@ -571,3 +574,47 @@ def test_fsm_8_3_9_accepted_decision_rewrites_the_first_killeds_protocol() -> No
     assert pp is not None and [(e.seat, e.colour, e.tag) for e in pp.entries] == [
         (3, "black", "reliable"), (9, "black", None)]
     assert [c.message("ru") for c in effect.changes] == ["место 1: протокол ПУ 3ч 5ч → 3ч 9ч"]
+
+
+# --- properties of a decision's change --------------------------------------------------
+
+_POINTS = st.sampled_from([None, Decimal("0.2"), Decimal("0.4"), Decimal("-0.4")])
+
+
+@st.composite
+def _seat_changes(draw: st.DrawFn) -> Change:
+    seats = {}
+    for seat in draw(st.sets(st.sampled_from([3, 10]), max_size=2)):
+        fields: dict[str, object] = {}
+        if draw(st.booleans()):
+            fields["extra"] = draw(_POINTS)
+        if draw(st.booleans()):
+            fields["fouls"] = draw(st.integers(0, 4))
+        if seat == 10 and draw(st.booleans()):
+            fields["penalties"] = [PenaltyEdit(
+                index=0, kind="game_action", remove=draw(st.booleans()),
+                points=draw(st.sampled_from([None, Decimal("-0.4"), Decimal("-0.2")])))]
+        seats[seat] = SeatChange(**fields)  # type: ignore[arg-type]
+    result = draw(st.sampled_from([None, "red", "black"]))
+    return Change(seats=seats, result=result)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_seat_changes())
+def test_scoring_9_a_change_says_exactly_what_it_changed(change: Change) -> None:
+    """A change makes a line for each part it changed and none else: no lines, the same
+    protocol; applied twice, the second time changes nothing (or, when it removed a
+    penalty, finds no such penalty: an edit never hits another one)."""
+    g = _game(**PENALISED)
+    new, lines = apply_change(g, change, FSM)
+    assert (new == g) == (lines == [])
+    removes = any(pe.remove for sc in change.seats.values() for pe in sc.penalties)
+    try:
+        again, second = apply_change(new, change, FSM)
+    except Refused as e:
+        assert removes and _codes(e.refusals) == ["penalty_not_found"]
+    else:
+        assert again == new and second == []
+    for line in lines:  # every line reads in both languages, never a code
+        ru, en = line.message("ru"), line.message("en")
+        assert ru and en and "game_action" not in ru + en and "->" not in ru + en

@@ -891,6 +891,10 @@ def _penalty_lines(seat: int, before: list[Penalty], after: list[Penalty],
         twin = next((a for a in added if a.kind == pen.kind), None)
         if twin is not None:
             added.remove(twin)
+            if (penalty_points(pen, profile) == penalty_points(twin, profile)
+                    and msgspec.structs.replace(pen, points=None)
+                    == msgspec.structs.replace(twin, points=None)):
+                continue  # the size written out as the rule sets it: the same penalty
             lines.append(ChangeLine("penalty_changed", {
                 "seat": seat, "kind": pen.kind, "before": penalty_points(pen, profile),
                 "after": penalty_points(twin, profile)}))
