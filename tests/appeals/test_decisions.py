@@ -139,7 +139,7 @@ def test_scoring_9_accepted_decision_that_changes_nothing_is_refused(table: Tabl
     assert len(svc.tournaments.audit_log(tid)) == audit_before
 
 
-def test_scoring_9_decision_changes_a_penalty_size_fouls_and_best_move(table: Table) -> None:
+def test_scoring_9_decision_changes_a_penalty_size_and_fouls(table: Table) -> None:
     svc, tid = table.svc, table.tid
     case = svc.appeals.file(tid, _penalty_appeal(), actor=PLAYER,
                             now=table.published + timedelta(minutes=5))
