@@ -592,12 +592,37 @@ def _keep_other_scores(svc: Services, tid: int, code: str, change: dict[str, Any
     return change
 
 
+#: the parts of a seat's `scores` in the API that are a seat's edit as they are
+_EDITABLE: Final = frozenset({"extra", "pu_extra", "will", "protocol", "pu_protocol"})
+
+
+def _as_seat_edits(change: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The API's `scores` {seat: {extra: ...}} as the seats' edits the service applies
+    inside its transaction on the protocol as it is then; None when a seat's scores name
+    more than those parts (its penalties, approvals: then they replace the seat's)."""
+    if not change or "scores" not in change:
+        return change
+    scores = change["scores"]
+    if not isinstance(scores, dict) or not all(isinstance(sc, dict) for sc in scores.values()):
+        return change  # not scores at all: refused as the record's shape (400)
+    if not all(set(sc) <= _EDITABLE for sc in scores.values()):
+        return None
+    seats: dict[str, Any] = {str(k): dict(v) for k, v in (change.get("seats") or {}).items()}
+    for seat, sc in scores.items():
+        seats[str(seat)] = {**sc, **seats.get(str(seat), {})}
+    rest = {k: v for k, v in change.items() if k != "scores"}
+    return {**rest, "seats": seats}
+
+
 def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
             ) -> tuple[CaseView, ap.Effect]:
     try:
         outcome = ap.Outcome(data.get("outcome", ""))
-        view = svc.appeals.case(tid, case, actor=user)
-        change = change_of(_keep_other_scores(svc, tid, view.case.filing.game, data.get("change")))
+        edits = _as_seat_edits(data.get("change"))
+        if edits is None and data.get("change") is not None:
+            view = svc.appeals.case(tid, case, actor=user)
+            edits = _keep_other_scores(svc, tid, view.case.filing.game, data.get("change"))
+        change = change_of(edits)
     except (ValueError, msgspec.ValidationError) as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
     return svc.appeals.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
