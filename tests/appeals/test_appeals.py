@@ -4,35 +4,45 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mafiatab.domain.appeals import (
     Case,
     Change,
+    ChangeLine,
     Decision,
     Filing,
     GameTimes,
     Kind,
     Message,
     Outcome,
+    PenaltyEdit,
     Refused,
     Role,
     RoundTime,
     Schedule,
+    SeatChange,
     Status,
     Subject,
     add_message,
+    apply_change,
     check_decision,
     check_filing,
+    deadlines,
     decide,
     file_case,
     filing_deadline,
+    is_open,
     withdraw,
 )
 from mafiatab.domain.protocol import Game, SeatScores
 from mafiatab.domain.standings import compute_standings
+from mafiatab.i18n import local_time
 from mafiatab.rules import FIIM2018, FSM
 from mafiatab.services.tournament_file import load_tournament
 from tests.helpers import game as game_dict
@@ -75,12 +85,37 @@ def test_fiim_8_9_1_protest_within_10_minutes_after_the_game() -> None:
     g = _game()
     at_9 = TIMES.ended + timedelta(minutes=9)  # type: ignore[operator]
     assert check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_9) == []
-    at_10 = TIMES.ended + timedelta(minutes=10)  # type: ignore[operator]
-    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10)
+    at_11 = TIMES.ended + timedelta(minutes=11)  # type: ignore[operator]
+    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_11)
     assert _codes(refused) == ["protest_too_late"]
     assert refused[0].clause == "FIIM 8.9.1"
     assert "10 мин" in refused[0].message("ru") and "ФИИМ 8.9.1" in refused[0].message("ru")
     assert "10 minutes" in refused[0].message("en")
+
+
+def test_fiim_8_9_1_protest_at_exactly_10_minutes_is_in_time() -> None:
+    """"не позднее, чем через 10 минут": the tenth minute is included."""
+    g = _game()
+    at_10 = TIMES.ended + timedelta(minutes=10)  # type: ignore[operator]
+    assert check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10) == []
+    d = filing_deadline(Kind.PROTEST, g, FIIM2018, SCHEDULE, TIMES)
+    assert d is not None and d.at == at_10 and is_open(d, at_10)
+    case = file_case(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10, "a1")
+    assert case.filed_at == at_10
+
+
+def test_fiim_8_9_1_protest_at_10_01_is_late_and_says_so_in_the_zone() -> None:
+    g = _game()
+    at_10_01 = TIMES.ended + timedelta(minutes=10, seconds=1)  # type: ignore[operator]
+    refused = check_filing(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], at_10_01)
+    assert _codes(refused) == ["protest_too_late"]
+    d = filing_deadline(Kind.PROTEST, g, FIIM2018, SCHEDULE, TIMES)
+    assert d is not None and not is_open(d, at_10_01)
+    moscow = ZoneInfo("Europe/Moscow")
+    ru = refused[0].message("ru", moscow, lambda v: local_time(v, moscow, "ru"))
+    assert "14:00" in ru and "Москва" in ru and "UTC+3" in ru  # 11:00 UTC on Moscow's clock
+    assert "11:00" not in ru
+    assert "не позднее" in ru
 
 
 def test_fiim_8_9_1_protest_needs_the_games_end_time() -> None:
@@ -154,7 +189,9 @@ def test_fiim_8_9_changed_result_makes_a_new_revision_and_standings_follow() -> 
                         reason="the judge miscounted", change=Change(result="black"))
     _, effect = decide(case, decision, g, FIIM2018, SCHEDULE)
     assert effect.game is not None and effect.game.result == "black"
-    assert effect.changes == ["result: red -> black"]
+    assert [c.message("en") for c in effect.changes] == ["result: red win → black win"]
+    assert [c.message("ru") for c in effect.changes] == [
+        "результат: победа красных → победа чёрных"]
     assert g.result == "red"  # the old revision is untouched
     after_t = msgspec.structs.replace(t, games=[effect.game])
     after = {r.player: r.total for r in compute_standings(after_t, FIIM2018).rows}
@@ -223,6 +260,63 @@ def test_fsm_8_9_2_day_one_scores_before_day_two_starts() -> None:
     assert "appeal_next_day" in _codes(refused)
     r = next(x for x in refused if x.code == "appeal_next_day")
     assert r.clause.startswith("FSM 8.9.2") and "дня 1" in r.message("ru")
+
+
+#: three days of two rounds; the last round is the third day's second
+THREE_DAYS = Schedule(rounds=[
+    RoundTime(stage="qual", round=r, day=(r + 1) // 2,
+              starts=T0 + timedelta(days=(r - 1) // 2, hours=(r - 1) % 2))
+    for r in range(1, 7)
+])
+
+
+def test_fsm_8_9_2_reading_first_day_scores_before_the_second_day() -> None:
+    """Reading: "the first game day's points before the second game day starts" binds
+    the tournament's first day."""
+    g = _game(rnd=2)  # day 1's second round, 11:00-11:50, published 11:55
+    times = GameTimes(ended=T0 + timedelta(hours=1, minutes=50),
+                      published=T0 + timedelta(hours=1, minutes=55))
+    d = filing_deadline(Kind.APPEAL, g, FSM, THREE_DAYS, times)
+    assert d is not None and d.code == "appeal_next_day"
+    assert d.at == T0 + timedelta(days=1)  # day 2's first round: earlier than two rounds
+    assert d.clause.startswith("FSM 8.9.2")
+    day2 = T0 + timedelta(days=1)
+    assert check_filing(_appeal(gid="g1"), g, FSM, THREE_DAYS, times, [],
+                        day2 - timedelta(minutes=1)) == []
+    assert _codes(check_filing(_appeal(), g, FSM, THREE_DAYS, times, [], day2)) == [
+        "appeal_next_day"]
+
+
+def test_fsm_8_9_2_reading_second_day_scores_follow_8_9_1_two_rounds() -> None:
+    """Reading: a later day's scores are not closed by the next day's start: the two
+    rounds of 8.9.1 (and the last round) bind them."""
+    g = _game(rnd=4)  # day 2's last round, 11:00-11:50 on day 2, published 11:55
+    times = GameTimes(ended=T0 + timedelta(days=1, hours=1, minutes=50),
+                      published=T0 + timedelta(days=1, hours=1, minutes=55))
+    day3 = T0 + timedelta(days=2)
+    found = [d.code for d in deadlines(Kind.APPEAL, g, FSM, THREE_DAYS, times)[0]]
+    assert "appeal_next_day" not in found
+    # day 3 has started: still in time (rounds 5 and 6 are the two rounds) ...
+    assert check_filing(_appeal(), g, FSM, THREE_DAYS, times, [], day3) == []
+    # ... until the last round starts: every appeal closed before it (8.9.2)
+    d = filing_deadline(Kind.APPEAL, g, FSM, THREE_DAYS, times)
+    assert d is not None and d.code == "appeal_last_round"
+    assert d.at == T0 + timedelta(days=2, hours=1)
+
+
+def test_fsm_8_9_2_reading_later_days_two_rounds_when_the_last_round_is_far() -> None:
+    """Day 2's game in a four-day schedule: the window is 8.9.1's two rounds, past the
+    start of day 3."""
+    four = Schedule(rounds=[
+        RoundTime(stage="qual", round=r, day=(r + 1) // 2,
+                  starts=T0 + timedelta(days=(r - 1) // 2, hours=(r - 1) % 2))
+        for r in range(1, 9)])
+    g = _game(rnd=4)
+    times = GameTimes(ended=T0 + timedelta(days=1, hours=1, minutes=50),
+                      published=T0 + timedelta(days=1, hours=1, minutes=55))
+    d = filing_deadline(Kind.APPEAL, g, FSM, four, times)
+    assert d is not None and d.code == "appeal_rounds_passed"
+    assert d.at == T0 + timedelta(days=3)  # round 7: rounds 5 and 6 were the window
 
 
 def test_fsm_8_9_2_all_appeals_closed_before_the_last_round() -> None:
@@ -320,7 +414,8 @@ def test_fsm_8_9_accepted_appeal_changes_the_score() -> None:
                         change=Change(scores={3: SeatScores(extra=Decimal("0.6"))}))
     decided, effect = decide(case, decision, g, FSM, SCHEDULE)
     assert effect.game is not None and effect.game.scores[3].extra == Decimal("0.6")
-    assert effect.changes == ["seat 3: extra 0.2 -> extra 0.6"]
+    assert [c.message("ru") for c in effect.changes] == ["место 3: доп. балл +0,2 → +0,6"]
+    assert [c.message("en") for c in effect.changes] == ["seat 3: extra +0.2 → +0.6"]
     with pytest.raises(Refused):
         add_message(decided, Message(author="p3", role=Role.PLAYER, at=now, text="thanks"))
 
@@ -368,3 +463,158 @@ def test_records_round_trip_as_json() -> None:
     back = msgspec.json.decode(msgspec.json.encode(case), type=Case)
     assert back == case
     assert msgspec.json.decode(msgspec.json.encode(SCHEDULE), type=Schedule) == SCHEDULE
+
+
+# --- a decision does what it says (scoring.md section 9) -------------------------------
+
+#: an FSM game whose seat 10 has a −0.4 penalty for a game action and seat 3 an extra
+PENALISED = {"scores": {"10": {"penalties": [{"kind": "game_action", "points": "-0.4",
+                                              "rule": "8.5.2"}]},
+                        "3": {"extra": "0.2"}},
+             "fouls": {"10": 2}}
+
+
+def _penalty_appeal() -> Filing:
+    return _appeal(subject=Subject.PENALTY, awarded="-0.4", claimed="0", player="p10")
+
+
+def test_fsm_8_9_accepted_penalty_appeal_removes_the_penalty_and_says_so_in_words() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    remove = Change(seats={10: SeatChange(penalties=[PenaltyEdit(index=0, kind="game_action",
+                                                                  remove=True)])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="no game action", change=remove)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None and effect.game.scores[10].penalties == []
+    assert effect.game.scores[3] == g.scores[3]  # the rest stays
+    assert [c.message("ru") for c in effect.changes] == ["место 10: штраф −0,4 снят"]
+    assert [c.message("en") for c in effect.changes] == ["seat 10: penalty −0.4 removed"]
+
+
+def test_fsm_8_9_accepted_decision_changes_a_penalty_fouls_and_an_extra() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    change = Change(seats={
+        10: SeatChange(fouls=1, penalties=[PenaltyEdit(index=0, kind="game_action",
+                                                      points=Decimal("-0.2"))]),
+        3: SeatChange(extra=None)})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=change)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None
+    assert effect.game.scores[10].penalties[0].points == Decimal("-0.2")
+    assert effect.game.fouls == {10: 1} and effect.game.scores[3].extra is None
+    assert [c.message("ru") for c in effect.changes] == [
+        "место 3: доп. балл +0,2 → —", "место 10: штраф −0,4 → −0,2", "место 10: фолы 2 → 1"]
+
+
+def test_fiim_8_9_accepted_protest_changes_the_best_move_and_the_first_killed() -> None:
+    g = _game(first_killed=1, best_move=[3, 5])
+    case = file_case(_protest(), g, FIIM2018, SCHEDULE, TIMES, [], TIMES.ended, "c1")  # type: ignore[arg-type]
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=T0, outcome=Outcome.ACCEPTED,
+                        reason="-", change=Change(first_killed=2, best_move=[3, 5, 9]))
+    _, effect = decide(case, decision, g, FIIM2018, SCHEDULE)
+    assert effect.game is not None and effect.game.best_move == [3, 5, 9]
+    assert [c.message("ru") for c in effect.changes] == ["ПУ: место 1 → место 2",
+                                                          "ЛХ: 3, 5 → 3, 5, 9"]
+
+
+def test_scoring_9_accepted_decision_that_changes_nothing_is_refused_in_words() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    same = Change(seats={3: SeatChange(extra=Decimal("0.2")), 10: SeatChange(fouls=2)})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=same)
+    with pytest.raises(Refused) as refused:
+        decide(case, decision, g, FSM, SCHEDULE)
+    assert _codes(refused.value.refusals) == ["accepted_changes_nothing"]
+    assert "ничего не меняет" in refused.value.refusals[0].message("ru")
+    nothing = msgspec.structs.replace(decision, change=None)
+    with pytest.raises(Refused) as empty:
+        decide(case, nothing, g, FSM, SCHEDULE)
+    assert _codes(empty.value.refusals) == ["accepted_without_change"]
+    assert "укажите, что изменить" in empty.value.refusals[0].message("ru")
+
+
+def test_scoring_9_a_penalty_edit_names_a_penalty_of_the_seat() -> None:
+    g = _game(**PENALISED)
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_penalty_appeal(), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    wrong = Change(seats={10: SeatChange(penalties=[PenaltyEdit(index=0, kind="disqualification",
+                                                                 remove=True)])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=wrong)
+    with pytest.raises(Refused) as refused:
+        decide(case, decision, g, FSM, SCHEDULE)
+    assert _codes(refused.value.refusals) == ["penalty_not_found"]
+
+
+def test_change_lines_round_trip_as_stored() -> None:
+    line = ChangeLine("penalty_removed", {"seat": 10, "kind": "game_action", "points": "-0.4"})
+    back = ChangeLine.stored(msgspec.json.decode(msgspec.json.encode(line.as_dict())))
+    assert back == line and back.message("ru") == "место 10: штраф −0,4 снят"
+    assert ChangeLine.stored("seat 3: - -> extra 0.4").message("ru") == "seat 3: - -> extra 0.4"
+
+
+def test_fsm_8_3_9_accepted_decision_rewrites_the_first_killeds_protocol() -> None:
+    g = _game(first_killed=1, scores={"1": {"pu_protocol": {"entries": [
+        {"seat": 3, "colour": "black", "tag": "reliable"}, {"seat": 5, "colour": "black"}]}}})
+    now = T0 + timedelta(hours=1, minutes=10)
+    case = file_case(_appeal(player="p1"), g, FSM, SCHEDULE, TIMES, [], now, "a1")
+    change = Change(seats={1: SeatChange(pu_entries=[(3, "black"), (9, "black")])})
+    decision = Decision(by="hj", role=Role.HEAD_JUDGE, at=now, outcome=Outcome.ACCEPTED,
+                        reason="-", change=change)
+    _, effect = decide(case, decision, g, FSM, SCHEDULE)
+    assert effect.game is not None
+    pp = effect.game.scores[1].pu_protocol
+    assert pp is not None and [(e.seat, e.colour, e.tag) for e in pp.entries] == [
+        (3, "black", "reliable"), (9, "black", None)]
+    assert [c.message("ru") for c in effect.changes] == ["место 1: протокол ПУ 3ч 5ч → 3ч 9ч"]
+
+
+# --- properties of a decision's change --------------------------------------------------
+
+_POINTS = st.sampled_from([None, Decimal("0.2"), Decimal("0.4"), Decimal("-0.4")])
+
+
+@st.composite
+def _seat_changes(draw: st.DrawFn) -> Change:
+    seats = {}
+    for seat in draw(st.sets(st.sampled_from([3, 10]), max_size=2)):
+        fields: dict[str, object] = {}
+        if draw(st.booleans()):
+            fields["extra"] = draw(_POINTS)
+        if draw(st.booleans()):
+            fields["fouls"] = draw(st.integers(0, 4))
+        if seat == 10 and draw(st.booleans()):
+            fields["penalties"] = [PenaltyEdit(
+                index=0, kind="game_action", remove=draw(st.booleans()),
+                points=draw(st.sampled_from([None, Decimal("-0.4"), Decimal("-0.2")])))]
+        seats[seat] = SeatChange(**fields)  # type: ignore[arg-type]
+    result = draw(st.sampled_from([None, "red", "black"]))
+    return Change(seats=seats, result=result)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_seat_changes())
+def test_scoring_9_a_change_says_exactly_what_it_changed(change: Change) -> None:
+    """A change makes a line for each part it changed and none else: no lines, the same
+    protocol; applied twice, the second time changes nothing (or, when it removed a
+    penalty, finds no such penalty: an edit never hits another one)."""
+    g = _game(**PENALISED)
+    new, lines = apply_change(g, change, FSM)
+    assert (new == g) == (lines == [])
+    removes = any(pe.remove for sc in change.seats.values() for pe in sc.penalties)
+    try:
+        again, second = apply_change(new, change, FSM)
+    except Refused as e:
+        assert removes and _codes(e.refusals) == ["penalty_not_found"]
+    else:
+        assert again == new and second == []
+    for line in lines:  # every line reads in both languages, never a code
+        ru, en = line.message("ru"), line.message("en")
+        assert ru and en and "game_action" not in ru + en and "->" not in ru + en

@@ -116,7 +116,7 @@ def test_fiim_8_9_1_protest_within_10_minutes_after_the_game(fiim_cup: Cup) -> N
     svc.appeals.set_game_end(tid, "g1", ended, actor=JUDGE)
     assert svc.appeals.game_times(tid, "g1").ended == ended
     late = _refused(lambda: svc.appeals.file(tid, _protest(), actor=PLAYER,
-                                             now=ended + timedelta(minutes=10)))
+                                             now=ended + timedelta(minutes=10, seconds=1)))
     assert late == ["protest_too_late"]
     assert svc.appeals.file(tid, _protest(), actor=PLAYER, now=ended + timedelta(minutes=9)).id == "A1"
     with pytest.raises(PermissionDenied):  # only the game's judge or staff say when it ended
@@ -169,7 +169,7 @@ def test_fsm_8_9_decision_changes_the_protocol_and_the_standings_with_a_trace(cu
                               change=Change(scores={3: SeatScores(extra=Decimal("0.4"))}),
                               now=_soon(cup, 20))
     assert view.case.status is Status.DECIDED and view.revision == 2
-    assert effect.changes == ["seat 3: - -> extra 0.4"]
+    assert [c.message("ru") for c in effect.changes] == ["место 3: доп. балл — → +0,4"]
     assert _total(cup, "p3") == before + Decimal("0.4")
     rev = svc.games.revisions(cup.tid, "g1")[-1]
     assert (rev.number, rev.state, rev.author) == (2, "confirmed", HJ)
@@ -177,7 +177,7 @@ def test_fsm_8_9_decision_changes_the_protocol_and_the_standings_with_a_trace(cu
     assert rev.changes == {"scores": [None, {"3": {"extra": Decimal("0.4")}}]}
     audit = [(e[1], e[2], e[3]) for e in svc.tournaments.audit_log(cup.tid) if e[2].startswith("appeal")]
     assert [a[:2] for a in audit] == [(PLAYER, "appeal_file"), (HJ, "appeal_decide")]
-    assert audit[1][2]["revision"] == 2 and audit[1][2]["changes"] == ["seat 3: - -> extra 0.4"]
+    assert audit[1][2]["revision"] == 2 and audit[1][2]["changes"] == ["seat 3: extra — → +0.4"]
     with pytest.raises(Refused):  # decided once
         svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="again")
 
@@ -214,7 +214,7 @@ def test_fsm_8_10_1_changed_result_for_a_non_game_advantage_needs_the_committee(
                          committee_agreed=True)
     assert svc.games.confirmed(cup.tid, "g1").game_struct().result == "black"  # type: ignore[union-attr]
     assert _total(cup, "p4") > before  # p4 is black in the default table
-    assert view.changes == ["result: red -> black"]
+    assert view.change_words("ru") == ["результат: победа красных → победа чёрных"]
 
 
 def test_fsm_8_10_1_replay_takes_the_game_out_until_replayed(cup: Cup) -> None:

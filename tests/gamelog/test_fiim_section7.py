@@ -250,7 +250,7 @@ def test_fiim_7_9_no_lift_of_the_whole_table(fiim: Script) -> None:
     fiim.vote(votes)
     assert any(n.code == "no_whole_table_lift" and n.clause == "FIIM 7.9"
                for n in fiim.state.applied)
-    assert fiim.refused(type="lift", count=4).code == "log_no_lift_due"
+    assert fiim.refused(type="lift", count=4).code == "log_no_whole_table_lift"
     fiim.night(10)
     assert sorted(fiim.state.at_table) == [3, 7, 8]
 
@@ -286,3 +286,57 @@ def test_fiim_7_11_geographic_rule_is_a_tournament_setting() -> None:
     on = with_four_players_tie_rule(FIIM2018)
     assert on.four_players_tie_no_vote.value is True
     assert replace(on, four_players_tie_no_vote=FIIM2018.four_players_tie_no_vote) == FIIM2018
+
+
+# --- readings of the hand-computed cases (scoring.md section 9) -------------------------
+
+def test_fiim_7_9_a_lift_vote_of_the_whole_table_is_refused_citing_7_9(fiim: Script) -> None:
+    """After the whole table tied twice, a recorded lift vote is refused by 7.9 itself,
+    not by the general rule of voting."""
+    to_four(fiim)
+    fiim.speeches({7: 3, 8: 7, 10: 8, 3: 10})
+    votes = {3: [7], 7: [8], 8: [10], 10: []}
+    fiim.vote(votes)
+    fiim.vote(votes)
+    problem = fiim.refused(type="lift", count=4)
+    assert problem.code == "log_no_whole_table_lift"
+    assert problem.clause == "FIIM 7.9"
+    assert "ФИИМ 7.9" in problem.message("ru") and "всего стола" in problem.message("ru")
+
+
+def test_fiim_7_9_a_lift_vote_with_nobody_tied_keeps_the_general_rule(fiim: Script) -> None:
+    fiim.speeches()
+    problem = fiim.refused(type="lift", count=4)
+    assert problem.code == "log_no_lift_due" and problem.clause != "FIIM 7.9"
+
+
+def test_fiim_7_10_team_loss_in_the_last_words_keeps_the_result_and_gives_8_2_4(
+        fiim: Script) -> None:
+    """Reading (7.10 against 6.8): a team-loss violation in the last words after the last
+    shot leaves the result as the shot decided it; the player gets the 8.2.4 penalty."""
+    to_four(fiim)
+    fiim.speeches({7: 10})
+    fiim.add(type="last_words", seat=10)
+    fiim.night(8)  # 3 (don) and 7 (sheriff) remain: black wins by the shot
+    assert fiim.state.result == "black"
+    fiim.add(type="team_loss", seat=3, rule="FIIM 6.8.1")  # the don swears an oath
+    fiim.add(type="last_words", seat=8)
+    done = fiim.replayed()
+    assert done.ok and done.state.result == "black"
+    facts = derive_facts(done.state)
+    assert [(p.seat, p.kind, p.rule) for p in facts.penalties] == [
+        (3, "disqualification", "FIIM 6.8.1")]
+    assert any(n.code == "result_by_last_vote" and n.clause == "FIIM 7.10"
+               for n in facts.applied)
+
+
+def test_fiim_7_10_team_loss_in_the_last_words_after_the_last_vote(fiim: Script) -> None:
+    to_four(fiim)
+    fiim.speeches({7: 3, 8: 10})
+    fiim.vote({3: [7, 8, 10], 10: [3]})  # the don is voted out: red wins by the vote
+    assert fiim.state.result == "red"
+    fiim.add(type="team_loss", seat=8, rule="FIIM 6.8.2")  # a red threatens in 3's words
+    fiim.add(type="last_words", seat=3)
+    assert fiim.state.result == "red"
+    facts = derive_facts(fiim.state)
+    assert [(p.seat, p.kind) for p in facts.penalties] == [(8, "disqualification")]

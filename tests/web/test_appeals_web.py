@@ -9,9 +9,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import msgspec
 from fastapi.testclient import TestClient
 
-from tests.web.appeal_world import appeal_game, player_of
+from tests.web.appeal_world import appeal_game, open_schedule, player_of
 from tests.web.conftest import World, csrf_of
 
 
@@ -69,7 +70,7 @@ def test_api_flow_file_thread_decide_standings_trace(
     assert r.status_code == 200, r.text
     decided = r.json()
     assert decided["status"] == "decided" and decided["revision"] is not None
-    assert decided["changes"] and decided["changes"][0].startswith(f"seat {seat}:")
+    assert decided["changes"] and decided["changes"][0]["message"].startswith(f"место {seat}:")
     assert abs(_total(hj, tid, player) - before - 0.4) < 1e-9
     assert abs(_total(client_for("anon"), tid, player) - before - 0.4) < 1e-9  # public too
     game = hj.get(f"/api/t/{tid}/games/{code}").json()
@@ -174,3 +175,38 @@ def test_a_players_code_on_the_sign_in_page_opens_his_own_page(
     assert r.status_code == 303 and r.headers["location"] == f"/t/{tid}/me"
     page = c.get(f"/t/{tid}/me")
     assert page.status_code == 200 and world.sample.players[-2].nickname in page.text
+
+
+def test_scoring_9_api_decision_removes_a_penalty_and_refuses_a_change_of_nothing(
+        world: World, client_for: Callable[[str], TestClient]) -> None:
+    """The JSON API takes the same decision as the page: a seat's penalty removed (by
+    its place and kind), the change in words; «accepted» with nothing changed is 422."""
+    tid = world.demo.tournament
+    hj = client_for("headjudge")
+    code, seat, player = next(
+        (g.id, s, next(x.player for x in g.seats if x.seat == s))
+        for g in world.sample.games for s, sc in sorted(g.scores.items()) if sc.penalties)
+    # the appeal window open whatever the tests before did to the schedule
+    schedule = msgspec.to_builtins(open_schedule(datetime.now(UTC), world))
+    assert hj.put(f"/api/t/{tid}/schedule", headers=_w(hj), json=schedule).status_code == 200
+    r = hj.post(f"/api/t/{tid}/games/{code}/appeals", headers=_w(hj), json={
+        "kind": "appeal", "player": player, "subject": "penalty", "awarded": "-0.8",
+        "claimed": "0"})
+    assert r.status_code == 201, r.text
+    case = r.json()["id"]
+    r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
+        "outcome": "accepted", "reason": "-", "change": {"seats": {str(seat): {"fouls": 0}}}})
+    assert r.status_code == 422, r.text
+    codes = [x["code"] for x in r.json()["refusals"] if not x["warning"]]
+    assert codes == ["accepted_changes_nothing"]
+    assert "ничего не меняет" in r.json()["refusals"][0]["message"]
+    before = _total(hj, tid, player)
+    r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
+        "outcome": "accepted", "reason": "not a negative action", "change": {"seats": {
+            str(seat): {"penalties": [{"index": 0, "kind": "game_action", "remove": True}]}}}})
+    assert r.status_code == 200, r.text
+    decided = r.json()
+    assert decided["verdict"] == "accepted" and decided["status_words"] == "удовлетворена"
+    assert [c["message"] for c in decided["changes"]] == [f"место {seat}: штраф −0,8 снят"]
+    assert decided["changes"][0]["code"] == "penalty_removed"
+    assert abs(_total(hj, tid, player) - before - 0.8) < 1e-9

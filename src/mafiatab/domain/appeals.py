@@ -38,7 +38,16 @@ from mafiatab.domain.clock import local_time
 from mafiatab.domain.points import Points, format_points, hundredths_of
 from mafiatab.domain.problems import Refused as _Refused
 from mafiatab.domain.problems import coded, translate_clause
-from mafiatab.domain.protocol import RESULTS, Game, SeatScores
+from mafiatab.domain.protocol import (
+    RESULTS,
+    Game,
+    Penalty,
+    ProtocolEntry,
+    PuProtocol,
+    SeatScores,
+)
+from mafiatab.domain.scoring import penalty_size
+from mafiatab.domain.words import PENALTY
 from mafiatab.rules.profile import RuleProfile
 
 # --- the records -------------------------------------------------------------------
@@ -166,14 +175,50 @@ class Message(_Record, frozen=True):
     text: str
 
 
+class PenaltyEdit(_Record, frozen=True):
+    """One penalty of a seat removed or resized: its place in the seat's list (from 0)
+    and its kind as the decider saw it, so that an edit never hits another penalty."""
+
+    index: int
+    kind: str
+    remove: bool = False
+    #: the new size (points as written, e.g. Decimal("-0.2")); None: unchanged
+    points: Decimal | None = None
+
+
+class SeatChange(_Record, frozen=True):
+    """What a decision changes in one seat's scores; a field left out stays as it was,
+    a field given as null is cleared (an extra taken away)."""
+
+    extra: Decimal | None | msgspec.UnsetType = msgspec.UNSET
+    pu_extra: Decimal | None | msgspec.UnsetType = msgspec.UNSET
+    will: Decimal | None | msgspec.UnsetType = msgspec.UNSET
+    protocol: Decimal | None | msgspec.UnsetType = msgspec.UNSET
+    pu_protocol: PuProtocol | None | msgspec.UnsetType = msgspec.UNSET
+    #: the first killed's protocol's entries as [seat, "red" | "black"] (FSM 8.3.9): the
+    #: tag of an entry whose seat and colour stay is kept, the version and "aside" too
+    pu_entries: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
+    #: the seat's fouls after the decision
+    fouls: int | msgspec.UnsetType = msgspec.UNSET
+    penalties: list[PenaltyEdit] = []
+    add_penalties: list[Penalty] = []
+
+
 class Change(_Record, frozen=True):
-    """What a decision changes in the game's protocol. Seat scores replace the seat's
-    whole `SeatScores`; what is left None stays as it was."""
+    """What a decision changes in the game's protocol: whatever a case may be about
+    (scoring.md section 9). `seats` changes single parts of a seat's scores on top of
+    the protocol as it is when the decision is taken; `scores` replaces a seat's whole
+    `SeatScores` (applied first). What is left out stays as it was."""
 
     result: str | None = None
     first_killed: int | None = None
     best_move: list[int] | None = None
     scores: dict[int, SeatScores] = {}
+    seats: dict[int, SeatChange] = {}
+
+    def is_empty(self) -> bool:
+        return not (self.result or self.first_killed or self.best_move is not None
+                    or self.scores or self.seats)
 
 
 class Decision(_Record, frozen=True):
@@ -226,8 +271,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "an appeal is on one's own score, not on the game's result",
     ),
     "protest_too_late": (
-        "протест подаётся не позднее {minutes} мин после окончания игры (до {deadline})",
-        "a protest is filed at most {minutes} minutes after the game (until {deadline})",
+        "протест подаётся не позднее {minutes} мин после окончания игры (не позднее "
+        "{deadline})",
+        "a protest is filed at most {minutes} minutes after the game (by {deadline} at the "
+        "latest)",
     ),
     "game_end_unknown": (
         "неизвестно время окончания игры, срок протеста не проверить",
@@ -316,9 +363,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "representative",
     ),
     "accepted_without_change": (
-        "принятое решение должно что-то изменить в протоколе",
-        "an accepted case must change something in the protocol",
+        "жалоба удовлетворяется изменением протокола: укажите, что изменить (результат, "
+        "доп. балл, штраф, фолы, ЛХ, ПУ)",
+        "an accepted case changes the protocol: say what changes (the result, an extra, a "
+        "penalty, fouls, the best move, the first killed)",
     ),
+    "accepted_changes_nothing": (
+        "решение «удовлетворить» ничего не меняет: указанное уже записано в протоколе",
+        "an accepted decision that changes nothing: the protocol already says so",
+    ),
+    "penalty_not_found": (
+        "у места {seat} нет штрафа №{number} ({kind})",
+        "seat {seat} has no penalty no. {number} ({kind})",
+    ),
+    "fouls_range": ("фолы места {seat}: от 0 до 4, получено {value}",
+                    "fouls of seat {seat}: 0 to 4, got {value}"),
     "change_without_accept": (
         "отклонённое решение не меняет протокол",
         "a rejected case changes nothing in the protocol",
@@ -408,6 +467,13 @@ class Deadline:
     code: str
     clause: str
     params: dict[str, Any] = dc_field(default_factory=dict)
+    #: whether `at` itself is still in time ("не позднее": at most, FIIM 8.9.1); else
+    #: filing is refused from `at` on ("до старта": before, FSM 8.9.2)
+    inclusive: bool = False
+
+    def passed(self, now: datetime) -> bool:
+        """Whether filing at `now` is too late by this deadline."""
+        return now > self.at if self.inclusive else now >= self.at
 
 
 def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
@@ -428,7 +494,8 @@ def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
                 missing.append(Refusal("game_end_unknown", p.protest_minutes_after_game.clause))
             else:
                 out.append(Deadline(times.ended + timedelta(minutes=minutes), "protest_too_late",
-                                    p.protest_minutes_after_game.clause, {"minutes": minutes}))
+                                    p.protest_minutes_after_game.clause, {"minutes": minutes},
+                                    inclusive=p.protest_deadline_inclusive.value))
         return out, missing
     if not p.score_appeals.value:
         return out, missing
@@ -444,12 +511,13 @@ def deadlines(kind: Kind, game: Game, profile: RuleProfile, schedule: Schedule,
             if len(later) > rounds:
                 out.append(Deadline(later[rounds].starts, "appeal_rounds_passed", clause,
                                     {"rounds": rounds}))
-    if p.appeal_before_next_day.value:
+    first_days = p.appeal_before_next_day.value
+    if first_days is not None:
         if here is None:
             missing.append(Refusal("round_not_in_schedule", p.appeal_before_next_day.clause,
                                    {"stage": game.stage, "round": game.round}))
         else:
-            nxt = schedule.day_start(here.day + 1)
+            nxt = schedule.day_start(here.day + 1) if here.day <= first_days else None
             if nxt is not None:
                 out.append(Deadline(nxt, "appeal_next_day", p.appeal_before_next_day.clause,
                                     {"day": here.day}))
@@ -485,7 +553,7 @@ def filing_deadline(kind: Kind, game: Game, profile: RuleProfile, schedule: Sche
 def is_open(deadline: Deadline | None, now: datetime) -> bool:
     """Whether filing is still possible by this deadline at `now` (no deadline: yes).
     The pages show a deadline as open only when this says so."""
-    return deadline is None or now < deadline.at
+    return deadline is None or not deadline.passed(now)
 
 
 def decide_by(case: Case, profile: RuleProfile, schedule: Schedule) -> datetime | None:
@@ -579,7 +647,7 @@ def check_filing(filing: Filing, game: Game, profile: RuleProfile, schedule: Sch
     found, missing = deadlines(filing.kind, game, p, schedule, times)
     refusals.extend(missing)
     for d in found:
-        if now >= d.at:
+        if d.passed(now):
             refusals.append(Refusal(d.code, d.clause, {**d.params, "deadline": d.at}))
     return refusals
 
@@ -631,7 +699,7 @@ class Effect:
     warnings (shown, not refusing)."""
 
     game: Game | None
-    changes: list[str]
+    changes: list[ChangeLine]
     replay: bool = False
     warnings: list[Refusal] = dc_field(default_factory=list)
 
@@ -658,8 +726,7 @@ def check_decision(case: Case, decision: Decision, profile: RuleProfile,
             out.append(Refusal("decider", p.replay_allowed.clause,
                                {"who": [Role.HEAD_JUDGE.value]}))
     elif decision.outcome is Outcome.ACCEPTED:
-        if change is None or not (change.result or change.scores or change.first_killed
-                                  or change.best_move is not None):
+        if change is None or change.is_empty():
             out.append(Refusal("accepted_without_change"))
     elif change is not None:
         out.append(Refusal("change_without_accept"))
@@ -671,9 +738,13 @@ def check_decision(case: Case, decision: Decision, profile: RuleProfile,
     if change is not None:
         if change.result is not None and change.result not in RESULTS:
             out.append(Refusal("bad_result", None, {"value": change.result}))
-        for seat in [*change.scores, *([change.first_killed] if change.first_killed else [])]:
+        for seat in [*change.scores, *change.seats,
+                     *([change.first_killed] if change.first_killed else [])]:
             if not 1 <= seat <= 10:
                 out.append(Refusal("change_seat", None, {"value": seat}))
+        for seat, sc in change.seats.items():
+            if not isinstance(sc.fouls, msgspec.UnsetType) and not 0 <= sc.fouls <= 4:
+                out.append(Refusal("fouls_range", None, {"seat": seat, "value": sc.fouls}))
     last = schedule.last_round_start()
     if (case.filing.kind is Kind.APPEAL and p.appeal_closed_before_last_round.value
             and last is not None and decision.at >= last):
@@ -682,41 +753,250 @@ def check_decision(case: Case, decision: Decision, profile: RuleProfile,
     return out
 
 
-def _show_scores(sc: SeatScores | None) -> str:
-    if sc is None:
-        return "-"
-    bits = []
-    for name in ("extra", "pu_extra", "will", "protocol"):
-        value = getattr(sc, name)
-        if value is not None:
-            bits.append(f"{name} {value}")
-    for pen in sc.penalties:
-        bits.append(f"penalty {pen.kind}" + (f" {pen.points}" if pen.points is not None else ""))
-    return ", ".join(bits) or "-"
+#: the words of what a decision changed: code -> (Russian, English); values in braces are
+#: put in words by `ChangeLine.message` (points with a decimal comma and a real minus)
+CHANGE_WORDS: dict[str, tuple[str, str]] = {
+    "result": ("результат: {before} → {after}", "result: {before} → {after}"),
+    "first_killed": ("ПУ: {before} → {after}", "first killed: {before} → {after}"),
+    "best_move": ("ЛХ: {before} → {after}", "best move: {before} → {after}"),
+    "value": ("место {seat}: {what} {before} → {after}", "seat {seat}: {what} {before} → {after}"),
+    "flag": ("место {seat}: {what} — {after}", "seat {seat}: {what}: {after}"),
+    "fouls": ("место {seat}: фолы {before} → {after}", "seat {seat}: fouls {before} → {after}"),
+    "penalty_removed": ("место {seat}: штраф {points}{kind} снят",
+                        "seat {seat}: penalty {points}{kind} removed"),
+    "penalty_changed": ("место {seat}: штраф{kind} {before} → {after}",
+                        "seat {seat}: penalty{kind} {before} → {after}"),
+    "penalty_added": ("место {seat}: штраф {points}{kind} назначен",
+                      "seat {seat}: penalty {points}{kind} given"),
+    "pu_protocol": ("место {seat}: протокол ПУ {before} → {after}",
+                    "seat {seat}: first killed's protocol {before} → {after}"),
+    "replay": ("игра {game}: назначена переигровка", "game {game}: a replay ordered"),
+}
+#: the parts of a seat's scores and the values a line names
+CHANGE_PARTS: dict[str, tuple[str, str]] = {
+    "extra": ("доп. балл", "extra"),
+    "pu_extra": ("доп. балл ПУ", "first killed's extra"),
+    "will": ("оценка завещания", "will"),
+    "protocol": ("оценка протокола", "protocol evaluation"),
+    "same_as_will": ("протокол как завещание", "protocol same as the will"),
+    "approved": ("одобрено ГС", "approved by the head judge"),
+    "yes": ("да", "yes"),
+    "no": ("нет", "no"),
+    "none": ("—", "—"),
+    "seat": ("место {seat}", "seat {seat}"),
+    "red": ("победа красных", "red win"),
+    "black": ("победа чёрных", "black win"),
+    "draw": ("ничья", "draw"),
+}
+_POINT_PARTS = ("extra", "pu_extra", "will", "protocol")
+_FLAG_PARTS = ("same_as_will", "approved")
 
 
-def apply_change(game: Game, change: Change) -> tuple[Game, list[str]]:
-    """The game with the change applied, and a line for each thing that changed."""
-    changes: list[str] = []
+def _part(key: str, lang: str, **params: Any) -> str:
+    ru, en = CHANGE_PARTS[key]
+    return (ru if lang == "ru" else en).format(**params)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeLine:
+    """One thing a decision changed, as data (code and values: points as written), so
+    that each reader gets it in words of his language («место 10: штраф −0,4 снят»)."""
+
+    code: str
+    params: dict[str, Any] = dc_field(default_factory=dict)
+
+    def message(self, lang: str = "en") -> str:
+        if self.code not in CHANGE_WORDS:  # a line stored as text by an older decision
+            return str(self.params.get("text", self.code))
+        ru, en = CHANGE_WORDS[self.code]
+        params: dict[str, Any] = {}
+        for key, value in self.params.items():
+            if key in ("before", "after", "points"):
+                value = self._value(value, lang)
+            elif key == "what":
+                value = _part(value, lang)
+            elif key == "kind":
+                value = "" if value == "game_action" else (
+                    f" ({PENALTY[value][0 if lang == 'ru' else 1]})" if value in PENALTY
+                    else f" ({value})")
+            params[key] = value
+        return (ru if lang == "ru" else en).format(**params)
+
+    def _value(self, value: Any, lang: str) -> str:
+        if value is None:
+            return _part("none", lang)
+        if self.code == "result":
+            return _part(str(value), lang) if value in RESULTS else str(value)
+        if self.code == "first_killed":
+            return _part("seat", lang, seat=value)
+        if self.code == "best_move":
+            return ", ".join(str(v) for v in value) or _part("none", lang)
+        if self.code == "flag":
+            return _part("yes" if value else "no", lang)
+        if self.code == "fouls":
+            return str(value)
+        if self.code == "pu_protocol":
+            return entries_text(value, lang) or _part("none", lang)
+        h = hundredths_of(Decimal(str(value)))
+        # a real minus in both languages (glossary.md: −0,4 / −0.4)
+        return format_points(Points(h), lang).replace("-", "−") if h is not None else str(value)
+
+    def as_dict(self) -> dict[str, Any]:
+        """As stored (JSON): code and values, points as strings (exact)."""
+        return {"code": self.code, "params": {k: coded(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def stored(cls, value: Any) -> ChangeLine:
+        """A stored line back (an older decision stored its lines as English text)."""
+        if isinstance(value, dict) and isinstance(value.get("code"), str):
+            return cls(value["code"], dict(value.get("params") or {}))
+        return cls("text", {"text": str(value)})
+
+
+def _entries(pp: PuProtocol | None) -> list[list[Any]] | None:
+    return None if pp is None else [[e.seat, e.colour] for e in pp.entries]
+
+
+def entries_text(entries: Sequence[Sequence[Any]], lang: str) -> str:
+    """A first killed's protocol's entries as the protocol sheet writes them: «3ч 5ч 7к»
+    (en «3b 5b 7r»)."""
+    letters = {"black": ("ч", "b"), "red": ("к", "r")}
+    return " ".join(f"{seat}{letters.get(colour, (colour, colour))[0 if lang == 'ru' else 1]}"
+                    for seat, colour in entries)
+
+
+def _written(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def penalty_points(pen: Penalty, profile: RuleProfile) -> str | None:
+    """A penalty's size as written, else as its rule sets it (FIIM 8.2.4: −0.5)."""
+    if pen.points is not None:
+        return str(pen.points)
+    size, _clause = penalty_size(pen, profile)
+    return None if size is None else str(Decimal(size) / 100)
+
+
+def _penalty_lines(seat: int, before: list[Penalty], after: list[Penalty],
+                   profile: RuleProfile) -> list[ChangeLine]:
+    gone = list(before)
+    added: list[Penalty] = []
+    for pen in after:
+        if pen in gone:
+            gone.remove(pen)
+        else:
+            added.append(pen)
+    lines: list[ChangeLine] = []
+    for pen in gone:
+        twin = next((a for a in added if a.kind == pen.kind), None)
+        if twin is not None:
+            added.remove(twin)
+            if (penalty_points(pen, profile) == penalty_points(twin, profile)
+                    and msgspec.structs.replace(pen, points=None)
+                    == msgspec.structs.replace(twin, points=None)):
+                continue  # the size written out as the rule sets it: the same penalty
+            lines.append(ChangeLine("penalty_changed", {
+                "seat": seat, "kind": pen.kind, "before": penalty_points(pen, profile),
+                "after": penalty_points(twin, profile)}))
+        else:
+            lines.append(ChangeLine("penalty_removed", {
+                "seat": seat, "kind": pen.kind, "points": penalty_points(pen, profile)}))
+    for pen in added:
+        lines.append(ChangeLine("penalty_added", {
+            "seat": seat, "kind": pen.kind, "points": penalty_points(pen, profile)}))
+    return lines
+
+
+def _seat_lines(seat: int, before: SeatScores, after: SeatScores,
+                profile: RuleProfile) -> list[ChangeLine]:
+    lines: list[ChangeLine] = []
+    for name in _POINT_PARTS:
+        old, new = getattr(before, name), getattr(after, name)
+        if old != new:
+            lines.append(ChangeLine("value", {"seat": seat, "what": name,
+                                              "before": _written(old), "after": _written(new)}))
+    for name in _FLAG_PARTS:
+        if getattr(before, name) != getattr(after, name):
+            lines.append(ChangeLine("flag", {"seat": seat, "what": name,
+                                             "after": getattr(after, name)}))
+    if before.pu_protocol != after.pu_protocol:
+        lines.append(ChangeLine("pu_protocol", {"seat": seat,
+                                                "before": _entries(before.pu_protocol),
+                                                "after": _entries(after.pu_protocol)}))
+    lines.extend(_penalty_lines(seat, before.penalties, after.penalties, profile))
+    return lines
+
+
+def _edit_seat(seat: int, scores: SeatScores, edit: SeatChange) -> SeatScores:
+    """The seat's scores with the decision's edits; a penalty edit that names no penalty
+    of the seat is refused."""
+    updates: dict[str, Any] = {}
+    for name in (*_POINT_PARTS, "pu_protocol"):
+        value = getattr(edit, name)
+        if not isinstance(value, msgspec.UnsetType):
+            updates[name] = value
+    penalties: list[Penalty | None] = list(scores.penalties)
+    for pe in edit.penalties:
+        here = penalties[pe.index] if 0 <= pe.index < len(penalties) else None
+        if here is None or here.kind != pe.kind:
+            raise Refused([Refusal("penalty_not_found", None,
+                                   {"seat": seat, "number": pe.index + 1,
+                                    "kind": PENALTY.get(pe.kind, (pe.kind, pe.kind))[0]})])
+        if pe.remove:
+            penalties[pe.index] = None
+        elif pe.points is not None:
+            penalties[pe.index] = msgspec.structs.replace(here, points=pe.points)
+    kept = [pen for pen in penalties if pen is not None]
+    updates["penalties"] = [*kept, *edit.add_penalties]
+    if not isinstance(edit.pu_entries, msgspec.UnsetType):
+        old = updates.get("pu_protocol", scores.pu_protocol) or PuProtocol()
+        tags = {(e.seat, e.colour): e.tag for e in old.entries}
+        entries = [ProtocolEntry(seat=s, colour=c, tag=tags.get((s, c)))
+                   for s, c in edit.pu_entries]
+        updates["pu_protocol"] = (msgspec.structs.replace(old, entries=entries)
+                                  if entries or old.version is not None else None)
+    return msgspec.structs.replace(scores, **updates)
+
+
+def apply_change(game: Game, change: Change, profile: RuleProfile
+                 ) -> tuple[Game, list[ChangeLine]]:
+    """The game with the change applied, and a line for each thing that changed (nothing
+    that already was so makes a line)."""
+    lines: list[ChangeLine] = []
     updates: dict[str, Any] = {}
     if change.result is not None and change.result != game.result:
-        changes.append(f"result: {game.result} -> {change.result}")
+        lines.append(ChangeLine("result", {"before": game.result or None,
+                                           "after": change.result}))
         updates["result"] = change.result
     if change.first_killed is not None and change.first_killed != game.first_killed:
-        changes.append(f"first_killed: {game.first_killed} -> {change.first_killed}")
+        lines.append(ChangeLine("first_killed", {"before": game.first_killed,
+                                                 "after": change.first_killed}))
         updates["first_killed"] = change.first_killed
     if change.best_move is not None and change.best_move != game.best_move:
-        changes.append(f"best_move: {game.best_move} -> {change.best_move}")
+        lines.append(ChangeLine("best_move", {"before": list(game.best_move),
+                                              "after": list(change.best_move)}))
         updates["best_move"] = list(change.best_move)
-    if change.scores:
-        scores = dict(game.scores)
-        for seat, sc in sorted(change.scores.items()):
-            before = scores.get(seat)
-            if before != sc:
-                changes.append(f"seat {seat}: {_show_scores(before)} -> {_show_scores(sc)}")
-                scores[seat] = sc
-        updates["scores"] = scores
-    return msgspec.structs.replace(game, **updates), changes
+    empty = SeatScores()
+    scores = dict(game.scores)
+    fouls = dict(game.fouls)
+    scores.update(change.scores)
+    for seat, edit in sorted(change.seats.items()):
+        scores[seat] = _edit_seat(seat, scores.get(seat, empty), edit)
+        if not isinstance(edit.fouls, msgspec.UnsetType):
+            fouls[seat] = edit.fouls
+    for seat in sorted(set(game.scores) | set(scores)):
+        lines.extend(_seat_lines(seat, game.scores.get(seat, empty),
+                                 scores.get(seat, empty), profile))
+    for seat in sorted(set(game.fouls) | set(fouls)):
+        old, new = game.fouls.get(seat, 0), fouls.get(seat, 0)
+        if old != new:
+            lines.append(ChangeLine("fouls", {"seat": seat, "before": old, "after": new}))
+    if scores != game.scores:
+        updates["scores"] = {seat: sc for seat, sc in scores.items()
+                             if sc != empty or seat in game.scores}
+    if fouls != game.fouls:
+        updates["fouls"] = {seat: n for seat, n in fouls.items() if n}
+    return msgspec.structs.replace(game, **updates), lines
 
 
 def decide(case: Case, decision: Decision, game: Game, profile: RuleProfile,
@@ -735,16 +1015,22 @@ def decide(case: Case, decision: Decision, game: Game, profile: RuleProfile,
     warnings = [r for r in found if r.warning]
     closed = msgspec.structs.replace(case, status=Status.DECIDED, decision=decision)
     if decision.outcome is Outcome.REPLAY:
-        return closed, Effect(None, [f"game {game.id}: replay ordered"], True, warnings)
+        return closed, Effect(None, [ChangeLine("replay", {"game": game.id})], True, warnings)
     if decision.outcome is Outcome.REJECTED or decision.change is None:
         return closed, Effect(game, [], False, warnings)
-    new_game, changes = apply_change(game, decision.change)
+    new_game, changes = apply_change(game, decision.change, profile)
+    if not changes:
+        # "accepted" with a protocol that stays as it was would read as done and do nothing
+        raise Refused([Refusal("accepted_changes_nothing")])
     return closed, Effect(new_game, changes, False, warnings)
 
 
 __all__ = [
+    "CHANGE_PARTS",
+    "CHANGE_WORDS",
     "Case",
     "Change",
+    "ChangeLine",
     "Deadline",
     "Decision",
     "Effect",
@@ -753,11 +1039,14 @@ __all__ = [
     "Kind",
     "Message",
     "Outcome",
+    "PenaltyEdit",
+    "penalty_points",
     "Refusal",
     "Refused",
     "Role",
     "RoundTime",
     "Schedule",
+    "SeatChange",
     "Status",
     "Subject",
     "add_message",
@@ -767,6 +1056,7 @@ __all__ = [
     "decide",
     "decide_by",
     "deadlines",
+    "entries_text",
     "file_case",
     "filing_deadline",
     "is_open",

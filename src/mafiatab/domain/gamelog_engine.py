@@ -621,6 +621,10 @@ class GameReplay:
     def _lift(self, ev: Lift, i: int) -> None:
         clause = self._basic("the vote on lifting")
         if self.step is not Step.LIFT:
+            last = self.applied[-1] if self.applied else None
+            if last is not None and last.code == "no_whole_table_lift" and last.index == i - 1:
+                # the whole table tied again: the rule that forbids this vote is 7.9
+                raise IllegalEvent("log_no_whole_table_lift", last.clause)
             raise IllegalEvent("log_no_lift_due", clause)
         if sum(form is not None for form in (ev.voters, ev.count, ev.passed)) != 1:
             raise IllegalEvent("log_vote_form", clause)
@@ -701,6 +705,11 @@ class GameReplay:
                 self._removal(seat, "fouls", None, None, i)
             return
         if isinstance(ev, TeamLoss):
+            if ended and self.p.last_words_after_end.value:
+                # Reading (FIIM 7.10 against 6.8): in the last words after the last vote or
+                # shot the result stands; the violator is removed with the 8.2.4 penalty
+                self._removal(seat, "disqualified", ev.rule, None, i)
+                return
             self._team_loss(ev, i)
             return
         if ev.tournament:

@@ -394,6 +394,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "голос за {value!r}: не кандидат этого голосования",
         "a vote for {value!r}, who is not a candidate of this vote",
     ),
+    "log_no_whole_table_lift": (
+        "голосование за подъём всего стола не проводится",
+        "no vote on lifting the whole table is held",
+    ),
     "log_no_lift_due": (
         "голосование за подъём не проводится",
         "no vote on lifting is due",

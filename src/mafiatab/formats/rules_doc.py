@@ -191,8 +191,12 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
     "score_appeals": ("Апелляции на оценки", "Appeals of scores", "flag"),
     "appeal_rounds_after_publication": ("Апелляция в течение туров после публикации",
                                         "An appeal within rounds after publication", "count"),
-    "appeal_before_next_day": ("Апелляция до начала следующего дня",
-                               "An appeal before the next day starts", "flag"),
+    "protest_deadline_inclusive": ("Протест в последнюю минуту срока ещё в срок",
+                                   "A protest at the deadline's last minute is in time",
+                                   "flag"),
+    "appeal_before_next_day": ("Баллы дней турнира до этого оспариваются до начала "
+                               "следующего дня", "Scores of the tournament's days up to this "
+                               "one are appealed before the next day starts", "count"),
     "appeal_closed_before_last_round": ("Все апелляции закрыты до последнего тура",
                                         "Every appeal closed before the last round", "flag"),
     "appeal_not_after_tables_closed": ("После закрытия таблиц апелляций нет",

@@ -94,11 +94,14 @@ FIIM2018 = RuleProfile(
         True, "FIIM 7 (Reading: the kill is announced in the morning)"
     ),
     protest_minutes_after_game=Ruled(10, "FIIM 8.9.1"),
+    protest_deadline_inclusive=Ruled(
+        True, "FIIM 8.9.1 (не позднее: at exactly 10 minutes still in time)"
+    ),
     protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FIIM 8.9.2"),
     protest_decision_final=Ruled(True, "FIIM 8.9.4"),
     score_appeals=Ruled(False, "FIIM 8.9 (protests on a result only)"),
     appeal_rounds_after_publication=Ruled(None, "FIIM 8.9 (no appeals of scores)"),
-    appeal_before_next_day=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
+    appeal_before_next_day=Ruled(None, "FIIM 8.9 (no appeals of scores)"),
     appeal_closed_before_last_round=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
     appeal_not_after_tables_closed=Ruled(False, "FIIM 8.9 (no appeals of scores)"),
     appeal_max_positive_extra=Ruled(None, "FIIM 8.9 (no appeals of scores)"),

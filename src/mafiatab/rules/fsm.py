@@ -130,6 +130,7 @@ FSM = RuleProfile(
         True, "FSM 7 (Reading: the kill is announced in the morning)"
     ),
     protest_minutes_after_game=Ruled(None, "FSM 8.8.2 (no deadline set)"),
+    protest_deadline_inclusive=Ruled(True, "FSM 8.8.2 (no deadline set)"),
     protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FSM 8.8.3"),
     protest_decision_final=Ruled(True, "FSM 8.8.5"),
     score_appeals=Ruled(True, "FSM 8.9"),
@@ -137,7 +138,7 @@ FSM = RuleProfile(
         2, "FSM 8.9.1 (Reading: closed when the third round after publication starts)"
     ),
     appeal_before_next_day=Ruled(
-        True, "FSM 8.9.2 (Reading: each day's scores before the next day starts)"
+        1, "FSM 8.9.2 (Reading: the first game day only; later days: 8.9.1 and the last round)"
     ),
     appeal_closed_before_last_round=Ruled(True, "FSM 8.9.2"),
     appeal_not_after_tables_closed=Ruled(True, "FSM 8.9.2"),

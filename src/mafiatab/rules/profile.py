@@ -195,6 +195,11 @@ class RuleProfile:
     #: a protest on a result is written at most this many minutes after the game ends;
     #: None: the rules set no deadline
     protest_minutes_after_game: Ruled[int | None] = Ruled(10, "FIIM 8.9.1")
+    #: whether a protest at that very minute is still in time ("не позднее, чем через":
+    #: at most, the last minute included)
+    protest_deadline_inclusive: Ruled[bool] = Ruled(
+        True, "FIIM 8.9.1 (не позднее: at exactly 10 minutes still in time)"
+    )
     #: who decides a protest ("head_judge", "appeals_commission")
     protest_deciders: Ruled[frozenset[str]] = Ruled(
         frozenset({"head_judge", "appeals_commission"}), "FIIM 8.9.2"
@@ -207,8 +212,9 @@ class RuleProfile:
     appeal_rounds_after_publication: Ruled[int | None] = Ruled(
         None, "FIIM 8.9 (no appeals of scores)"
     )
-    #: a day's scores are appealed before the next day starts
-    appeal_before_next_day: Ruled[bool] = Ruled(False, "FIIM 8.9 (no appeals of scores)")
+    #: the scores of the tournament's days up to this one (from 1) are appealed before the
+    #: next day starts; later days' scores only by the other deadlines (None: no day binds)
+    appeal_before_next_day: Ruled[int | None] = Ruled(None, "FIIM 8.9 (no appeals of scores)")
     #: every appeal is filed and closed before the last round starts
     appeal_closed_before_last_round: Ruled[bool] = Ruled(False, "FIIM 8.9 (no appeals of scores)")
     #: scores got before the tables were closed are not appealed after they are closed

@@ -128,6 +128,14 @@ def _aware(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
+def _moment(text: str) -> dt.datetime | str:
+    """A stored moment back (as the text it was, when it is not one)."""
+    try:
+        return _aware(dt.datetime.fromisoformat(text))
+    except ValueError:
+        return text
+
+
 def case_id(number: int) -> str:
     return f"A{number}"
 
@@ -148,7 +156,9 @@ class CaseView:
     case: ap.Case
     #: the protocol revision the decision made (None: none)
     revision: int | None
-    changes: list[str]
+    #: what the decision changed, as data (`ChangeLine.message` puts it in words)
+    changes: list[ap.ChangeLine]
+    #: the decision's warnings as stored (`Refusal.as_dict`)
     warnings: list[dict[str, Any]]
     #: when the decision is due (FSM 8.9.2: before the last round), if the rules say
     decide_by: dt.datetime | None
@@ -156,6 +166,32 @@ class CaseView:
     @property
     def id(self) -> str:
         return self.case.id
+
+    def change_words(self, lang: str) -> list[str]:
+        """What the decision changed, in the reader's words («место 10: штраф −0,4 снят»)."""
+        return [line.message(lang) for line in self.changes]
+
+    def warning_refusals(self) -> list[ap.Refusal]:
+        """The stored warnings back as refusals, so that each reader gets them in his
+        language and on the tournament's clock (never as stored: English, UTC)."""
+        out: list[ap.Refusal] = []
+        for w in self.warnings:
+            if w.get("code") not in ap.MESSAGES:
+                continue
+            params: dict[str, Any] = {}
+            for key, value in (w.get("params") or {}).items():
+                if key == "deadline" and isinstance(value, str):
+                    value = _moment(value)
+                params[key] = value
+            out.append(ap.Refusal(w["code"], w.get("clause"), params, warning=True))
+        return out
+
+    def verdict(self) -> str | None:
+        """How the case ended (None: not decided): "accepted", "rejected", "replay"."""
+        decision = self.case.decision
+        if self.case.status is not ap.Status.DECIDED or decision is None:
+            return None
+        return decision.outcome.value
 
 
 _FILING = msgspec.json.Decoder(ap.Filing)
@@ -397,7 +433,8 @@ class Appeals:
         case = self._load_case(s, row)
         return CaseView(number=row.number, case=case,
                         revision=dec.revision if dec is not None else None,
-                        changes=list(dec.changes) if dec is not None else [],
+                        changes=[ap.ChangeLine.stored(c) for c in dec.changes]
+                        if dec is not None else [],
                         warnings=list(dec.warnings) if dec is not None else [],
                         decide_by=ap.decide_by(case, profile, schedule))
 
@@ -649,12 +686,13 @@ class Appeals:
             warnings = [w.as_dict("en") for w in effect.warnings]
             s.add(db.AppealDecision(case_id=row.id, decision=_to_json(decision),
                                     outcome=outcome.value, decided_by=actor, decided_at=moment,
-                                    revision=revision, changes=list(effect.changes),
+                                    revision=revision,
+                                    changes=[c.as_dict() for c in effect.changes],
                                     warnings=warnings))
             row.status = closed.status.value
             record_audit(s, actor, t.id, "appeal_decide", {
                 "case": case.id, "game": row.game_code, "outcome": outcome.value,
-                "revision": revision, "changes": list(effect.changes),
+                "revision": revision, "changes": [c.message("en") for c in effect.changes],
                 "replay": effect.replay, "warnings": [w["code"] for w in warnings]})
             s.flush()
             return self._view(s, row, schedule, profile), effect

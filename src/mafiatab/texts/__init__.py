@@ -74,6 +74,8 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "appeal": ("mafiatab.domain.appeals", "MESSAGES"),
     "appeal_what": ("mafiatab.domain.appeals", "WHAT"),
     "appeal_who": ("mafiatab.domain.appeals", "WHO"),
+    "appeal_change": ("mafiatab.domain.appeals", "CHANGE_WORDS"),
+    "appeal_change_part": ("mafiatab.domain.appeals", "CHANGE_PARTS"),
     # the sections kept beside their screens (edited with them)
     "web_appeals": ("mafiatab.web.appeals", "WORDS"),
     "web_hall": ("mafiatab.web.hall", "WORDS"),

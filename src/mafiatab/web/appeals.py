@@ -16,7 +16,9 @@ The rules are the core's (`domain.appeals`), the transactions the service's
 from __future__ import annotations
 
 import datetime as dt
+import json
 import zoneinfo
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final
 
@@ -28,8 +30,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import Field
 
 from mafiatab.domain import appeals as ap
-from mafiatab.i18n import local_time, utc_offset, zone_place, zone_words
+from mafiatab.domain.numbers import ascii_int
+from mafiatab.domain.protocol import Game, SeatScores
+from mafiatab.i18n import PENALTY, local_time, pick, utc_offset, zone_place, zone_words
 from mafiatab.rules import PROFILES
+from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.appeals import (
     CaseView,
     change_of,
@@ -39,8 +44,10 @@ from mafiatab.services.appeals import (
 )
 from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
+from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
+from mafiatab.texts import number
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
@@ -76,6 +83,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "text": ("Суть", "What happened"),
     "send": ("Отправить", "Send"),
     "until": ("Подать можно до {at} ({clause})", "May be filed until {at} ({clause})"),
+    "until_inclusive": ("Подать можно не позднее {at} ({clause})",
+                        "May be filed until {at} inclusive ({clause})"),
     "closed": ("Срок подачи истёк {at} ({clause})", "The time to file ended {at} ({clause})"),
     "time_zone": ("Часовой пояс турнира", "The tournament's time zone"),
     "zone_hint": ("Все сроки и время событий игр — по этому поясу.",
@@ -93,6 +102,31 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "outcome_replay": ("переиграть", "replay"),
     "new_result": ("Новый результат", "New result"),
     "seat_extra": ("Место и новый доп. балл", "Seat and its new extra"),
+    "what_changes": ("Что изменить (при «удовлетворить»)",
+                     "What changes (when accepted)"),
+    "seat_of": ("Место {seat} — {player}", "Seat {seat}: {player}"),
+    "extra_now": ("Доп. балл", "Extra"),
+    "pu_extra_now": ("Доп. балл ПУ", "First killed's extra"),
+    "will_now": ("Оценка завещания", "Will"),
+    "protocol_now": ("Оценка протокола", "Protocol evaluation"),
+    "fouls_now": ("Фолы", "Fouls"),
+    "penalty_line": ("Штраф {points}{kind}", "Penalty {points}{kind}"),
+    "penalty_remove": ("снять", "remove"),
+    "penalty_size": ("новый размер", "new size"),
+    "no_penalties": ("Штрафов нет", "No penalties"),
+    "pu_entries": ("Протокол ПУ (например, 3ч 5ч 7к)", "First killed's protocol (e.g. 3b 5b 7r)"),
+    "other_seat": ("Другое место", "Another seat"),
+    "first_killed": ("ПУ (место)", "First killed (seat)"),
+    "best_move": ("ЛХ (места через пробел)", "Best move (seats, spaces between)"),
+    "empty_clears": ("Пустое поле снимает балл; неизменённое остаётся как было.",
+                     "An emptied field takes the value away; an unchanged one stays."),
+    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
+    "verdict_rejected_appeal": ("отклонена", "rejected"),
+    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
+    "verdict_accepted_protest": ("удовлетворён", "accepted"),
+    "verdict_rejected_protest": ("отклонён", "rejected"),
+    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+    "changed": ("Изменено в протоколе", "Changed in the protocol"),
     "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
     "non_game": ("Внеигровое преимущество", "Non-game advantage"),
     "withdraw": ("Отозвать", "Withdraw"),
@@ -136,6 +170,15 @@ def aw(key: str, lang: str, **params: object) -> str:
     pair = WORDS.get(key)
     text = key if pair is None else pair[0 if lang == "ru" else 1]
     return text.format(**params) if params else text
+
+
+def status_words(view: CaseView, lang: str) -> str:
+    """A case's state as people say it: a decided appeal «удовлетворена» / «отклонена»
+    (a protest «удовлетворён» / «отклонён»), else open or withdrawn."""
+    verdict = view.verdict()
+    if verdict is None:
+        return aw("status_" + view.case.status.value, lang)
+    return aw(f"verdict_{verdict}_{view.case.filing.kind.value}", lang)
 
 
 
@@ -224,7 +267,9 @@ def _public(svc: Services, me: Principal, tid: int, *, extras: bool = True) -> N
 def case_json(v: CaseView, lang: str) -> dict[str, Any]:
     c = v.case
     out: dict[str, Any] = msgspec.to_builtins(c)
-    out.update(number=v.number, revision=v.revision, changes=v.changes, warnings=v.warnings,
+    out.update(number=v.number, revision=v.revision,
+               changes=[{**c.as_dict(), "message": c.message(lang)} for c in v.changes],
+               warnings=v.warnings, verdict=v.verdict(), status_words=status_words(v, lang),
                decide_by=v.decide_by.isoformat() if v.decide_by else None)
     return out
 
@@ -249,7 +294,7 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
             "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
             "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
             "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
-            "code_made": None}
+            "status_of": lambda v: status_words(v, me.lang), "code_made": None}
 
 
 @router.get("/t/{tid}/appeals", response_class=HTMLResponse)
@@ -267,6 +312,24 @@ def _filer(svc: Services, me: Principal, tid: int) -> tuple[str, set[str]]:
     return user, mine
 
 
+def _awarded(svc: Services, tid: int, code: str, lang: str) -> dict[str, dict[str, str]]:
+    """What each player of the game was awarded, as the appeal form fills it in: his
+    judge's extra and the sum of his penalties, as the protocol has them."""
+    info = svc.games.confirmed(tid, code) or svc.games.head(tid, code)
+    game = info.game_struct()
+    profile, _ = profile_for(svc.tournaments.tournament(tid))
+    out: dict[str, dict[str, str]] = {}
+    for s in game.seats:
+        sc = game.scores.get(s.seat, SeatScores())
+        extra = sc.extra if sc.extra is not None else sc.pu_extra
+        penalty = sum((Decimal(p) for p in (ap.penalty_points(x, profile)
+                                            for x in sc.penalties) if p is not None),
+                      Decimal(0))
+        out[s.player] = {"positive_extra": number(extra or Decimal(0), lang),
+                         "penalty": number(penalty, lang)}
+    return out
+
+
 def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[str],
                  refusals: list[ap.Refusal] | None = None,
                  values: dict[str, str] | None = None) -> dict[str, Any]:
@@ -275,7 +338,12 @@ def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[st
     for kind in ap.Kind:
         found, missing = svc.appeals.filing_deadline(tid, code, kind)
         deadlines[kind.value] = (found, missing)
+    awarded = _awarded(svc, tid, code, me.lang)
+    own = sorted(mine)[0] if len(mine) == 1 else (players[0].id if players else "")
+    first = (values or {}).get("subject", "positive_extra")
     return {**clock_words(svc, tid, me.lang), "is_open": ap.is_open,
+            "awarded": awarded, "awarded_json": json.dumps(awarded, ensure_ascii=False),
+            "own": own, "awarded_now": awarded.get(own, {}).get(first, ""),
             "t": t, "tid": tid, "code": code, "mine": sorted(mine),
             "players": players, "staff": me.is_staff(tid),
             "score_appeals": PROFILES[t.rules].score_appeals.value,
@@ -291,7 +359,8 @@ def new_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respon
 
 
 def _decimal(value: str | None) -> str | None:
-    value = (value or "").strip().replace(",", ".")
+    """A number as typed (a decimal comma, a real minus) as the records take it."""
+    value = (value or "").strip().replace(",", ".").replace("−", "-").replace("–", "-")
     return value or None
 
 
@@ -329,16 +398,69 @@ def moments_of_case(svc: Services, tid: int, view: CaseView, lang: str) -> dict[
     return {"gm": moment_rows(svc, tid, info.game_struct(), lang)}
 
 
+def _seat_form(game: Game, seat: int, profile: RuleProfile, lang: str) -> dict[str, Any]:
+    """One seat's parts of the decision form, filled with what the protocol says now."""
+    sc = game.scores.get(seat, SeatScores())
+    player = next((s.player for s in game.seats if s.seat == seat), "")
+    fk = (seat == game.first_killed and profile.has_first_killed_protocol.value)
+    # the first killed's extra is his own (FSM 8.3.9.1): that field is always offered
+    always = "pu_extra" if fk else "extra"
+    values = []
+    for name in ("extra", "pu_extra", "will", "protocol"):
+        value = getattr(sc, name)
+        if name == always or value is not None:
+            values.append((name, "" if value is None else number(value, lang)))
+    penalties = []
+    for i, pen in enumerate(sc.penalties):
+        written = ap.penalty_points(pen, profile)
+        kind = "" if pen.kind == "game_action" else f" ({pick(PENALTY, pen.kind, lang)})"
+        words = aw("penalty_line", lang, kind=kind,
+                   points=number(Decimal(written), lang).replace("-", "−") if written else "")
+        size = "" if pen.points is None else number(pen.points, lang)
+        rule = (pen.rule if pen.rule is None or pen.rule.startswith(profile.federation)
+                else f"{profile.federation} {pen.rule}")
+        penalties.append({"index": i, "kind": pen.kind, "size": size, "words": words,
+                          "rule": rule or ""})
+    entries = ap.entries_text([(e.seat, e.colour) for e in sc.pu_protocol.entries], lang) \
+        if sc.pu_protocol is not None else ""
+    return {"seat": seat, "player": player, "values": values,
+            "fouls": game.fouls.get(seat, 0), "penalties": penalties,
+            "pu_entries": entries if fk else None}
+
+
+def decision_form(svc: Services, tid: int, view: CaseView, lang: str) -> dict[str, Any]:
+    """The decision form's protocol parts: the filer's seat filled in (what the case is
+    about), the game's result, first killed and best move as they are."""
+    code = view.case.filing.game
+    info = svc.games.confirmed(tid, code) or svc.games.head(tid, code)
+    game = info.game_struct()
+    t = svc.tournaments.tournament(tid)
+    profile, _ = profile_for(t)
+    seat = next((s.seat for s in game.seats if s.player == view.case.filing.player), None)
+    shown = [seat] if seat is not None else []
+    if (profile.has_first_killed_protocol.value and game.first_killed is not None
+            and game.first_killed not in shown):
+        shown.append(game.first_killed)  # his protocol may be what the case is about
+    return {"form_seats": [_seat_form(game, s, profile, lang) for s in shown],
+            "form_game": game}
+
+
 def _thread_context(svc: Services, me: Principal, tid: int, view: CaseView, user: str,
-                    refusals: list[ap.Refusal] | None = None) -> dict[str, Any]:
+                    refusals: list[ap.Refusal] | None = None,
+                    typed: dict[str, str] | None = None) -> dict[str, Any]:
+    """The case's page; `typed`: the decision form as sent, kept after a refusal."""
     t, players, _stages = svc.tournaments.context(tid)
+    may_decide = svc.appeals.may_decide(tid, user)
+    form = (decision_form(svc, tid, view, me.lang)
+            if may_decide and view.case.status is ap.Status.OPEN else {})
     return {**clock_words(svc, tid, me.lang), **moments_of_case(svc, tid, view, me.lang),
+            **form, "status_words": status_words(view, me.lang), "typed": typed or {},
             "replay_clause": (PROFILES[t.rules].replay_allowed.clause
                               if PROFILES[t.rules].replay_allowed.value else None),
             "t": t, "tid": tid, "v": view, "c": view.case,
             "names": {p.id: p.nickname for p in players},
             "may_write": svc.appeals.may_write(tid, view.number, user),
-            "may_decide": svc.appeals.may_decide(tid, user),
+            "may_decide": may_decide,
             "mine": view.case.filing.player in svc.appeals.players_of(tid, user),
             "refusals": refusals or [], "aw": lambda k, **kw: aw(k, me.lang, **kw)}
 
@@ -374,14 +496,85 @@ async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
+def _whole(value: str, what: str) -> int:
+    number_ = ascii_int(value.strip(), 2)
+    if number_ is None:
+        raise HTTPException(status_code=400, detail=f"{what}: {value[:20]!r}")
+    return number_
+
+
+#: the letters of a first killed's protocol entry, as the sheet writes them
+_COLOURS: Final = {"ч": "black", "b": "black", "к": "red", "r": "red"}
+
+
+def _entries_typed(text: str) -> list[list[Any]]:
+    """«3ч 5ч 7к» (or 3b 5b 7r) as [[3, "black"], ...]."""
+    out: list[list[Any]] = []
+    for token in text.replace(",", " ").lower().split()[:10]:
+        seat, colour = token[:-1], _COLOURS.get(token[-1:])
+        if colour is None:
+            raise HTTPException(status_code=400, detail=f"pu_entries: {token[:10]!r}")
+        out.append([_whole(seat, "pu_entries"), colour])
+    return out
+
+
 def _change_from_form(f: dict[str, str]) -> dict[str, Any] | None:
-    """The decision form's change: a new result, and one seat's new extra (the seat's
-    other scores kept)."""
+    """The decision form's change, as the service takes it: a new result, first killed
+    and best move; for each seat shown (`block|N`) its values as the form has them (the
+    core keeps what did not change), a penalty's «снять» and new size; another seat's
+    extra and fouls."""
     change: dict[str, Any] = {}
     if f.get("result"):
         change["result"] = f["result"]
-    if f.get("seat") and f.get("extra") is not None and f.get("extra", "").strip():
-        change["scores"] = {f["seat"]: {"extra": _decimal(f.get("extra"))}}
+    if f.get("first_killed", "").strip():
+        change["first_killed"] = _whole(f["first_killed"], "first_killed")
+    moves = f.get("best_move", "").replace(",", " ").split()
+    if moves:
+        change["best_move"] = [_whole(m, "best_move") for m in moves[:3]]
+    seats: dict[int, dict[str, Any]] = {}
+    for key in f:
+        kind, _, rest = key.partition("|")
+        if kind != "block":
+            continue
+        seat = _whole(rest, "seat")
+        edit: dict[str, Any] = {}
+        for name in ("extra", "pu_extra", "will", "protocol"):
+            if f"{name}|{seat}" in f:
+                edit[name] = _decimal(f[f"{name}|{seat}"])
+        if f.get(f"fouls|{seat}", "").strip():
+            edit["fouls"] = _whole(f[f"fouls|{seat}"], "fouls")
+        if f"pu_entries|{seat}" in f:
+            edit["pu_entries"] = _entries_typed(f[f"pu_entries|{seat}"])
+        penalties = []
+        for pkey, value in f.items():
+            pkind, _, prest = pkey.partition("|")
+            if pkind not in ("pen_remove", "pen_points"):
+                continue
+            pseat, _, tail = prest.partition("|")
+            index, _, pen_kind = tail.partition("|")
+            if pseat != str(seat):
+                continue
+            if pkind == "pen_remove" and value:
+                penalties.append({"index": _whole(index, "penalty"), "kind": pen_kind,
+                                  "remove": True})
+            elif (pkind == "pen_points" and value.strip()
+                  and not f.get(f"pen_remove|{seat}|{index}|{pen_kind}")):
+                penalties.append({"index": _whole(index, "penalty"), "kind": pen_kind,
+                                  "points": _decimal(value)})
+        if penalties:
+            edit["penalties"] = penalties
+        seats[seat] = edit
+    other = f.get("other_seat", "").strip()
+    if other:
+        seat = _whole(other, "seat")
+        edit = seats.setdefault(seat, {})
+        if f.get("other_extra", "").strip():
+            edit["extra"] = _decimal(f["other_extra"])
+        if f.get("other_fouls", "").strip():
+            edit["fouls"] = _whole(f["other_fouls"], "fouls")
+    seats = {seat: edit for seat, edit in seats.items() if edit}
+    if seats:
+        change["seats"] = seats
     return change or None
 
 
@@ -399,12 +592,37 @@ def _keep_other_scores(svc: Services, tid: int, code: str, change: dict[str, Any
     return change
 
 
+#: the parts of a seat's `scores` in the API that are a seat's edit as they are
+_EDITABLE: Final = frozenset({"extra", "pu_extra", "will", "protocol", "pu_protocol"})
+
+
+def _as_seat_edits(change: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The API's `scores` {seat: {extra: ...}} as the seats' edits the service applies
+    inside its transaction on the protocol as it is then; None when a seat's scores name
+    more than those parts (its penalties, approvals: then they replace the seat's)."""
+    if not change or "scores" not in change:
+        return change
+    scores = change["scores"]
+    if not isinstance(scores, dict) or not all(isinstance(sc, dict) for sc in scores.values()):
+        return change  # not scores at all: refused as the record's shape (400)
+    if not all(set(sc) <= _EDITABLE for sc in scores.values()):
+        return None
+    seats: dict[str, Any] = {str(k): dict(v) for k, v in (change.get("seats") or {}).items()}
+    for seat, sc in scores.items():
+        seats[str(seat)] = {**sc, **seats.get(str(seat), {})}
+    rest = {k: v for k, v in change.items() if k != "scores"}
+    return {**rest, "seats": seats}
+
+
 def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
             ) -> tuple[CaseView, ap.Effect]:
     try:
         outcome = ap.Outcome(data.get("outcome", ""))
-        view = svc.appeals.case(tid, case, actor=user)
-        change = change_of(_keep_other_scores(svc, tid, view.case.filing.game, data.get("change")))
+        edits = _as_seat_edits(data.get("change"))
+        if edits is None and data.get("change") is not None:
+            view = svc.appeals.case(tid, case, actor=user)
+            edits = _keep_other_scores(svc, tid, view.case.filing.game, data.get("change"))
+        change = change_of(edits)
     except (ValueError, msgspec.ValidationError) as e:
         raise HTTPException(status_code=400, detail=str(e)) from None
     return svc.appeals.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
@@ -418,15 +636,19 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     if not svc.appeals.may_decide(tid, user):
         raise HTTPException(status_code=403)
     f = await _form(request)
+    # the form always carries the protocol's parts as they are: they are a change only
+    # when the case is accepted
+    accepted = f.get("outcome") == ap.Outcome.ACCEPTED.value
     data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
-            "change": _change_from_form(f), "committee_agreed": f.get("committee_agreed") == "on",
+            "change": _change_from_form(f) if accepted else None,
+            "committee_agreed": f.get("committee_agreed") == "on",
             "non_game_advantage": f.get("non_game_advantage") == "on"}
     try:
         view, _effect = _decide(svc, tid, case, user, data)
     except ap.Refused as e:
         view = svc.appeals.case(tid, case, actor=user)
         return render(request, "appeal.html", status_code=422,
-                      **_thread_context(svc, me, tid, view, user, e.refusals))
+                      **_thread_context(svc, me, tid, view, user, e.refusals, f))
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
@@ -683,7 +905,10 @@ class DecisionBody(Body):
     outcome: str = Field(description="rejected | accepted | replay", max_length=20)
     reason: str = Field("", max_length=MAX_TEXT)
     change: dict[str, Any] | None = Field(
-        None, description="result, first_killed, best_move, scores {seat: SeatScores}")
+        None, description="what an accepted case changes: result, first_killed, best_move; "
+        "seats {seat: {extra, pu_extra, will, protocol (null: taken away), fouls, "
+        "pu_protocol, penalties [{index, kind, remove | points}], add_penalties [Penalty]}}; "
+        "scores {seat: SeatScores} replaces a seat's whole scores")
     committee_agreed: bool = False
     non_game_advantage: bool = False
 

@@ -18,6 +18,7 @@ API under `/api/t/{tid}/...` calls the same functions.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import threading
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
@@ -30,6 +31,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.points import format_points
+from mafiatab.i18n import local_time, zone_words
 from mafiatab.services.checkin import CheckinService, RoundPlan
 from mafiatab.services.facade import Services
 from mafiatab.services.my_page import MyPageService
@@ -131,6 +133,15 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_open": ("открыто", "open"),
     "status_decided": ("решено", "decided"),
     "status_withdrawn": ("отозвано", "withdrawn"),
+    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
+    "verdict_rejected_appeal": ("отклонена", "rejected"),
+    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
+    "verdict_accepted_protest": ("удовлетворён", "accepted"),
+    "verdict_rejected_protest": ("отклонён", "rejected"),
+    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+    "kind_appeal": ("апелляция", "appeal"),
+    "kind_protest": ("протест", "protest"),
+    "times_in": ("время — {zone}", "times: {zone}"),
     "decide_by": ("решение до {at}", "decision by {at}"),
     "file_by": ("подать до {at}", "file by {at}"),
     "teams": ("Командный зачёт", "Team standings"),
@@ -171,6 +182,7 @@ class Day:
         self.my = MyPageService(web, web.appeals, self.checkin)
         self.teams = TeamService(web.store, web.standings.cached)
         self.photos = web.photos
+        self.zones = web.zones
 
 
 def day(request: Request) -> Day:
@@ -410,8 +422,15 @@ def _safe(value: str) -> str:
 def _me_context(d: Day, me: Principal, tid: int) -> dict[str, Any]:
     user = require_user(me)
     page = d.my.page(tid, actor=user)
+    zone = d.zones.zone(tid)
+
+    def when(value: dt.datetime) -> str:
+        """A moment on the tournament's clock, as every page shows it (never UTC)."""
+        return local_time(value, zone, me.lang)
+
     return {"tid": tid, "page": page, "dw": lambda k, **kw: dw(k, me.lang, **kw),
-            "fmt": lambda v: format_points(v, me.lang)}
+            "fmt": lambda v: format_points(v, me.lang), "when": when,
+            "zone_words": zone_words(zone, me.lang)}
 
 
 @router.get("/t/{tid}/me", response_class=HTMLResponse)
