@@ -167,6 +167,12 @@ class ScreenService:
             return Screens(row.roles_delay, lines, row.overlay_digest is not None,
                            row.overlay_made_at)
 
+    def settings(self, tournament: int, *, actor: str) -> Screens:
+        """The screen settings as the head judge's page shows them (staff only)."""
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
+        return self.screens(tournament)
+
     @staticmethod
     def _settings_row(s: Session, tid: int) -> db.ScreenSettings:
         row = s.get(db.ScreenSettings, tid)

@@ -41,7 +41,7 @@ from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
-from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role
+from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["screens"])
@@ -372,8 +372,8 @@ SCREEN_WORDS: dict[str, tuple[str, str]] = {
 def _screens_context(request: Request, me: Principal, tid: int,
                      key: str | None = None) -> dict[str, Any]:
     svc = screens_of(request)
+    settings = svc.screens.settings(tid, actor=require_user(me))
     t, _p, _s = svc.tournaments.context(tid)
-    settings = svc.screens.screens(tid)
     games = svc.games.overview(tid)
     last = [g for g in games if not g.confirmed_revision] or games[-8:]
     links = []
@@ -390,7 +390,6 @@ def _screens_context(request: Request, me: Principal, tid: int,
 
 @router.get("/t/{tid}/screens", response_class=HTMLResponse)
 def screens_page(request: Request, tid: int, me: Who) -> Response:
-    require_role(me, tid, STAFF)
     return render(request, "screens.html", **_screens_context(request, me, tid))
 
 
@@ -401,14 +400,14 @@ async def _form(request: Request) -> dict[str, str]:
 
 @router.post("/t/{tid}/screens/overlay-key", response_class=HTMLResponse)
 def make_key_page(request: Request, tid: int, me: Who) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     key = screens_of(request).screens.make_overlay_key(tid, actor=user)
     return render(request, "screens.html", **_screens_context(request, me, tid, key))
 
 
 @router.post("/t/{tid}/screens/overlay-key/revoke")
 def revoke_key_page(request: Request, tid: int, me: Who) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return RedirectResponse(f"/t/{tid}/screens", status_code=303)
 
@@ -449,15 +448,14 @@ class ScreensIn(BaseModel):
 
 @api.get("/t/{tid}/screens")
 def screens_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
-    require_role(me, tid, STAFF)
-    s = screens_of(request).screens.screens(tid)
+    s = screens_of(request).screens.settings(tid, actor=require_user(me))
     return {"roles_delay": s.roles_delay, "announcements": s.announcements,
             "overlay_link": s.overlay_link}
 
 
 @api.post("/t/{tid}/screens")
 def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc = screens_of(request)
     if "roles_delay" in body.model_fields_set:
         svc.screens.set_roles_delay(tid, body.roles_delay, actor=user)
@@ -469,13 +467,13 @@ def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dic
 @api.post("/t/{tid}/screens/overlay-key")
 def make_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     """A new overlay key (the old link stops working); shown only in this answer."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     return {"key": screens_of(request).screens.make_overlay_key(tid, actor=user)}
 
 
 @api.delete("/t/{tid}/screens/overlay-key")
 def revoke_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return {"overlay_link": False}
 
