@@ -23,10 +23,11 @@ from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.domain.standings import GameExplanation, Standings, compute_standings, explain_player
 from mafiatab.services.access import STAFF
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.reads import require_published
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import Tournaments
-from mafiatab.services.web_support import PRIVATE_ACTIONS, STAMP_MAX_AGE
+from mafiatab.services.web_support import MAIN_PARTS, PRIVATE_ACTIONS, STAMP_MAX_AGE
 from mafiatab.storage import models as db
 
 #: a tournament's public stamp: (its newest public audit entry, its number of games)
@@ -73,6 +74,24 @@ class StandingsBoard:
         t = self.tournaments.tournament(tournament)
         profile, _ = profile_for(t)
         return explain_player(t, profile, player, stages)
+
+    def player_games(self, tournament: int, player: str, stages: Iterable[str] | None = None,
+                     *, actor: str | None) -> tuple[list[GameExplanation], bool]:
+        """A player's confirmed games explained, as this reader may see them, and whether
+        the extras are hidden from him: staff always; anyone else while the standings are
+        published (else `PermissionDenied`), with only the main points while the extras
+        are not."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = require_published(s, t, actor, extras=False, action="read_standings")
+            web = s.get(db.WebSettings, t.id)
+            extras_hidden = (bool(t.hide_extras_until_end) and not (web and web.finished)
+                             and not staff)
+        games = self.explain(tournament, player, stages)
+        if extras_hidden:
+            for g in games:
+                g.parts = [x for x in g.parts if x.kind in MAIN_PARTS]
+        return games, extras_hidden
 
     # --- stamps ---
     def forget_stamps(self) -> None:

@@ -23,7 +23,7 @@ from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE, ORGANIZER
 from mafiatab.web.deps import Svc, Who
-from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
+from mafiatab.web.pages import explain_context, shown_order, standings_context
 from mafiatab.web.security import (
     Body,
     Principal,
@@ -214,7 +214,7 @@ def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     if me.user is not None and (svc.protocols.may_edit(tid, code, me.user)
                                 or svc.games.judge_of(tid, code) == me.user):
         return _revision(svc.games.head(tid, code))  # the table's judge: his own, submitted too
-    info, extras_hidden = public_game(svc, me, tid, code)
+    info, extras_hidden = svc.games.readable(tid, code, actor=me.user)
     out = _revision(info)
     if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
         out["protocol"].pop("scores", None)
