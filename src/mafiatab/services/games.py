@@ -223,6 +223,21 @@ class Games:
                                judges.get(code))
                     for code, stage, rnd, table, state, head, conf, author in rows]
 
+    def listed(self, tournament: int, *, actor: str | None) -> list[GameStatus]:
+        """Every table's protocol state as this reader may see it: staff every game; a
+        judge his own tables and the confirmed games; anyone else the confirmed games,
+        while the standings are published (else `PermissionDenied`)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = staff_in(s, t, actor)
+            judge = actor is not None and JUDGE in roles_in(s, t.id, actor)
+            if not (staff or judge):
+                require_published(s, t, actor, extras=False, action="read_games")
+        rows = self.overview(tournament)
+        if staff:
+            return rows
+        return [g for g in rows if g.confirmed_revision or (actor and g.judge == actor)]
+
     def tables_of(self, tournament: int, *, actor: str) -> list[GameStatus]:
         """The judge's list: the games he is the judge of (staff: every game); a
         judge's or staff's only (`PermissionDenied` for anyone else)."""

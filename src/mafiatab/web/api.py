@@ -198,11 +198,7 @@ def player(tid: int, pid: str, me: Who, svc: Svc, stage: str | None = None) -> d
 def games(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     """Every table's protocol state (staff); a judge sees his own tables; others see
     the confirmed games."""
-    rows = svc.games.overview(tid)
-    if not me.is_staff(tid):
-        if svc.access.visibility(tid).standings_hidden and not me.has(tid, {JUDGE}):
-            raise HTTPException(status_code=403)
-        rows = [g for g in rows if g.confirmed_revision or (me.user and g.judge == me.user)]
+    rows = svc.games.listed(tid, actor=me.user)
     return [{"game": g.code, "stage": g.stage, "round": g.round, "table": g.table,
              "state": g.state, "revision": g.revision, "confirmed_revision": g.confirmed_revision,
              "judge": g.judge} for g in rows]

@@ -587,38 +587,9 @@ def protocol_pdf(tid: int, code: str, me: Who, svc: Svc) -> Response:
 def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
               round: int | None = None, tables: int | None = None) -> Response:
     """Blank protocols (to fill by hand) for a round's tables; default: the newest round."""
-    from mafiatab.formats.pdf import blank_sheets, protocols_pdf
-    from mafiatab.services.tournament_file import profile_for
-
-    require_role(me, tid, STAFF | {JUDGE})
-    games = svc.games.overview(tid)
-    _t, _players, stages = svc.tournaments.context(tid)
-    if stage is None or round is None:
-        if games:
-            stage, round = games[-1].stage, games[-1].round
-        else:
-            stage, round = (stages[0].id if stages else "qual"), 1
-    count = tables or max((g.table for g in games if g.stage == stage and g.round == round),
-                          default=1)
-    t = svc.tournaments.tournament(tid)
-    profile, _ = profile_for(t)
-    # a seated table prints its players and judge (FIIM 9.2-9.3); the judge is the table's
-    # assignment (changed after the seating was entered), the protocol's spelling kept
-    seated = []
-    for g in games:
-        if g.stage != stage or g.round != round:
-            continue
-        head = svc.games.head(tid, g.code)
-        if head is None:
-            continue
-        game = head.game_struct()
-        if g.judge and (game.judge or "").casefold() != g.judge:
-            game = msgspec.structs.replace(game, judge=g.judge)
-        seated.append(game)
-    data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
-                                      seated=seated, today=dt.date.today().isoformat()),
-                         me.lang)
-    return _file(data, "application/pdf", f"blank-{stage}-{round}.pdf")
+    name, data = svc.exports.blank_pdf(tid, stage, round, tables, me.lang,
+                                       actor=require_user(me))
+    return _file(data, "application/pdf", name)
 
 
 # --- the JSON API -------------------------------------------------------------------------------

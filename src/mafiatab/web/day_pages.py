@@ -478,8 +478,8 @@ def _teams_context(svc: Services, d: Day, me: Principal, tid: int) -> dict[str, 
     t, players, _stages = svc.tournaments.context(tid)
     vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
-    hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else d.teams.standings(tid)
+    shown = d.teams.view(tid, actor=me.user)
+    hidden, rows = shown is None, shown or []
     return {"t": t, "tid": tid, "rows": rows, "hidden": hidden, "staff": staff,
             "organizer": me.has(tid, {"organizer"}), "teams": d.teams.teams(tid),
             "names": {p.id: p.nickname for p in players},
@@ -570,13 +570,13 @@ def api_me(tid: int, me: Who, d: DaySvc) -> Response:
 
 @router.get("/api/t/{tid}/teams")
 def api_teams(tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    vis = svc.access.visibility(tid)
-    if vis.standings_hidden and not me.is_staff(tid):
+    rows = d.teams.view(tid, actor=me.user)
+    if rows is None:
         return JSONResponse({"error": "hidden"}, status_code=403)
     return JSONResponse({"teams": [
         {"team": r.team, "name": r.name, "place": r.place, "lot_needed": r.lot_needed,
          "members": list(r.members), "games": r.games, "wins": r.wins,
-         "total": str(format_points(r.total, "en"))} for r in d.teams.standings(tid)]})
+         "total": str(format_points(r.total, "en"))} for r in rows]})
 
 
 __all__ = ["WORDS", "Day", "dw", "install", "qr_svg", "router"]

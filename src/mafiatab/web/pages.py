@@ -74,11 +74,9 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     t, _players, stages = svc.tournaments.context(tid)
     if stage is not None and stage not in {s.id for s in stages}:
         raise HTTPException(status_code=404)
-    vis = svc.access.visibility(tid)
-    staff = me.is_staff(tid)
-    hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else svc.standings.cached(tid, [stage] if stage else None).rows
-    extras_hidden = vis.extras_hidden and not staff
+    shown, extras_hidden = svc.standings.view(tid, [stage] if stage else None, actor=me.user)
+    hidden = shown is None
+    rows = shown or []
     if extras_hidden:
         rows = shown_order(rows)
     done, total, last = _progress(svc.games.overview(tid), stage)
