@@ -21,7 +21,7 @@ from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.facade import Services
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
 from mafiatab.services.web_support import STAFF
-from mafiatab.storage.models import JUDGE, ORGANIZER
+from mafiatab.storage.models import JUDGE
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.pages import explain_context, shown_order, standings_context
 from mafiatab.web.security import (
@@ -263,21 +263,21 @@ def send_back(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, A
 
 @router.post("/t/{tid}/players")
 def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     svc.tournaments.register_players(tid, [_player(p) for p in body.players], actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/seating")
 def seating(tid: int, body: Seating, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     return _revision(svc.games.enter_seating(tid, body.stage, body.round, body.table, body.players,
                                        actor=user, judge=body.judge))
 
 
 @router.post("/t/{tid}/options")
 def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc.access.set_visibility(tid, actor=user, standings_hidden=body.standings_hidden,
                        extras_hidden=body.extras_hidden, finished=body.finished)
     return {"ok": True}
@@ -323,14 +323,14 @@ def revoke_code(tid: int, cid: int, me: Who, svc: Svc) -> dict[str, Any]:
 
 @router.post("/t/{tid}/assign")
 def assign(tid: int, body: Assign, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc.games.assign_judge(tid, body.game, body.judge, actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/lots")
 def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     draws = svc.standings.record_lot(tid, body.seed, actor=user)
     return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
 
