@@ -281,7 +281,7 @@ async def tick(request: Request, tid: int, pid: str, me: Who, svc: Svc, d: DaySv
 
 @router.post("/t/{tid}/checkin/replace")
 async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     stage, absent, reserve = f.get("stage", ""), f.get("absent", ""), f.get("reserve", "")
     rnd = _int(f.get("round", ""))
@@ -295,7 +295,7 @@ async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> R
 
 @router.post("/t/{tid}/checkin/reseat")
 async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     stage, rnd = f.get("stage", ""), _int(f.get("round", ""))
     r = await run_in_threadpool(lambda: d.checkin.reseat(
@@ -314,7 +314,7 @@ async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Res
     from mafiatab.services.seating_web import SeatingRefused
     from mafiatab.web.seating_pages import desk_of
 
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     rnd = _int(f.get("round", ""))
     desk = desk_of(request.app)
@@ -519,7 +519,7 @@ async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -
 
 @router.get("/api/t/{tid}/checkin")
 def api_checkin(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     plan = _plan(request, d, tid, user)
     return JSONResponse({
         "present": sorted(d.checkin.presence(tid)),
