@@ -33,9 +33,9 @@ def hidden(services: Services, world: World) -> Iterator[None]:
                                    extras_hidden=False, finished=False)
 
 
-def _refused(call: Callable[[], Any]) -> bool:
+def _refused(read: Callable[[Any], Any], who: str | None) -> bool:
     try:
-        call()
+        read(who)
     except PermissionDenied:
         return True
     return False
@@ -61,12 +61,12 @@ def test_published_reads_are_refused_by_the_service_while_hidden(
     }
     for who in (None, VIEWER_NAME, player_account, ORG2):
         for name, read in reads.items():
-            assert _refused(lambda: read(who)), (name, who)
+            assert _refused(read, who), (name, who)
         assert services.standings.view(a, actor=who)[0] is None, who
         assert teams.view(a, actor=who) is None, who
     for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
         for name, read in reads.items():
-            assert not _refused(lambda: read(who)), (name, who)
+            assert not _refused(read, who), (name, who)
         assert services.standings.view(a, actor=who)[0], who
     # a judge sees his own tables in the list, never the others' unconfirmed ones
     judged = services.games.listed(a, actor="judge1")
@@ -93,16 +93,16 @@ def test_staff_reads_are_refused_by_the_service(services: Services, world: World
     outsiders = [VIEWER_NAME, world.code_a[1], ORG2]
     for who in outsiders + [judge]:
         for name, read in staff_only.items():
-            assert _refused(lambda: read(who)), (name, who)
+            assert _refused(read, who), (name, who)
     for who in outsiders:
         for name, read in judges_too.items():
-            assert _refused(lambda: read(who)), (name, who)
+            assert _refused(read, who), (name, who)
     for who in outsiders + [other_judge]:
-        assert _refused(lambda: the_table(who)), who
+        assert _refused(the_table, who), who
     for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
         for name, read in {**staff_only, **judges_too}.items():
-            assert not _refused(lambda: read(who)), (name, who)
-        assert not _refused(lambda: the_table(who)), who
-    assert not _refused(lambda: the_table(judge))
+            assert not _refused(read, who), (name, who)
+        assert not _refused(the_table, who), who
+    assert not _refused(the_table, judge)
     assert {g.code for g in services.games.tables_of(a, actor=judge)} == {
         g.code for g in services.games.overview(a) if g.judge == judge}
