@@ -68,10 +68,12 @@ def test_roles_and_checks_stay_on_the_server_until_the_delay_passes(
         client_for: Callable[[str], TestClient]) -> None:
     tid, code = world.demo.tournament, world.demo.open_games[0]
     _set(head, tid, roles_delay=600)
+    key = head.post(f"/api/t/{tid}/screens/overlay-key",
+                    headers={"X-CSRF-Token": csrf_of(head)}).json()["key"]
     _night_one(table)
     anon = client_for("anon")
     svc = _screens(anon)
-    state = anon.get(f"/t/{tid}/overlay/{code}/state").json()
+    state = anon.get(f"/t/{tid}/overlay/{code}/state", params={"key": key}).json()
     assert state["dealt"] and not state["roles_shown"]
     assert _roles_in(state) == [None] * 10 and state["checks"] == []
     # what the table saw is there: who left and how, the vote's count, the best move
@@ -80,23 +82,30 @@ def test_roles_and_checks_stay_on_the_server_until_the_delay_passes(
     assert state["best_move"] == {"seat": 1, "seats": [3, 9]}
     assert state["seats"][4]["out_text"] == "заголосован, день 1"
     # the page's HTML carries the same state: no role, no check, anywhere in it
-    page = anon.get(f"/t/{tid}/overlay/{code}")
+    page = anon.get(f"/t/{tid}/overlay/{code}", params={"key": key})
     assert page.status_code == 200
     boot = _boot(page.text)
     assert _roles_in(boot["state"]) == [None] * 10 and boot["state"]["checks"] == []
     for secret in ('"role": "don"', '"role": "sheriff"', '"role": "black"', "Дон → 7"):
         assert secret not in page.text and secret not in json.dumps(state, ensure_ascii=False)
     # the stream renders the same function: its payload has none either
-    payload = json.loads(json.dumps(svc.screens.overlay_state(tid, code, verified=True)))
+    payload = json.loads(json.dumps(svc.screens.overlay_state(tid, code, verified=True,
+                                                              keyed=True)))
     assert _roles_in(payload) == [None] * 10 and payload["checks"] == []
     dealt = svc.screens.dealt_at(tid, code)
     assert dealt is not None and state["reveal_at"] == (
         dealt + dt.timedelta(seconds=600)).isoformat()
     # a second before the delay ends: still nothing; when it has passed: the roles
     svc.screens.clock = lambda: dealt + dt.timedelta(seconds=599)
-    assert _roles_in(anon.get(f"/t/{tid}/overlay/{code}/state").json()) == [None] * 10
+    state_url = f"/t/{tid}/overlay/{code}/state"
+    assert _roles_in(anon.get(state_url, params={"key": key}).json()) == [None] * 10
     svc.screens.clock = lambda: dealt + dt.timedelta(seconds=600)
-    shown = anon.get(f"/t/{tid}/overlay/{code}/state").json()
+    # the delay is the streamer's: without the key, still nothing (the standings are
+    # public, so anyone could read it: the roles come at the game's end)
+    keyless = anon.get(state_url).json()
+    assert _roles_in(keyless) == [None] * 10 and keyless["checks"] == []
+    assert keyless["reveal_at"] is None
+    shown = anon.get(state_url, params={"key": key}).json()
     assert shown["roles_shown"] and _roles_in(shown) == ROLES
     assert [(c["kind"], c["target"], c["answer"]) for c in shown["checks"]] == [
         ("don_check", 7, True), ("sheriff_check", 3, True)]

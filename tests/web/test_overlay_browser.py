@@ -95,8 +95,10 @@ def test_the_overlay_follows_a_live_game_and_shows_roles_after_the_delay(
     judge = Judge(Staff(base, "judge1"), f"/api/t/{tid}/games/{code}/live")
     head = Staff(base, "headjudge")
     head.call("POST", f"/api/t/{tid}/screens", json={"roles_delay": 3600})
+    # the delay is the streamer's: his link with the key
+    key = head.call("POST", f"/api/t/{tid}/screens/overlay-key")["key"]
     page = browser.new_context(viewport=FULL_HD).new_page()
-    page.goto(f"{base}/t/{tid}/overlay/{code}")
+    page.goto(f"{base}/t/{tid}/overlay/{code}?key={key}")
     page.locator("#ov-seat-10 .ov-name").wait_for(timeout=TIMEOUT)
     _until(lambda: page.get_attribute("html", "data-push") == "up", what="the stream")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
@@ -137,7 +139,7 @@ def test_the_overlay_follows_a_live_game_and_shows_roles_after_the_delay(
     _shot(page, "overlay-4-night-roles-hidden", full=False)
 
     # the head judge sets the delay to end a few seconds from now
-    svc_state = head.call("GET", f"/t/{tid}/overlay/{code}/state")
+    svc_state = head.call("GET", f"/t/{tid}/overlay/{code}/state?key={key}")
     dealt = dt.datetime.fromisoformat(svc_state["reveal_at"]) - dt.timedelta(seconds=3600)
     elapsed = (dt.datetime.now(dt.UTC) - dealt).total_seconds()
     delay = int(elapsed) + 6

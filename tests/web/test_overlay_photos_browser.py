@@ -55,7 +55,9 @@ def test_the_overlay_shows_photos_and_placeholders(
         refused: list[str] = []
         page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text
                 else None)
-        page.goto(f"{base}/t/{tid}/overlay/{code}")
+        # the streamer's link (the key's): the roles as soon as the delay allows
+        key = head.call("POST", f"/api/t/{tid}/screens/overlay-key")["key"]
+        page.goto(f"{base}/t/{tid}/overlay/{code}?key={key}")
         page.locator("#ov-seat-10 .ov-name").wait_for(timeout=TIMEOUT)
         page.wait_for_timeout(800)  # the images load (the CSP forbids a string predicate)
         sizes = page.evaluate("""() => [...document.querySelectorAll('.ov-seat')].map(c => {

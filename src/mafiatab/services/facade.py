@@ -72,7 +72,7 @@ class Services:
         self.appeals = Appeals(self.store, self.access, clock=clock)
         self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,
                                      self.standings, clock=clock)
-        self.exports = Exports(self.store, self.tournaments, self.standings)
+        self.exports = Exports(self.store, self.tournaments, self.standings, self.games)
         self.account_admin = AccountAdmin(self.store)
         self.roster = Roster(self.store)
         self.setup = TournamentSetup(self.store)

@@ -22,6 +22,7 @@ from mafiatab.formats.tournament_json import read_tournament
 from mafiatab.services.access import STAFF, grant_in
 from mafiatab.services.accounts import account_key
 from mafiatab.services.errors import NotFound
+from mafiatab.services.reads import require_published, staff_in
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -30,6 +31,7 @@ from mafiatab.services.store import (
     record_audit,
     require_role,
     revision_row,
+    roles_in,
     table_id,
     tournament_row,
     user_row,
@@ -175,6 +177,29 @@ class Games:
                 return None
             return revision_info(s, game, revision_row(s, row.id, row.confirmed_revision))
 
+    def readable(self, tournament: int, game: str, *,
+                 actor: str | None) -> tuple[RevisionInfo, bool]:
+        """The protocol of a game as this reader may see it, and whether its extras are
+        hidden from him: staff and the table's own judge read the newest revision (a game
+        going on: with its roles); anyone else only the confirmed one, while the
+        standings are published (else `PermissionDenied`; none confirmed: `NotFound`)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            row = game_row(s, tournament, game)
+            staff = staff_in(s, t, actor)
+            own = actor is not None and JUDGE in roles_in(s, t.id, actor) and s.scalar(
+                select(Assignment.user_name).where(Assignment.tournament_id == t.id,
+                                                   Assignment.game_code == game)) == actor
+            if not (staff or own):
+                require_published(s, t, actor, extras=False, action="read_game")
+            number = row.head_revision if staff or own else row.confirmed_revision
+            if not number:
+                raise NotFound("no_game", game=game)
+            info = revision_info(s, game, revision_row(s, row.id, number))
+            web = s.get(db.WebSettings, t.id)
+            extras_hidden = bool(t.hide_extras_until_end) and not (web and web.finished)
+            return info, extras_hidden and not staff
+
     def overview(self, tournament: int) -> list[GameStatus]:
         """Every game with its newest revision's state, in stage, round, table order."""
         rev = db.ProtocolRevision
@@ -197,6 +222,29 @@ class Games:
             return [GameStatus(code, stage, rnd, table, state, head, conf, author,
                                judges.get(code))
                     for code, stage, rnd, table, state, head, conf, author in rows]
+
+    def listed(self, tournament: int, *, actor: str | None) -> list[GameStatus]:
+        """Every table's protocol state as this reader may see it: staff every game; a
+        judge his own tables and the confirmed games; anyone else the confirmed games,
+        while the standings are published (else `PermissionDenied`)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = staff_in(s, t, actor)
+            judge = actor is not None and JUDGE in roles_in(s, t.id, actor)
+            if not (staff or judge):
+                require_published(s, t, actor, extras=False, action="read_games")
+        rows = self.overview(tournament)
+        if staff:
+            return rows
+        return [g for g in rows if g.confirmed_revision or (actor and g.judge == actor)]
+
+    def tables_of(self, tournament: int, *, actor: str) -> list[GameStatus]:
+        """The judge's list: the games he is the judge of (staff: every game); a
+        judge's or staff's only (`PermissionDenied` for anyone else)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = bool(require_role(s, t, actor, STAFF | {JUDGE}, "judge") & STAFF)
+        return [g for g in self.overview(tournament) if staff or g.judge == actor]
 
     def status(self, tournament: int, game: str) -> GameStatus:
         for st in self.overview(tournament):

@@ -190,6 +190,16 @@ def load(games: Games, tournament: int, code: str) -> LiveGame:
                     list(done_replay.problems) if done_replay else [], gone)
 
 
+def load_for(games: Games, steps: protocols.Protocols, tournament: int, code: str, *,
+             actor: str) -> LiveGame:
+    """The live screen's read: the game as `load` gives it (the roles in it), for the
+    table's judge and staff only (`PermissionDenied` for anyone else)."""
+    if not steps.may_edit(tournament, code, actor):
+        raise PermissionDenied("not_allowed", user=actor, action="live",
+                               tournament=str(tournament), roles=["judge", "head_judge"])
+    return load(games, tournament, code)
+
+
 def _refuse(op: Op, code: str, index: int, detail: str) -> LiveRefused:
     return LiveRefused(op, [Problem("log_malformed", code, None, field_of(index), LOG_FORMAT,
                                     {"detail": detail})])

@@ -6,10 +6,13 @@ Use cases, each one transaction with its access check and audit entry:
   revoke it; only its sha256 is stored, like the judges' sign-in codes, so a leaked
   database gives no working link. A new key replaces the old one (one link is live).
 * the roles delay: how long after the deal the stream may show the roles (None: only at
-  the game's end). It is applied here, on the server, when the overlay's state is built:
-  before it has passed the state holds no role, nor anything that gives roles away (the
-  don's and the sheriff's checks, each black player's aim in a shot), so no page, JSON or
-  event stream can carry them, whatever the browser does.
+  the game's end). It is the streamer's: it applies only to a reader holding the live
+  overlay key; a keyless reader (anyone, while the standings are public) sees the roles
+  only at the game's end, as every other public path. It is applied here, on the server,
+  when the overlay's state is built: before it has passed the state holds no role, nor
+  anything that gives roles away (the don's and the sheriff's checks, each black player's
+  aim in a shot), so no page, JSON or event stream can carry them, whatever the browser
+  does.
 * the hall screen's announcements, typed by the organizer.
 
 `overlay_state` reads the game's newest revision (the live log, docs/gamelog.md) and
@@ -163,6 +166,12 @@ class ScreenService:
             lines = [x.strip() for x in (row.announcements or "").splitlines() if x.strip()]
             return Screens(row.roles_delay, lines, row.overlay_digest is not None,
                            row.overlay_made_at)
+
+    def settings(self, tournament: int, *, actor: str) -> Screens:
+        """The screen settings as the head judge's page shows them (staff only)."""
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
+        return self.screens(tournament)
 
     @staticmethod
     def _settings_row(s: Session, tid: int) -> db.ScreenSettings:
@@ -327,21 +336,30 @@ class ScreenService:
 
     # --- the overlay's state ---
     def overlay_state(self, tournament: int, code: str, *, key: str | None = None,
-                      user: str | None = None, verified: bool = False) -> dict[str, Any]:
+                      user: str | None = None, verified: bool = False,
+                      keyed: bool = False) -> dict[str, Any]:
         """What the stream may show of a game now (codes, no words; see the module).
 
-        `verified`: the caller has just checked `may_watch` for its reader (the push
-        stream renders once for all its listeners and checks each of them itself)."""
-        if not verified and not self.may_watch(tournament, key=key, user=user):
-            raise PermissionDenied("not_allowed", user=user or "-", action="overlay",
-                                   tournament=str(tournament), roles=["head_judge"])
+        The roles delay is the streamer's: only a reader with the live key sees the roles
+        once it has passed; any other reader (the public standings, staff by role) sees
+        them, and the checks, only when the game is over.
+
+        `verified`: the caller has just checked `watch_grant` for its reader, and `keyed`
+        says whether that grant was the key (the push stream renders once for all its
+        listeners of one grant and checks each of them itself)."""
+        if not verified:
+            grant = self.watch_grant(tournament, key=key, user=user)
+            if grant is None:
+                raise PermissionDenied("not_allowed", user=user or "-", action="overlay",
+                                       tournament=str(tournament), roles=["head_judge"])
+            keyed = grant == "key"
         live = live_log.load(self.games, tournament, code)
         _t, players, stages = self.tournaments.context(tournament)
         names = {p.id: p.nickname for p in players}
         stage_names = {st.id: st.name for st in stages}
         game = live.game
         seats = sorted(game.seats, key=lambda x: x.seat)
-        delay = self.screens(tournament).roles_delay
+        delay = self.screens(tournament).roles_delay if keyed else None
         reveal = self.reveal_at(tournament, code, delay)
         now = self.now()
         out: dict[str, Any] = {

@@ -162,10 +162,12 @@ class TournamentSetup:
             require_role(s, t, actor, MANAGE, "manage")
             record_audit(s, actor, t.id, "print_blanks", {"stage": stage, "round": rnd})
 
-    def steps(self, tournament: int) -> list[Step]:
-        """The first-run path as the data shows it, for the tournament's newest round."""
+    def steps(self, tournament: int, *, actor: str) -> list[Step]:
+        """The first-run path as the data shows it, for the tournament's newest round
+        (the organizer's and the head judge's)."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
             players = s.scalar(select(func.count()).select_from(db.Participant).where(
                 db.Participant.tournament_id == t.id,
                 db.Participant.withdrawn.is_(False))) or 0

@@ -23,15 +23,22 @@ from sqlalchemy import func, select
 from mafiatab.domain import protocol as model
 from mafiatab.domain.lots import draw_lots, record_draws, redraw_lots
 from mafiatab.domain.problems import ProtocolRefused
-from mafiatab.domain.standings import GameExplanation, Standings, compute_standings, explain_player
+from mafiatab.domain.standings import (
+    GameExplanation,
+    Row,
+    Standings,
+    compute_standings,
+    explain_player,
+)
 from mafiatab.services.access import STAFF
 from mafiatab.services.clock import utcnow
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.gc_pause import gc_paused
+from mafiatab.services.reads import require_published, staff_in
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import Tournaments
-from mafiatab.services.web_support import PRIVATE_ACTIONS, STAMP_MAX_AGE
+from mafiatab.services.web_support import MAIN_PARTS, PRIVATE_ACTIONS, STAMP_MAX_AGE
 from mafiatab.storage import models as db
 
 #: a tournament's public stamp: (its newest public audit entry, its number of games)
@@ -120,6 +127,38 @@ class StandingsBoard:
         t = self.tournaments.tournament(tournament)
         profile, _ = profile_for(t)
         return explain_player(t, profile, player, stages)
+
+    def view(self, tournament: int, stages: Iterable[str] | None = None, *,
+             actor: str | None) -> tuple[list[Row] | None, bool]:
+        """The standings' rows as this reader may see them (None: hidden from him, the
+        standings closed), and whether the extras are hidden from him; staff see all."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = staff_in(s, t, actor)
+            web = s.get(db.WebSettings, t.id)
+            finished = bool(web and web.finished)
+            hidden = bool(web and web.standings_hidden) and not finished and not staff
+            extras_hidden = bool(t.hide_extras_until_end) and not finished and not staff
+        rows = None if hidden else self.cached(tournament, stages).rows
+        return rows, extras_hidden
+
+    def player_games(self, tournament: int, player: str, stages: Iterable[str] | None = None,
+                     *, actor: str | None) -> tuple[list[GameExplanation], bool]:
+        """A player's confirmed games explained, as this reader may see them, and whether
+        the extras are hidden from him: staff always; anyone else while the standings are
+        published (else `PermissionDenied`), with only the main points while the extras
+        are not."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            staff = require_published(s, t, actor, extras=False, action="read_standings")
+            web = s.get(db.WebSettings, t.id)
+            extras_hidden = (bool(t.hide_extras_until_end) and not (web and web.finished)
+                             and not staff)
+        games = self.explain(tournament, player, stages)
+        if extras_hidden:
+            for g in games:
+                g.parts = [x for x in g.parts if x.kind in MAIN_PARTS]
+        return games, extras_hidden
 
     # --- stamps ---
     def forget_stamps(self) -> None:

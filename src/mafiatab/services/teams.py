@@ -20,6 +20,7 @@ from mafiatab.domain import protocol as model
 from mafiatab.domain.standings import Standings
 from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, check_teams, team_standings
 from mafiatab.services.errors import ServiceError
+from mafiatab.services.reads import staff_in
 from mafiatab.services.store import (
     Store,
     profile_of,
@@ -121,6 +122,17 @@ class TeamService:
             record_audit(s, actor, t.id, "register_teams", {
                 "teams": [{"id": x.id, "name": x.name, "members": list(x.members)}
                           for x in teams]})
+
+    def view(self, tournament: int, *, actor: str | None) -> list[TeamRow] | None:
+        """The team standings as this reader may see them: None while the standings are
+        closed to him (staff always see them)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            web = s.get(db.WebSettings, t.id)
+            hidden = bool(web and web.standings_hidden and not web.finished)
+            if hidden and not staff_in(s, t, actor):
+                return None
+        return self.standings(tournament)
 
     def standings(self, tournament: int) -> list[TeamRow]:
         """The teams ranked by the profile's criteria over their members' rows (the

@@ -26,7 +26,7 @@ from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import JUDGE, ORGANIZER
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who
-from mafiatab.web.pages import explain_context, public_game, shown_order, standings_context
+from mafiatab.web.pages import explain_context, shown_order, standings_context
 from mafiatab.web.security import (
     Body,
     Principal,
@@ -245,11 +245,7 @@ def player(tid: int, pid: str, me: Who, svc: Svc, stage: str | None = None) -> d
 def games(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     """Every table's protocol state (staff); a judge sees his own tables; others see
     the confirmed games."""
-    rows = svc.games.overview(tid)
-    if not me.is_staff(tid):
-        if svc.access.visibility(tid).standings_hidden and not me.has(tid, {JUDGE}):
-            raise HTTPException(status_code=403)
-        rows = [g for g in rows if g.confirmed_revision or (me.user and g.judge == me.user)]
+    rows = svc.games.listed(tid, actor=me.user)
     return [{"game": g.code, "stage": g.stage, "round": g.round, "table": g.table,
              "state": g.state, "revision": g.revision, "confirmed_revision": g.confirmed_revision,
              "judge": g.judge} for g in rows]
@@ -261,7 +257,7 @@ def game(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     if me.user is not None and (svc.protocols.may_edit(tid, code, me.user)
                                 or svc.games.judge_of(tid, code) == me.user):
         return _revision(svc.games.head(tid, code))  # the table's judge: his own, submitted too
-    info, extras_hidden = public_game(svc, me, tid, code)
+    info, extras_hidden = svc.games.readable(tid, code, actor=me.user)
     out = _revision(info)
     if extras_hidden:  # the extras, and the judge's explanations of them (FIIM 9.10)
         out["protocol"].pop("scores", None)
@@ -346,21 +342,21 @@ def send_back(tid: int, code: str, body: Step, me: Who, svc: Svc) -> dict[str, A
 
 @router.post("/t/{tid}/players")
 def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     svc.tournaments.register_players(tid, [_player(p) for p in body.players], actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/seating")
 def seating(tid: int, body: Seating, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     return _revision(svc.games.enter_seating(tid, body.stage, body.round, body.table, body.players,
                                        actor=user, judge=body.judge))
 
 
 @router.post("/t/{tid}/options")
 def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc.access.set_visibility(tid, actor=user, standings_hidden=body.standings_hidden,
                        extras_hidden=body.extras_hidden, finished=body.finished)
     return {"ok": True}
@@ -406,14 +402,14 @@ def revoke_code(tid: int, cid: int, me: Who, svc: Svc) -> dict[str, Any]:
 
 @router.post("/t/{tid}/assign")
 def assign(tid: int, body: Assign, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc.games.assign_judge(tid, body.game, body.judge, actor=user)
     return {"ok": True}
 
 
 @router.post("/t/{tid}/lots")
 def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     draws = svc.standings.record_lot(tid, body.seed, actor=user)
     return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
 

@@ -251,16 +251,6 @@ def clock_words(svc: Services, tid: int, lang: str) -> dict[str, Any]:
             "now": utcnow()}
 
 
-def _public(svc: Services, me: Principal, tid: int, *, extras: bool = True) -> None:
-    """Downloads and charts: staff always; others where standings (and, for what shows
-    extras, the extras) are published."""
-    if me.is_staff(tid):
-        return
-    vis = svc.access.visibility(tid)
-    if vis.standings_hidden or (extras and vis.extras_hidden):
-        raise HTTPException(status_code=403)
-
-
 # --- JSON of a case ------------------------------------------------------------------------
 
 
@@ -765,20 +755,17 @@ def _svg(data: bytes) -> Response:
 
 @router.get("/t/{tid}/charts/roles.svg")
 def roles_svg(tid: int, me: Who, svc: Svc) -> Response:
-    _public(svc, me, tid, extras=False)
-    return _svg(svc.exports.chart(tid, "roles", me.lang))
+    return _svg(svc.exports.chart(tid, "roles", me.lang, actor=me.user))
 
 
 @router.get("/t/{tid}/charts/seats.svg")
 def seats_svg(tid: int, me: Who, svc: Svc) -> Response:
-    _public(svc, me, tid, extras=False)
-    return _svg(svc.exports.chart(tid, "seats", me.lang))
+    return _svg(svc.exports.chart(tid, "seats", me.lang, actor=me.user))
 
 
 @router.get("/t/{tid}/players/{pid}/places.svg")
 def places_svg(tid: int, pid: str, me: Who, svc: Svc) -> Response:
-    _public(svc, me, tid)  # places follow the totals, extras included
-    return _svg(svc.exports.chart(tid, "places", me.lang, pid))
+    return _svg(svc.exports.chart(tid, "places", me.lang, pid, actor=me.user))
 
 
 def _file(data: bytes, media: str, name: str) -> Response:
@@ -787,100 +774,44 @@ def _file(data: bytes, media: str, name: str) -> Response:
 
 @router.get("/t/{tid}/export/standings.xlsx")
 def standings_xlsx(tid: int, me: Who, svc: Svc) -> Response:
-    from mafiatab.formats.xlsx import workbook_bytes
-    from mafiatab.services.tournament_file import profile_for
-
-    _public(svc, me, tid)
-    t = svc.tournaments.tournament(tid)
-    profile, _ = profile_for(t)
-    data = workbook_bytes(svc.standings.cached(tid), t, profile, me.lang, None)
-    return _file(data, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    return _file(svc.exports.standings_file(tid, "xlsx", me.lang, actor=me.user),
+                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
                  f"standings-{tid}.xlsx")
 
 
 @router.get("/t/{tid}/export/standings.csv")
 def standings_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
-    from mafiatab.formats.csv_export import standings_csv as to_csv
-
-    _public(svc, me, tid)
-    return _file(to_csv(svc.standings.cached(tid), me.lang, comma), "text/csv; charset=utf-8",
-                 f"standings-{tid}.csv")
+    return _file(svc.exports.standings_file(tid, "csv", me.lang, actor=me.user, comma=comma),
+                 "text/csv; charset=utf-8", f"standings-{tid}.csv")
 
 
 @router.get("/t/{tid}/export/paper.csv")
 def paper_csv(tid: int, me: Who, svc: Svc, comma: bool = False) -> Response:
     """The paper columns of the confirmed games (fouls, days, explanations, protests)."""
-    from mafiatab.formats.csv_export import paper_csv as to_csv
-
-    _public(svc, me, tid)
-    return _file(to_csv(svc.tournaments.tournament(tid), me.lang, None, comma), "text/csv; charset=utf-8",
-                 f"paper-{tid}.csv")
+    return _file(svc.exports.paper_csv(tid, me.lang, actor=me.user, comma=comma),
+                 "text/csv; charset=utf-8", f"paper-{tid}.csv")
 
 
 @router.get("/t/{tid}/export/standings.pdf")
 def standings_pdf(tid: int, me: Who, svc: Svc) -> Response:
-    from mafiatab.formats.pdf import standings_pdf as to_pdf
-    from mafiatab.services.tournament_file import profile_for
-
-    _public(svc, me, tid)
-    profile, _ = profile_for(svc.tournaments.tournament(tid))
-    return _file(to_pdf(svc.standings.cached(tid), profile.title, me.lang), "application/pdf",
-                 f"standings-{tid}.pdf")
+    return _file(svc.exports.standings_file(tid, "pdf", me.lang, actor=me.user),
+                 "application/pdf", f"standings-{tid}.pdf")
 
 
 @router.get("/t/{tid}/games/{code}/protocol.pdf")
 def protocol_pdf(tid: int, code: str, me: Who, svc: Svc) -> Response:
     """The filled protocol (FIIM section 9): the confirmed one (staff: the newest)."""
-    from mafiatab.formats.pdf import protocols_pdf, sheet_of_game
-    from mafiatab.services.tournament_file import profile_for
-
-    _public(svc, me, tid)
-    info = svc.games.head(tid, code) if me.is_staff(tid) else svc.games.confirmed(tid, code)
-    if info is None:
-        raise HTTPException(status_code=404)
-    t = svc.tournaments.tournament(tid)
-    profile, _ = profile_for(t)
-    data = protocols_pdf([sheet_of_game(t, profile, info.game_struct(), me.lang,
-                                        svc.zones.zone(tid))], me.lang)
-    return _file(data, "application/pdf", f"protocol-{code}.pdf")
+    return _file(svc.exports.protocol_pdf(tid, code, me.lang, actor=me.user),
+                 "application/pdf", f"protocol-{code}.pdf")
 
 
 @router.get("/t/{tid}/export/blank.pdf")
 def blank_pdf(tid: int, me: Who, svc: Svc, stage: str | None = None,
               round: int | None = None, tables: int | None = None) -> Response:
     """Blank protocols (to fill by hand) for a round's tables; default: the newest round."""
-    from mafiatab.formats.pdf import blank_sheets, protocols_pdf
-    from mafiatab.services.tournament_file import profile_for
-
-    require_role(me, tid, STAFF | {JUDGE})
-    games = svc.games.overview(tid)
-    _t, _players, stages = svc.tournaments.context(tid)
-    if stage is None or round is None:
-        if games:
-            stage, round = games[-1].stage, games[-1].round
-        else:
-            stage, round = (stages[0].id if stages else "qual"), 1
-    count = tables or max((g.table for g in games if g.stage == stage and g.round == round),
-                          default=1)
-    t = svc.tournaments.tournament(tid)
-    profile, _ = profile_for(t)
-    # a seated table prints its players and judge (FIIM 9.2-9.3); the judge is the table's
-    # assignment (changed after the seating was entered), the protocol's spelling kept
-    seated = []
-    for g in games:
-        if g.stage != stage or g.round != round:
-            continue
-        head = svc.games.head(tid, g.code)
-        if head is None:
-            continue
-        game = head.game_struct()
-        if g.judge and (game.judge or "").casefold() != g.judge:
-            game = msgspec.structs.replace(game, judge=g.judge)
-        seated.append(game)
-    data = protocols_pdf(blank_sheets(t, profile, stage, round, min(count, 100), me.lang,
-                                      seated=seated, today=dt.date.today().isoformat()),
-                         me.lang)
-    return _file(data, "application/pdf", f"blank-{stage}-{round}.pdf")
+    name, data = svc.exports.blank_pdf(tid, stage, round, tables, me.lang,
+                                       actor=require_user(me))
+    return _file(data, "application/pdf", name)
 
 
 # --- the JSON API -------------------------------------------------------------------------------

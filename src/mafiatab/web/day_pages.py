@@ -253,10 +253,10 @@ def _draft(request: Request, tid: int, presence: Mapping[str, Any],
 
 def _checkin_context(request: Request, d: Day, svc: Services, me: Principal, tid: int,
                      message: str | None = None) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
+    key = d.checkin.desk_key(tid, actor=user)  # the staff's page: checked first
     t, players, stages = svc.tournaments.context(tid)
     presence = d.checkin.presence(tid)
-    key = d.checkin.desk_key(tid, actor=user)
     link = f"{str(request.base_url).rstrip('/')}/t/{tid}/here/{key}"
     names = {p.id: p.nickname for p in players}
     plan = _plan(request, d, tid, user)
@@ -282,7 +282,7 @@ async def _form(request: Request) -> dict[str, str]:
 @router.post("/t/{tid}/checkin/player/{pid}")
 async def tick(request: Request, tid: int, pid: str, me: Who, svc: Svc, d: DaySvc) -> Response:
     """One tap at the desk: present or not."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     present = f.get("present", "1") == "1"
     await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
@@ -293,7 +293,7 @@ async def tick(request: Request, tid: int, pid: str, me: Who, svc: Svc, d: DaySv
 
 @router.post("/t/{tid}/checkin/replace")
 async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     stage, absent, reserve = f.get("stage", ""), f.get("absent", ""), f.get("reserve", "")
     rnd = _int(f.get("round", ""))
@@ -307,7 +307,7 @@ async def replace(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> R
 
 @router.post("/t/{tid}/checkin/reseat")
 async def reseat(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     stage, rnd = f.get("stage", ""), _int(f.get("round", ""))
     r = await run_in_threadpool(lambda: d.checkin.reseat(
@@ -326,7 +326,7 @@ async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Res
     from mafiatab.services.seating_web import SeatingRefused
     from mafiatab.web.seating_pages import desk_of
 
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     rnd = _int(f.get("round", ""))
     desk = desk_of(request.app)
@@ -346,7 +346,7 @@ async def publish_present(request: Request, tid: int, me: Who, d: DaySvc) -> Res
 
 @router.post("/t/{tid}/checkin/key")
 def new_key(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     d.checkin.desk_key(tid, actor=user, new=True)
     return _see(f"/t/{tid}/checkin")
 
@@ -498,8 +498,8 @@ def _teams_context(svc: Services, d: Day, me: Principal, tid: int) -> dict[str, 
     t, players, _stages = svc.tournaments.context(tid)
     vis = svc.access.visibility(tid)
     staff = me.is_staff(tid)
-    hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else d.teams.standings(tid)
+    shown = d.teams.view(tid, actor=me.user)
+    hidden, rows = shown is None, shown or []
     return {"t": t, "tid": tid, "rows": rows, "hidden": hidden, "staff": staff,
             "organizer": me.has(tid, {"organizer"}), "teams": d.teams.teams(tid),
             "names": {p.id: p.nickname for p in players},
@@ -539,7 +539,7 @@ async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -
 
 @router.get("/api/t/{tid}/checkin")
 def api_checkin(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     plan = _plan(request, d, tid, user)
     return JSONResponse({
         "present": sorted(d.checkin.presence(tid)),
@@ -590,13 +590,13 @@ def api_me(tid: int, me: Who, d: DaySvc) -> Response:
 
 @router.get("/api/t/{tid}/teams")
 def api_teams(tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    vis = svc.access.visibility(tid)
-    if vis.standings_hidden and not me.is_staff(tid):
+    rows = d.teams.view(tid, actor=me.user)
+    if rows is None:
         return JSONResponse({"error": "hidden"}, status_code=403)
     return JSONResponse({"teams": [
         {"team": r.team, "name": r.name, "place": r.place, "lot_needed": r.lot_needed,
          "members": list(r.members), "games": r.games, "wins": r.wins,
-         "total": str(format_points(r.total, "en"))} for r in d.teams.standings(tid)]})
+         "total": str(format_points(r.total, "en"))} for r in rows]})
 
 
 __all__ = ["WORDS", "Day", "dw", "install", "qr_svg", "router"]

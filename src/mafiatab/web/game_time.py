@@ -27,7 +27,6 @@ from mafiatab.services.video import Moment, moments
 from mafiatab.services.web_support import STAFF
 from mafiatab.web.app import TEMPLATES
 from mafiatab.web.live import describe
-from mafiatab.web.pages import public_game
 from mafiatab.web.security import (
     Body,
     Principal,
@@ -143,7 +142,7 @@ def api_video(tid: int, code: str, body: VideoBody, me: Who, svc: Svc) -> dict[s
 def api_moments(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The game's events with their times (UTC and on the tournament's clock) and, with a
     video, their timecodes and links; for whoever may see the game."""
-    info, _hidden = public_game(svc, me, tid, code)
+    info, _hidden = svc.games.readable(tid, code, actor=me.user)
     g = info.game_struct()
     zone = svc.zones.zone(tid)
     return {"game": code, "revision": info.number, "time_zone": zone.key,

@@ -22,13 +22,12 @@ from mafiatab.domain.clock import clock_time, parse_instant
 from mafiatab.domain.gamelog_state import NextStep, Step, note_text
 from mafiatab.domain.problems import translate_clause
 from mafiatab.domain.words import STEP
-from mafiatab.services.facade import Services
-from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load
+from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load_for
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.forms import short_message
-from mafiatab.web.security import Principal, check_csrf, require_user
+from mafiatab.web.security import check_csrf, require_user
 
 pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["live"])
@@ -213,20 +212,12 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
     return out
 
 
-def _editor(svc: Services, me: Principal, tid: int, code: str) -> str:
-    user = require_user(me)
-    if not svc.protocols.may_edit(tid, code, user):
-        raise HTTPException(status_code=403, detail="not allowed")
-    return user
-
-
 @pages.get("/t/{tid}/games/{code}/live", response_class=HTMLResponse)
 def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """The live screen of a table: its judge, or staff."""
-    _editor(svc, me, tid, code)
+    live = load_for(svc.games, svc.protocols, tid, code, actor=require_user(me))
     t, players, _stages = svc.tournaments.context(tid)
     st = svc.games.status(tid, code)
-    live = load(svc.games, tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
     boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
             "state": state_of(live, me.lang, svc.zones.zone(tid)),
@@ -260,8 +251,8 @@ class Batch(BaseModel):
 @api.get("/t/{tid}/games/{code}/live")
 def live_state(tid: int, code: str, me: Who, svc: Svc) -> dict[str, Any]:
     """The game's log, the engine's next step and the seats (the table's judge, staff)."""
-    _editor(svc, me, tid, code)
-    return state_of(load(svc.games, tid, code), me.lang, svc.zones.zone(tid))
+    live = load_for(svc.games, svc.protocols, tid, code, actor=require_user(me))
+    return state_of(live, me.lang, svc.zones.zone(tid))
 
 
 @api.post("/t/{tid}/games/{code}/live")
@@ -271,7 +262,7 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
     409 `out_of_order` (with `expected`) or `conflict` (with the head revision); 422
     `refused` with the engine's problems and the refused operation's id: nothing of the
     batch is stored then."""
-    user = _editor(svc, me, tid, code)
+    user = require_user(me)
     for op in body.events:
         if (op.event is None) == (op.undo is None):
             raise HTTPException(status_code=422, detail="an operation is an event or an undo")

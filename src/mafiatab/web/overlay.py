@@ -6,8 +6,9 @@ it from the state of `Services.overlay_state` (the page's boot data, then the
 events of `.../events`, or the JSON of `.../state` polled while the stream is down).
 Access: the tournament's overlay key (`?key=`, made and revoked by the head judge on
 `/t/{tid}/screens`), staff signed in, or anyone while the standings are public. The
-roles and the checks are left out by the service until the head judge's delay has
-passed or the game is over, so they are in no HTML, JSON or event before that.
+roles and the checks are left out by the service until the game is over, or, for the
+keyed link only, until the head judge's delay has passed, so they are in no HTML, JSON
+or event before that.
 
 The operator's options are query parameters, checked here (`Options`): which parts to
 show (`parts=seats,fouls,...`, or `hide=roles,checks`), colours (`fg`, `bg`, `accent`,
@@ -40,7 +41,7 @@ from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
-from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role
+from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["screens"])
@@ -249,16 +250,18 @@ async def overlay_events(request: Request, tid: int, code: str,
     await run_in_threadpool(svc.screens.overlay_version, tid, code)
     lang = lang if lang in LANGS else me.lang
     hub = hub_of(request)
+    # the roles delay is the key's: a keyed listener gets its own render
+    keyed = await run_in_threadpool(svc.screens.watch_grant, tid, key=key, user=me.user) == "key"
 
     def probe() -> Any:
         # the game's version, and the players' photos (one uploaded mid-game shows at once)
         return svc.screens.overlay_version(tid, code), tuple(sorted(svc.photos.digests(tid).items()))
 
     def draw() -> str:
-        # one render serves every listener of the language: the content does not depend
-        # on who watches (the roles follow the clock), and each listener's access is
-        # checked when it connects and again before every event it gets
-        state = svc.screens.overlay_state(tid, code, verified=True)
+        # one render serves every listener of the language and the grant (the key's
+        # listeners see the roles once the delay has passed, the others at the end), and
+        # each listener's access is checked when it connects and before every event
+        state = svc.screens.overlay_state(tid, code, verified=True, keyed=keyed)
         return json.dumps(with_photos(with_words(state, lang), svc, tid), ensure_ascii=False)
 
     topic = ("overlay", tid, code)
@@ -278,13 +281,14 @@ async def overlay_events(request: Request, tid: int, code: str,
     async def stream() -> Any:
         checked: Any = None  # the access part of the version this listener was checked at
         by_session = False  # the grant checked rests on the listener's session
-        async for event in hub.events(topic, probe, lang, draw):
+        async for event in hub.events(topic, probe, (lang, keyed), draw):
             version = hub.topics[topic].version if topic in hub.topics else None
             game = version[0] if isinstance(version, tuple) else version
             access = game.access if isinstance(game, OverlayVersion) else game
             if access != checked:
                 given = await run_in_threadpool(grant)
-                if given is None:
+                if given is None or (given == "key") != keyed:
+                    # gone, or its grant changed (a revoked key): the keyed stream ends
                     yield {"event": "gone", "data": "gone"}  # an empty event is not delivered
                     return
                 checked, by_session = access, given == "staff"
@@ -349,10 +353,14 @@ SCREEN_WORDS: dict[str, tuple[str, str]] = {
     "no_link": ("Ссылки нет", "No link"),
     "copy_now": ("Скопируйте ссылки сейчас: ключ больше не будет показан.",
                  "Copy the links now: the key is not shown again."),
-    "public_note": ("Таблица открыта: оверлей доступен и без ключа.",
-                    "The standings are public: the overlay opens without a key too."),
-    "delay": ("Задержка показа ролей (минуты после раздачи; пусто — только в конце игры)",
-              "Roles delay (minutes after the deal; empty: only at the game's end)"),
+    "public_note": ("Таблица открыта: оверлей доступен и без ключа, но роли без ключа — "
+                    "только после конца игры.",
+                    "The standings are public: the overlay opens without a key too, but "
+                    "without the key the roles show only after the game's end."),
+    "delay": ("Задержка показа ролей для ссылки с ключом (минуты после раздачи; пусто — "
+              "только в конце игры)",
+              "Roles delay for the link with the key (minutes after the deal; empty: only "
+              "at the game's end)"),
     "save": ("Сохранить", "Save"),
     "hall": ("Экран зала", "Hall screen"),
     "open_hall": ("Открыть экран зала", "Open the hall screen"),
@@ -364,8 +372,8 @@ SCREEN_WORDS: dict[str, tuple[str, str]] = {
 def _screens_context(request: Request, me: Principal, tid: int,
                      key: str | None = None) -> dict[str, Any]:
     svc = screens_of(request)
+    settings = svc.screens.settings(tid, actor=require_user(me))
     t, _p, _s = svc.tournaments.context(tid)
-    settings = svc.screens.screens(tid)
     games = svc.games.overview(tid)
     last = [g for g in games if not g.confirmed_revision] or games[-8:]
     links = []
@@ -382,7 +390,6 @@ def _screens_context(request: Request, me: Principal, tid: int,
 
 @router.get("/t/{tid}/screens", response_class=HTMLResponse)
 def screens_page(request: Request, tid: int, me: Who) -> Response:
-    require_role(me, tid, STAFF)
     return render(request, "screens.html", **_screens_context(request, me, tid))
 
 
@@ -393,14 +400,14 @@ async def _form(request: Request) -> dict[str, str]:
 
 @router.post("/t/{tid}/screens/overlay-key", response_class=HTMLResponse)
 def make_key_page(request: Request, tid: int, me: Who) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     key = screens_of(request).screens.make_overlay_key(tid, actor=user)
     return render(request, "screens.html", **_screens_context(request, me, tid, key))
 
 
 @router.post("/t/{tid}/screens/overlay-key/revoke")
 def revoke_key_page(request: Request, tid: int, me: Who) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return RedirectResponse(f"/t/{tid}/screens", status_code=303)
 
@@ -441,15 +448,14 @@ class ScreensIn(BaseModel):
 
 @api.get("/t/{tid}/screens")
 def screens_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
-    require_role(me, tid, STAFF)
-    s = screens_of(request).screens.screens(tid)
+    s = screens_of(request).screens.settings(tid, actor=require_user(me))
     return {"roles_delay": s.roles_delay, "announcements": s.announcements,
             "overlay_link": s.overlay_link}
 
 
 @api.post("/t/{tid}/screens")
 def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc = screens_of(request)
     if "roles_delay" in body.model_fields_set:
         svc.screens.set_roles_delay(tid, body.roles_delay, actor=user)
@@ -461,13 +467,13 @@ def screens_set_api(request: Request, tid: int, body: ScreensIn, me: Who) -> dic
 @api.post("/t/{tid}/screens/overlay-key")
 def make_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
     """A new overlay key (the old link stops working); shown only in this answer."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     return {"key": screens_of(request).screens.make_overlay_key(tid, actor=user)}
 
 
 @api.delete("/t/{tid}/screens/overlay-key")
 def revoke_key_api(request: Request, tid: int, me: Who) -> dict[str, Any]:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     screens_of(request).screens.revoke_overlay_key(tid, actor=user)
     return {"overlay_link": False}
 

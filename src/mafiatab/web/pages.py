@@ -25,13 +25,13 @@ from mafiatab.rules import PROFILES
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
-from mafiatab.services.tournaments import ConflictError, RevisionInfo
+from mafiatab.services.tournaments import ConflictError
 from mafiatab.services.web_support import (
     MAIN_PARTS,
     STAFF,
     GameStatus,
 )
-from mafiatab.storage.models import CONFIRMED, JUDGE
+from mafiatab.storage.models import CONFIRMED
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
@@ -79,11 +79,9 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     t, _players, stages = svc.tournaments.context(tid)
     if stage is not None and stage not in {s.id for s in stages}:
         raise HTTPException(status_code=404)
-    vis = svc.access.visibility(tid)
-    staff = me.is_staff(tid)
-    hidden = vis.standings_hidden and not staff
-    rows = [] if hidden else svc.standings.cached(tid, [stage] if stage else None).rows
-    extras_hidden = vis.extras_hidden and not staff
+    shown, extras_hidden = svc.standings.view(tid, [stage] if stage else None, actor=me.user)
+    hidden = shown is None
+    rows = shown or []
     if extras_hidden:
         rows = shown_order(rows)
     done, total, last = _progress(svc.games.overview(tid), stage)
@@ -170,21 +168,6 @@ def _render_public_fragment(request: Request, svc: Services, me: Principal, tid:
     return hit
 
 
-def public_game(svc: Services, me: Principal, tid: int, code: str) -> tuple[RevisionInfo, bool]:
-    """The confirmed protocol of a game (staff: the newest revision), and whether its
-    extras are to be hidden from this asker."""
-    staff = me.is_staff(tid)
-    # the table's judge sees his own protocol in every state (submitted, confirmed)
-    own = me.user is not None and me.has(tid, {JUDGE}) and svc.games.judge_of(tid, code) == me.user
-    vis = svc.access.visibility(tid)
-    if vis.standings_hidden and not (staff or own):
-        raise HTTPException(status_code=403)
-    info = svc.games.head(tid, code) if staff or own else svc.games.confirmed(tid, code)
-    if info is None:
-        raise HTTPException(status_code=404)
-    return info, vis.extras_hidden and not staff
-
-
 def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],
             stages: list[model.Stage], extras_hidden: bool
             ) -> tuple[dict[int, list[Part]] | None, list[Problem]]:
@@ -205,7 +188,7 @@ def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],
 def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """The whole protocol as the paper holds it, each player's points with the clauses;
     for the head judge, a submitted protocol is confirmed or sent back from here."""
-    info, extras_hidden = public_game(svc, me, tid, code)
+    info, extras_hidden = svc.games.readable(tid, code, actor=me.user)
     t, players, stages = svc.tournaments.context(tid)
     names = {p.id: p.nickname for p in players}
     g = info.game_struct()
@@ -253,15 +236,8 @@ def explain_context(svc: Services, me: Principal, tid: int, pid: str,
     player = next((p for p in players if p.id == pid), None)
     if player is None:
         raise HTTPException(status_code=404)
-    vis = svc.access.visibility(tid)
-    staff = me.is_staff(tid)
-    if vis.standings_hidden and not staff:
-        raise HTTPException(status_code=403)
-    games = svc.standings.explain(tid, pid, [stage] if stage else None)
-    extras_hidden = vis.extras_hidden and not staff
-    if extras_hidden:
-        for g in games:
-            g.parts = [x for x in g.parts if x.kind in MAIN_PARTS]
+    games, extras_hidden = svc.standings.player_games(tid, pid, [stage] if stage else None,
+                                                      actor=me.user)
     return {"t": t, "tid": tid, "player": player, "games": games, "stages": stages,
             "stage": stage, "extras_hidden": extras_hidden}
 
@@ -271,11 +247,8 @@ def explain_context(svc: Services, me: Principal, tid: int, pid: str,
 
 @router.get("/t/{tid}/judge", response_class=HTMLResponse)
 def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF | {JUDGE})
+    games = svc.games.tables_of(tid, actor=require_user(me))
     t, _p, _s = svc.tournaments.context(tid)
-    games = [g for g in svc.games.overview(tid) if g.judge == user or me.is_staff(tid)]
-    if not me.is_staff(tid):
-        games = [g for g in games if g.judge == user]
     # a returned protocol says why, on the judge's own list
     reasons = {g.code: returned_reason(svc.games.revisions(tid, g.code))
                for g in games if g.state == "returned"}

@@ -96,6 +96,7 @@ def _loopback(request: Request) -> str | None:
 
 def setup_context(request: Request, me: Principal, svc: Services, tid: int
                   ) -> dict[str, Any]:
+    codes = svc.access.codes(tid, actor=require_user(me))  # the staff's page: checked first
     t, _players, stages = svc.tournaments.context(tid)
     profile = PROFILES.get(t.rules)
     lines = svc.roster.lines(tid)
@@ -107,7 +108,7 @@ def setup_context(request: Request, me: Principal, svc: Services, tid: int
     return {
         "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.access.staff(tid),
         "roles": ROLES, "organizer": me.has(tid, {ORGANIZER}), "games": games,
-        "codes": svc.access.codes(tid, actor=require_user(me)),
+        "codes": codes,
         "profiles": sorted(PROFILES.values(), key=lambda p: p.id),
         "federation": i18n.federation,
         "rule_options": rule_options_of(profile) if profile else [],
@@ -133,7 +134,6 @@ def _setup(request: Request, tid: int, me: Principal, svc: Services, *,
 
 @router.get("/t/{tid}/setup", response_class=HTMLResponse)
 def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    require_role(me, tid, STAFF)
     return _setup(request, tid, me, svc)
 
 
@@ -279,7 +279,7 @@ def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) ->
 
 @router.post("/t/{tid}/setup/assign")
 async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     svc.games.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
     return _see(f"/t/{tid}/setup#judges")
@@ -379,7 +379,7 @@ def code_link(request: Request, code: str, me: Who) -> Response:
 @router.get("/t/{tid}/manage", response_class=HTMLResponse)
 def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
                 ) -> Response:
-    require_role(me, tid, STAFF)
+    steps = svc.setup.steps(tid, actor=require_user(me))
     t, _p, stages = svc.tournaments.context(tid)
     games = svc.games.overview(tid)
     # the tables waiting for him first, then the rounds in order
@@ -394,7 +394,6 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     for g in games:
         rounds.setdefault((g.stage, g.round), []).append(g)
     lot = [r for r in svc.standings.compute(tid).rows if r.lot_needed]
-    steps = svc.setup.steps(tid)
     plain = plain_http_on_lan(request) and not request.session.get("http_notice")
     if plain:
         request.session["http_notice"] = True
@@ -417,7 +416,7 @@ def _back(tid: int, f: dict[str, str]) -> str:
 
 @router.post("/t/{tid}/manage/options")
 async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     svc.access.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
                        extras_hidden=f.get("extras_hidden") == "on",
@@ -588,8 +587,7 @@ def api_rules(tid: int, body: RulesBody, me: Who, svc: Svc) -> Any:
 @api.get("/api/t/{tid}/setup/steps")
 def api_steps(tid: int, me: Who, svc: Svc) -> Any:
     """The first-run path: each step done or not, the next one."""
-    require_role(me, tid, STAFF)
-    steps = svc.setup.steps(tid)
+    steps = svc.setup.steps(tid, actor=require_user(me))
     return {"next": next_step(steps),
             "steps": [{"key": st.key, "done": st.done, "count": st.count, "of": st.of}
                       for st in steps]}

@@ -1,0 +1,108 @@
+"""The reads that a route used to guard by itself are refused by the service too.
+
+The exports and charts, a game's protocol, a player's explained games, the games list,
+the standings' and the teams' view, the screen settings, the setup steps, the judge's
+list, the blank protocols and the live screen's read each take the actor and decide in
+their own transaction (services/reads.py for the published-or-staff question), so the
+page, the JSON API and the CLI cannot differ. Called here directly, without the web
+layer, as outsiders (signed out, a viewer, a player's code, another tournament's
+organizer, a judge of another table) and as the staff who may."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from mafiatab.services import live_log
+from mafiatab.services.errors import PermissionDenied
+from mafiatab.services.facade import Services
+from mafiatab.services.teams import TeamService
+from mafiatab.web.demo import HEAD_JUDGE_NAME, ORGANIZER_NAME, VIEWER_NAME
+from tests.attacks.conftest import ORG2, World
+
+
+@pytest.fixture()
+def hidden(services: Services, world: World) -> Iterator[None]:
+    """The standings of A closed to the public for the test."""
+    services.access.set_visibility(world.a, actor=ORGANIZER_NAME, standings_hidden=True,
+                                   extras_hidden=False, finished=False)
+    yield
+    services.access.set_visibility(world.a, actor=ORGANIZER_NAME, standings_hidden=False,
+                                   extras_hidden=False, finished=False)
+
+
+def _refused(read: Callable[[Any], Any], who: str | None) -> bool:
+    try:
+        read(who)
+    except PermissionDenied:
+        return True
+    return False
+
+
+def test_published_reads_are_refused_by_the_service_while_hidden(
+        services: Services, world: World, hidden: None) -> None:
+    a = world.a
+    confirmed = next(g.code for g in services.games.overview(a) if g.confirmed_revision)
+    player = world.players_a[0]
+    player_account = world.code_a[1]
+    teams = TeamService(services.store, services.standings.cached)
+    reads: dict[str, Callable[[str | None], Any]] = {
+        "roles chart": lambda x: services.exports.chart(a, "roles", "ru", actor=x),
+        "places chart": lambda x: services.exports.chart(a, "places", "ru", player, actor=x),
+        "standings.xlsx": lambda x: services.exports.standings_file(a, "xlsx", "ru", actor=x),
+        "standings.csv": lambda x: services.exports.standings_file(a, "csv", "ru", actor=x),
+        "paper.csv": lambda x: services.exports.paper_csv(a, "ru", actor=x),
+        "protocol.pdf": lambda x: services.exports.protocol_pdf(a, confirmed, "ru", actor=x),
+        "game": lambda x: services.games.readable(a, confirmed, actor=x),
+        "player's games": lambda x: services.standings.player_games(a, player, actor=x),
+        "games list": lambda x: services.games.listed(a, actor=x),
+    }
+    for who in (None, VIEWER_NAME, player_account, ORG2):
+        for name, read in reads.items():
+            assert _refused(read, who), (name, who)
+        assert services.standings.view(a, actor=who)[0] is None, who
+        assert teams.view(a, actor=who) is None, who
+    for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+        for name, read in reads.items():
+            assert not _refused(read, who), (name, who)
+        assert services.standings.view(a, actor=who)[0], who
+    # a judge sees his own tables in the list, never the others' unconfirmed ones
+    judged = services.games.listed(a, actor="judge1")
+    assert all(g.confirmed_revision or g.judge == "judge1" for g in judged)
+
+
+def test_staff_reads_are_refused_by_the_service(services: Services, world: World) -> None:
+    a = world.a
+    live = world.demo.open_games[0]
+    judge = services.games.judge_of(a, live)
+    assert judge is not None
+    other_judge = next(j for j in ("judge1", "judge2") if j != judge)
+    staff_only: dict[str, Callable[[str], Any]] = {
+        "screen settings": lambda x: services.screens.settings(a, actor=x),
+        "setup steps": lambda x: services.setup.steps(a, actor=x),
+    }
+    judges_too: dict[str, Callable[[str], Any]] = {
+        "judge's list": lambda x: services.games.tables_of(a, actor=x),
+        "blank protocols": lambda x: services.exports.blank_pdf(a, None, None, 1, "ru",
+                                                                actor=x),
+    }
+    the_table: Callable[[str], Any] = lambda x: live_log.load_for(  # noqa: E731
+        services.games, services.protocols, a, live, actor=x)
+    outsiders = [VIEWER_NAME, world.code_a[1], ORG2]
+    for who in outsiders + [judge]:
+        for name, read in staff_only.items():
+            assert _refused(read, who), (name, who)
+    for who in outsiders:
+        for name, read in judges_too.items():
+            assert _refused(read, who), (name, who)
+    for who in outsiders + [other_judge]:
+        assert _refused(the_table, who), who
+    for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+        for name, read in {**staff_only, **judges_too}.items():
+            assert not _refused(read, who), (name, who)
+        assert not _refused(the_table, who), who
+    assert not _refused(the_table, judge)
+    assert {g.code for g in services.games.tables_of(a, actor=judge)} == {
+        g.code for g in services.games.overview(a) if g.judge == judge}
