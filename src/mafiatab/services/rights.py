@@ -185,9 +185,9 @@ def decide(s: Session, actor: str, act: Act, target: Target) -> RightsDenied | N
 
 def _on_account(s: Session, me: Holder, act: Act, target: AccountRef) -> RightsDenied | None:
     if act is Act.SET_RIGHTS:
-        if not (me.admin and me.password):
+        if not me.admin:
             return RightsDenied("not_admin", user=me.name)
-    elif not ((me.admin or me.organizer) and me.password):
+    elif not (me.admin or me.organizer):
         return RightsDenied("not_organizer", user=me.name)
     if target.name == me.name:
         return RightsDenied("rights_self" if act is Act.SET_RIGHTS else "reset_self",
