@@ -131,7 +131,7 @@ class _Undo(Exception):  # noqa: N818 - a signal, not an error
     """Raised to roll the attempt's transaction back."""
 
 
-def undone(svc: Services, attempt: Callable[[], T]) -> tuple[T | None, BaseException | None]:
+def undone(svc: Services, attempt: Callable[[], T]) -> tuple[T | None, Exception | None]:
     """Run a use case inside one write transaction that is then rolled back, so that the
     world stays as it was for the next pair. Returns (its result, or what it raised)."""
     out: list[Any] = [None, None]

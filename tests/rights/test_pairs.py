@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from mafiatab.domain import appeals as ap
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.jobs import Jobs
 from mafiatab.services.rights import (
     AccountRef,
@@ -231,6 +232,7 @@ def test_every_use_case_asks_the_rights_model(world: World, act: Act) -> None:
                 row.append(expected[kind][i])
                 continue
             _, raised = undone(world.svc, call)
+            assert raised is None or isinstance(raised, ServiceError), raised
             assert raised is None or raised.status < 500, raised
             row.append(not isinstance(raised, RightsDenied))
         got[kind] = row
@@ -242,22 +244,32 @@ def test_merges_and_splits_ask_it_for_both_sides(world: World) -> None:
     p, svc = world.people, world.svc
     merged: dict[str, list[bool]] = {}
     split: dict[str, list[bool]] = {}
+    decided: dict[str, list[bool]] = {}
     for kind, actor in KINDS.items():
-        merged[kind], split[kind] = [], []
+        merged[kind], split[kind], decided[kind] = [], [], []
         for k, m in RECORDS:
-            _, raised = undone(svc, lambda a=actor, k=k, m=m: svc.people.merge(
-                p[k], p[m], actor=a, reason="один человек"))
+
+            def merge(a: str = actor, k: str = k, m: str = m) -> int:
+                return svc.people.merge(p[k], p[m], actor=a, reason="один человек")
+
+            _, raised = undone(svc, merge)
             assert raised is None or isinstance(raised, RightsDenied), raised
             merged[kind].append(raised is None)
 
-            def both(a: str = actor, k: str = k, m: str = m) -> None:
-                svc.people.split(svc.people.merge(p[k], p[m], actor="root"), actor=a)
+            def both(a: str = actor, k: str = k, m: str = m) -> bool:
+                mid = svc.people.merge(p[k], p[m], actor="root")
+                with svc.store.read() as s:
+                    said = decide(s, a, Act.SPLIT, MergeRef(mid)) is None
+                svc.people.split(mid, actor=a)
+                return said
 
-            _, raised = undone(svc, both)
+            said, raised = undone(svc, both)
             assert raised is None or isinstance(raised, RightsDenied), raised
             split[kind].append(raised is None)
+            decided[kind].append(bool(said) and raised is None)
     assert merged == records
     assert split == records
+    assert decided == records
 
 
 def test_the_tournaments_reads_ask_it(world: World) -> None:
@@ -267,11 +279,19 @@ def test_the_tournaments_reads_ask_it(world: World) -> None:
     got: dict[str, list[bool]] = {}
     for kind, actor in KINDS.items():
         outcomes = []
-        for call in (lambda a=actor: svc.tournaments.audit_log(world.t, actor=a),
-                     lambda a=actor: jobs.cancel(world.t, "seating", actor=a),
-                     lambda a=actor: svc.appeals.filing_deadline(world.t, world.game,
-                                                                 ap.Kind.APPEAL, actor=a)):
+
+        def log(a: str = actor) -> object:
+            return svc.tournaments.audit_log(world.t, actor=a)
+
+        def cancel(a: str = actor) -> object:
+            return jobs.cancel(world.t, "seating", actor=a)
+
+        def deadline(a: str = actor) -> object:
+            return svc.appeals.filing_deadline(world.t, world.game, ap.Kind.APPEAL, actor=a)
+
+        for call in (log, cancel, deadline):
             _, raised = undone(svc, call)
+            assert raised is None or isinstance(raised, ServiceError), raised
             assert raised is None or raised.status < 500, raised
             outcomes.append(not isinstance(raised, RightsDenied))
         assert outcomes[0] == outcomes[1], (kind, "the log and the jobs are the staff's")
