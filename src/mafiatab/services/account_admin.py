@@ -46,6 +46,15 @@ class AdminRefused(AccountError):
     texts: ClassVar[Mapping[str, tuple[str, str]]] = ADMIN
 
 
+def _key(user: str) -> str:
+    """The account key of a typed name, or the text as typed when it is no name (the
+    rights are asked first; the name's refusal comes after, to those who may)."""
+    try:
+        return account_key(user)
+    except AccountError:
+        return user
+
+
 class AccountAdmin:
     """Resets by a global administrator; the rehash after a good sign-in."""
 
@@ -91,9 +100,10 @@ class AccountAdmin:
         sessions ended. Asks the rights model (never one's own account, only an account
         the actor holds every right of) before the hash is made, and again in the write;
         refused for code accounts (they sign in with a code only)."""
-        key = account_key(user)
-        with self.store.read() as s:
+        key = _key(user)
+        with self.store.read() as s:  # who may comes first: anyone else learns nothing
             require(s, actor, Act.RESET_PASSWORD, AccountRef(key))
+        key = account_key(user)
         digest = hash_password(password)  # checks the length first; outside the lock
         with self.store.write() as s:
             require(s, actor, Act.RESET_PASSWORD, AccountRef(key))
@@ -115,10 +125,11 @@ class AccountAdmin:
         An administrator's act (never on his own rights: someone else must keep them), or
         the server operator's (`operator`: the command line, which holds the database
         itself). Audited; returns (organizer, admin)."""
-        key = account_key(user)
+        key = _key(user)
         with self.store.write() as s:
             if not operator:
                 require(s, actor, Act.SET_RIGHTS, AccountRef(key))
+            key = account_key(user)
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
