@@ -33,7 +33,7 @@ from mafiatab.services.accounts import (
     hash_password,
     needs_rehash,
 )
-from mafiatab.services.rights import AccountRef, Act, allowed, require
+from mafiatab.services.rights import AccountRef, Act, Known, allowed, require
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
 from mafiatab.storage.models import WebSession
@@ -87,13 +87,15 @@ class AccountAdmin:
         model lets him reach (`services.rights`: the administrator every other one)."""
         self._require_admin(actor)
         with self.store.read() as s:
-            rows = s.scalars(select(db.User)
-                             .where(db.User.password_hash.is_not(None),
-                                    db.User.code_tournament_id.is_(None),
-                                    db.User.name != actor)
-                             .order_by(db.User.name))
+            rows = list(s.scalars(select(db.User)
+                                  .where(db.User.password_hash.is_not(None),
+                                         db.User.code_tournament_id.is_(None),
+                                         db.User.name != actor)
+                                  .order_by(db.User.name)))
+            known = Known()
+            known.load(s, [actor, *(u.name for u in rows)])
             return [(u.name, bool(u.organizer), bool(u.admin)) for u in rows
-                    if allowed(s, actor, Act.RESET_PASSWORD, AccountRef(u.name))]
+                    if allowed(s, actor, Act.RESET_PASSWORD, AccountRef(u.name), known=known)]
 
     def reset_password(self, user: str, password: str, *, actor: str) -> int:
         """Give another account a new password; its sessions end. Returns how many

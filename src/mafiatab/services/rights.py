@@ -37,7 +37,7 @@ codes, its log) he has only the roles he was given there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar, Final
@@ -141,49 +141,79 @@ class Holder:
         return out
 
 
+@dataclass(slots=True)
+class Known:
+    """What one transaction has read already: holders by name, tournaments' names. A
+    page that decides for many accounts at once loads them in bulk (`load`)."""
+
+    holders: dict[str, Holder] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+
+    def load(self, s: Session, names: Sequence[str]) -> None:
+        """Every account of `names` in three queries a 500 of them."""
+        todo = [n for n in dict.fromkeys(names) if n not in self.holders]
+        for i in range(0, len(todo), 500):
+            part = todo[i:i + 500]
+            users = {u.id: u for u in s.scalars(select(db.User).where(db.User.name.in_(part)))}
+            roles: dict[int, dict[int, set[str]]] = {uid: {} for uid in users}
+            for uid, tid, role in s.execute(
+                    select(db.RoleGrant.user_id, db.RoleGrant.tournament_id, db.RoleGrant.role)
+                    .where(db.RoleGrant.user_id.in_(list(users) or [-1]))):
+                roles[uid].setdefault(tid, set()).add(role)
+            for uid, tid in s.execute(
+                    select(db.PlayerUser.user_id, db.PlayerUser.tournament_id)
+                    .where(db.PlayerUser.user_id.in_(list(users) or [-1]))):
+                roles[uid].setdefault(tid, set()).add(PLAYER)
+            for uid, u in users.items():
+                self.holders[u.name] = Holder(
+                    u.name, True, u.password_hash is not None, bool(u.admin),
+                    bool(u.organizer), {t: frozenset(r) for t, r in roles[uid].items()})
+            for name in part:
+                self.holders.setdefault(name, Holder(name))
+
+    def holder(self, s: Session, name: str) -> Holder:
+        if name not in self.holders:
+            self.load(s, [name])
+        return self.holders[name]
+
+    def name(self, s: Session, tournament: int) -> str:
+        if tournament not in self.names:
+            found = s.scalar(select(db.Tournament.name).where(db.Tournament.id == tournament))
+            self.names[tournament] = str(found) if found is not None else str(tournament)
+        return self.names[tournament]
+
+
 def holder(s: Session, name: str) -> Holder:
     """What the account `name` holds now (an unknown name holds nothing)."""
-    u = s.scalar(select(db.User).where(db.User.name == name))
-    if u is None:
-        return Holder(name)
-    roles: dict[int, set[str]] = {}
-    for tid, role in s.execute(select(db.RoleGrant.tournament_id, db.RoleGrant.role)
-                               .where(db.RoleGrant.user_id == u.id)):
-        roles.setdefault(tid, set()).add(role)
-    for tid in s.scalars(select(db.PlayerUser.tournament_id)
-                         .where(db.PlayerUser.user_id == u.id)):
-        roles.setdefault(tid, set()).add(PLAYER)
-    return Holder(name, True, u.password_hash is not None, bool(u.admin), bool(u.organizer),
-                  {t: frozenset(r) for t, r in roles.items()})
+    return Known().holder(s, name)
 
 
-def _name(s: Session, tournament: int) -> str:
-    found = s.scalar(select(db.Tournament.name).where(db.Tournament.id == tournament))
-    return str(found) if found is not None else str(tournament)
-
-
-def decide(s: Session, actor: str, act: Act, target: Target) -> RightsDenied | None:
+def decide(s: Session, actor: str, act: Act, target: Target, *,
+           known: Known | None = None) -> RightsDenied | None:
     """None when `actor` may do `act` to `target` now; else the refusal (not raised).
+    `known`: what the caller's transaction has read already (a list of many decisions).
 
     The one place that decides it (see the module's text for the order and the rule)."""
-    me = holder(s, actor)
+    k = known if known is not None else Known()
+    me = k.holder(s, actor)
     if act in ACCOUNT_ACTS and isinstance(target, AccountRef):
-        return _on_account(s, me, act, target)
+        return _on_account(s, k, me, act, target)
     if act in TOURNAMENT_ACCOUNT_ACTS and isinstance(target, AccountRef):
-        return _in_tournament(s, me, act, target)
+        return _in_tournament(s, k, me, act, target)
     if act in (Act.MERGE, Act.SPLIT) and isinstance(target, PeopleRef | MergeRef):
-        return _on_records(s, me, target)
+        return _on_records(s, k, me, target)
     if act in (Act.MANAGE, Act.SEE) and isinstance(target, TournamentRef):
         mine = me.in_(target.id)
         if (mine & STAFF) if act is Act.MANAGE else mine:
             return None
         return RightsDenied("not_allowed", user=actor, action="manage",
-                            tournament=_name(s, target.id),
+                            tournament=k.name(s, target.id),
                             roles=sorted(STAFF) if act is Act.MANAGE else list(ROLES))
     raise TypeError(f"{act} does not act on {type(target).__name__}")
 
 
-def _on_account(s: Session, me: Holder, act: Act, target: AccountRef) -> RightsDenied | None:
+def _on_account(s: Session, k: Known, me: Holder, act: Act, target: AccountRef
+                ) -> RightsDenied | None:
     if act is Act.SET_RIGHTS:
         if not me.admin:
             return RightsDenied("not_admin", user=me.name)
@@ -194,7 +224,7 @@ def _on_account(s: Session, me: Holder, act: Act, target: AccountRef) -> RightsD
                             user=me.name)
     if me.admin:
         return None
-    them = holder(s, target.name)
+    them = k.holder(s, target.name)
     if them.admin or them.organizer:
         return RightsDenied("account_right", user=me.name, target=target.name)
     if not them.roles:
@@ -202,25 +232,26 @@ def _on_account(s: Session, me: Holder, act: Act, target: AccountRef) -> RightsD
     for tid in sorted(them.roles):
         if ORGANIZER not in me.in_(tid):
             return RightsDenied("account_elsewhere", user=me.name, target=target.name,
-                                tournament=_name(s, tid))
+                                tournament=k.name(s, tid))
     return None
 
 
-def _in_tournament(s: Session, me: Holder, act: Act, target: AccountRef) -> RightsDenied | None:
+def _in_tournament(s: Session, k: Known, me: Holder, act: Act, target: AccountRef
+                   ) -> RightsDenied | None:
     tid, role = target.tournament, target.role
     assert tid is not None and role is not None, "an act within a tournament names both"
     gives = me.gives(tid)
     if role not in gives:
         holders = sorted(r for r, g in GRANTS.items() if role in g)
         return RightsDenied("not_allowed", user=me.name, action="manage",
-                            tournament=_name(s, tid), roles=holders)
+                            tournament=k.name(s, tid), roles=holders)
     if target.name == me.name:
-        return RightsDenied("role_self", user=me.name, tournament=_name(s, tid))
-    them = holder(s, target.name)
+        return RightsDenied("role_self", user=me.name, tournament=k.name(s, tid))
+    them = k.holder(s, target.name)
     above = sorted(them.in_(tid) - gives)
     if above:
         return RightsDenied("role_above", user=me.name, target=target.name,
-                            tournament=_name(s, tid), role=above[0])
+                            tournament=k.name(s, tid), role=above[0])
     if act is Act.ISSUE_CODE and (them.admin or them.organizer or set(them.roles) - {tid}):
         return RightsDenied("code_elsewhere", user=me.name, target=target.name)
     return None
@@ -242,7 +273,8 @@ def _touched(s: Session, target: PeopleRef | MergeRef) -> set[int]:
     return moved | kept
 
 
-def _on_records(s: Session, me: Holder, target: PeopleRef | MergeRef) -> RightsDenied | None:
+def _on_records(s: Session, k: Known, me: Holder, target: PeopleRef | MergeRef
+                ) -> RightsDenied | None:
     if not (me.admin or me.organizer):
         return RightsDenied("not_federation_organizer", user=me.name)
     if me.admin:
@@ -259,9 +291,9 @@ def _on_records(s: Session, me: Holder, target: PeopleRef | MergeRef) -> RightsD
         owned.setdefault(tid, set()).add(name)
     for tid in sorted(touched):
         if tid not in owned:
-            return RightsDenied("records_unowned", user=me.name, tournament=_name(s, tid))
+            return RightsDenied("records_unowned", user=me.name, tournament=k.name(s, tid))
         if me.name not in owned[tid]:
-            return RightsDenied("not_their_organizer", user=me.name, tournament=_name(s, tid))
+            return RightsDenied("not_their_organizer", user=me.name, tournament=k.name(s, tid))
     return None
 
 
@@ -272,10 +304,11 @@ def require(s: Session, actor: str, act: Act, target: Target) -> None:
         raise refused
 
 
-def allowed(s: Session, actor: str, act: Act, target: Target) -> bool:
+def allowed(s: Session, actor: str, act: Act, target: Target, *,
+            known: Known | None = None) -> bool:
     """`decide` as a yes or no (what a page offers)."""
-    return decide(s, actor, act, target) is None
+    return decide(s, actor, act, target, known=known) is None
 
 
 __all__ = ["GRANTS", "STAFF", "AccountRef", "Act", "Holder", "MergeRef", "PeopleRef",
-           "RightsDenied", "Target", "TournamentRef", "allowed", "decide", "holder", "require"]
+           "Known", "RightsDenied", "Target", "TournamentRef", "allowed", "decide", "holder", "require"]
