@@ -54,8 +54,6 @@ from mafiatab.storage.models import (
     WebSettings,
 )
 
-#: who grants any role (the tournament's organizers)
-MANAGERS: Final = frozenset({ORGANIZER})
 #: the tournament's staff: they set it up, confirm protocols and decide what is public
 STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: the roles a sign-in code can carry: a judge's table, a player's own page, a viewer
@@ -286,4 +284,4 @@ class Access:
                           "finished": finished})
 
 
-__all__ = ["CODE_ROLES", "MANAGERS", "STAFF", "Access", "CodeInfo", "Visibility", "grant_in"]
+__all__ = ["CODE_ROLES", "STAFF", "Access", "CodeInfo", "Visibility", "grant_in"]

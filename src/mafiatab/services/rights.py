@@ -204,11 +204,13 @@ def decide(s: Session, actor: str, act: Act, target: Target, *,
         return _on_records(s, k, me, target)
     if act in (Act.MANAGE, Act.SEE) and isinstance(target, TournamentRef):
         mine = me.in_(target.id)
-        if (mine & STAFF) if act is Act.MANAGE else mine:
+        if act is Act.SEE:
+            return None if mine else RightsDenied("no_role_here", user=actor,
+                                                  tournament=k.name(s, target.id))
+        if mine & STAFF:
             return None
         return RightsDenied("not_allowed", user=actor, action="manage",
-                            tournament=k.name(s, target.id),
-                            roles=sorted(STAFF) if act is Act.MANAGE else list(ROLES))
+                            tournament=k.name(s, target.id), roles=sorted(STAFF))
     raise TypeError(f"{act} does not act on {type(target).__name__}")
 
 

@@ -56,6 +56,10 @@ RIGHTS: Final[dict[str, tuple[str, str]]] = {
         "{user}: нет прав на «{action}» в турнире {tournament} (нужна роль: {roles})",
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
     ),
+    "no_role_here": (
+        "{user}: у вас нет роли в турнире «{tournament}»",
+        "{user}: you hold no role in '{tournament}'",
+    ),
     "role_above": (
         "у {target} в турнире «{tournament}» есть роль, которую вы не выдаёте: «{role}»",
         "{target} holds a role in '{tournament}' that you do not give: {role}",
