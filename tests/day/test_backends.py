@@ -90,7 +90,7 @@ def _first_round(desk: SeatingDesk, tid: int) -> list[str]:
 
 
 def _audit(backend: Day, tid: int) -> list[tuple[str, dict[str, object]]]:
-    return [(a, d) for _at, _u, a, d in backend.svc.tournaments.audit_log(tid)]
+    return [(a, d) for _at, _u, a, d in backend.svc.tournaments.audit_log(tid, actor=ORGANIZER)]
 
 
 def test_a_draft_round_is_published_re_seated_for_those_present(backend: Day) -> None:

@@ -90,7 +90,7 @@ def test_reseat_after_two_no_shows_keeps_metrics_and_rules(day: Day) -> None:
     # other rounds untouched
     assert all(after[r] == before[r] for r in before if r != 1)
     # the audit entry says what happened, with both sets of metrics
-    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid))
+    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid, actor=ORGANIZER))
                  if action == "reseat_round")
     assert entry["absent"] == sorted(absent) and entry["round"] == 1
     assert entry["before"]["sum_sq"] == m_before.sum_sq
@@ -120,7 +120,7 @@ def test_replacing_a_no_show_by_a_reserve(day: Day) -> None:
     expected = [list(t) for t in before[1]]
     expected[1][4] = reserve
     assert after[1] == expected  # only that seat changed
-    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid))
+    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid, actor=ORGANIZER))
                  if action == "replace_no_show")
     assert entry == {"stage": "qual", "round": 1, "table": 2, "seat": 5, "absent": absent,
                      "reserve": reserve, "game": entry["game"]}

@@ -76,7 +76,7 @@ def test_started_tables_keep_theirs_the_others_take_reserves_or_are_reseated(
     assert result.after.hard == 0
     assert all(after[r] == before[r] for r in before if r != 1)
     # both changes are in the audit, and the blank protocols print the new seating
-    log = day.svc.tournaments.audit_log(tid)
+    log = day.svc.tournaments.audit_log(tid, actor=ORGANIZER)
     entries = {action: detail for _at, _user, action, detail in log}
     assert entries["replace_no_show"]["absent"] == late[0]
     assert entries["reseat_round"]["changed_tables"] == result.changed_tables
@@ -170,7 +170,7 @@ def test_a_round_not_yet_published_is_published_for_those_present(
     for t in after[1]:
         assert len({CLUBS[p] for p in t}) == 10
     assert "p01" in after[1][0]
-    actions = [a for _at, _u, a, _d in day.svc.tournaments.audit_log(tid)]
+    actions = [a for _at, _u, a, _d in day.svc.tournaments.audit_log(tid, actor=ORGANIZER)]
     assert "reseat_round" in actions
     # the next round waits now as a published one
     plan = svc.next_round(tid, actor=ORGANIZER)

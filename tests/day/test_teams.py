@@ -104,7 +104,7 @@ def test_the_organizer_registers_teams_on_the_page(
                                               f"{players[0]['id']}", "csrf": csrf_of(org)})
     assert twice.status_code == 422 and "входит в две команды" in twice.text
     assert client_for("anon").post(f"/t/{tid}/teams", data={"teams": ""}).status_code == 403
-    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid))
+    entry = next(d for _at, _u, action, d in reversed(day.svc.tournaments.audit_log(tid, actor=ORGANIZER))
                  if action == "register_teams")
     assert [x["name"] for x in entry["teams"]] == ["Север", "Юг"]
 

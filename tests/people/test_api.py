@@ -26,7 +26,11 @@ def test_merge_and_split_through_the_api(sqlite_engine: Engine) -> None:
     web = Services(sqlite_engine)
     web.accounts.add_account("boss", DEMO_PASSWORD, actor="setup")
     web.accounts.add_account("visitor", DEMO_PASSWORD, actor="setup")
-    web.access.give_organizer("boss", actor="federation")  # "federation" holds the right
+    web.accounts.add_account("lead", DEMO_PASSWORD, actor="setup")
+    # "federation" holds the administrator right: boss gets it too, lead only the organizer
+    # right (the imported tournaments have no organizer who signs in: not his to merge)
+    web.account_admin.set_rights("boss", admin=True, actor="federation")
+    web.access.give_organizer("lead", actor="federation")
     app = create_app(sqlite_engine, secret="t")
 
     anon = TestClient(app)
@@ -41,6 +45,11 @@ def test_merge_and_split_through_the_api(sqlite_engine: Engine) -> None:
     r = visitor.post(f"/api/people/{first}/merge", json={"other": second},
                      headers={"X-CSRF-Token": csrf})
     assert r.status_code == 403 and r.json()["error"] == "not_federation_organizer"
+
+    lead, csrf = _signed_in(app, "lead")
+    r = lead.post(f"/api/people/{first}/merge", json={"other": second},
+                  headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 403 and r.json()["error"] == "records_unowned"
 
     boss, csrf = _signed_in(app, "boss")
     assert boss.post(f"/api/people/{first}/merge", json={"other": second},

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select
 
-from mafiatab.services.people import PeopleDenied, PeopleError, PeopleNotFound
+from mafiatab.services.people import PeopleError, PeopleNotFound
+from mafiatab.services.rights import RightsDenied
 from mafiatab.storage import models as db
 from tests.people.conftest import ORGANIZER, PLAIN, game, load, people_on, tournament
 
@@ -108,9 +109,9 @@ def test_merges_in_a_chain_split_back_in_reverse_order(engine: Engine) -> None:
 def test_who_may_merge_and_what_is_refused(engine: Engine) -> None:
     people, _, _, _, first, second = two_tournaments(engine)
     before = snapshot(engine)
-    with pytest.raises(PeopleDenied):
+    with pytest.raises(RightsDenied):
         people.merge(first, second, actor=PLAIN)
-    with pytest.raises(PeopleDenied):
+    with pytest.raises(RightsDenied):
         people.merge(first, second, actor="nobody-at-all")
     beta = people.find("Бета")[0].id
     with pytest.raises(PeopleError) as e:  # both played in the same tournaments
@@ -122,7 +123,7 @@ def test_who_may_merge_and_what_is_refused(engine: Engine) -> None:
     with pytest.raises(PeopleNotFound):
         people.merge(first, 10**9, actor=ORGANIZER)
     merge = people.merge(first, second, actor=ORGANIZER)
-    with pytest.raises(PeopleDenied):
+    with pytest.raises(RightsDenied):
         people.split(merge, actor=PLAIN)
     assert e.value.message("ru") == "нельзя объединить игрока с самим собой"
     people.split(merge, actor=ORGANIZER)

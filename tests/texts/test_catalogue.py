@@ -46,6 +46,7 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
     ("services/roster.py", r"\bRosterError\(", ("roster",)),
     ("services/roster.py", r"\bRefusal\([^,]+,[^,]+,", ("roster_reason",)),
     ("services/account_admin.py", r"\bAdminRefused\(", ("admin",)),
+    ("services/rights.py", r"\bRightsDenied\(", ("rights",)),
     ("**/*.py", r"\bSetup(?:Refused|Invalid)\(", ("setup",)),
     ("services/people.py", r"\bPeople(?:Error|NotFound|Denied)\(", ("people",)),
     ("services/checkin.py", r"\bDay(?:NotFound|Refused)\(", ("day",)),

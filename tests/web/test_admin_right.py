@@ -13,8 +13,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
 
 from mafiatab.domain import protocol as model
-from mafiatab.services.account_admin import AdminDenied, AdminRefused
+from mafiatab.services.account_admin import AdminRefused
 from mafiatab.services.facade import Services
+from mafiatab.services.rights import RightsDenied
 from mafiatab.storage import models as db
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.web.app import create_app
@@ -52,12 +53,12 @@ def test_the_first_account_gets_both_rights_and_only_the_admin_gives_them(
     assert _rights(svc, "root") == (True, True)
     assert _rights(svc, "org") == (True, False)
     # an organizer without the administrator right gives no right
-    with pytest.raises(AdminDenied) as refused:
+    with pytest.raises(RightsDenied) as refused:
         svc.access.give_organizer("plain", actor="org")
     assert refused.value.status == 403
     assert refused.value.message("ru") == "org: это может только администратор сервера"
     assert refused.value.message("en") == "org: only the server's administrator may do this"
-    with pytest.raises(AdminDenied):
+    with pytest.raises(RightsDenied):
         svc.account_admin.set_rights("org", admin=True, actor="org")
     assert _rights(svc, "plain") == (False, False) and _rights(svc, "org") == (True, False)
     # the administrator gives and takes both, audited
@@ -69,7 +70,7 @@ def test_the_first_account_gets_both_rights_and_only_the_admin_gives_them(
                                            .where(db.AuditEntry.action == "set_rights"))]
     assert audit[-1]["after"] == {"organizer": True, "admin": False}
     assert audit[-1]["before"] == {"organizer": False, "admin": True}
-    with pytest.raises(AdminRefused) as own:
+    with pytest.raises(RightsDenied) as own:
         svc.account_admin.set_rights("root", admin=False, actor="root")
     assert "другой администратор" in own.value.message("ru")
     # the operator (the command line) needs no account
@@ -97,11 +98,15 @@ def test_the_admin_resets_any_password_account_an_organizer_only_his_own(
     t2 = svc.tournaments.new_tournament("Чужой", "fsm", actor="org2", stages=[
         model.Stage(id="qual", name="Отбор", kind="qualification")])
     svc.access.grant(t2, "judge2", "judge", actor="org2", password=PASSWORD)
-    # org: neither another organizer nor another tournament's judge
-    assert [a[0] for a in svc.account_admin.accounts(actor="org")] == ["plain"]
-    with pytest.raises(AdminDenied):
+    # org: neither another organizer nor another tournament's judge, nor an account with
+    # no role anywhere (the administrator's: a right may be given to it later)
+    assert [a[0] for a in svc.account_admin.accounts(actor="org")] == []
+    with pytest.raises(RightsDenied) as vacuous:
+        svc.account_admin.reset_password("plain", "taken-over-2026", actor="org")
+    assert vacuous.value.code == "account_no_roles"
+    with pytest.raises(RightsDenied):
         svc.account_admin.reset_password("judge2", "taken-over-2026", actor="org")
-    with pytest.raises(AdminDenied):
+    with pytest.raises(RightsDenied):
         svc.account_admin.reset_password("org2", "taken-over-2026", actor="org")
     # the administrator: every password account but his own
     assert svc.account_admin.accounts(actor="root") == [
@@ -110,8 +115,9 @@ def test_the_admin_resets_any_password_account_an_organizer_only_his_own(
     svc.account_admin.reset_password("judge2", "new-judge2-pass", actor="root")
     svc.account_admin.reset_password("org2", "new-org2-pass-1", actor="root")
     assert svc.accounts.check_password("org2", "new-org2-pass-1")
-    with pytest.raises(AdminRefused):
+    with pytest.raises(RightsDenied) as own:
         svc.account_admin.reset_password("root", "new-root-pass-1", actor="root")
+    assert own.value.code == "reset_self"
 
 
 def test_the_organizer_without_admin_still_creates_tournaments(engine: Engine) -> None:
@@ -125,7 +131,11 @@ def test_the_organizer_without_admin_still_creates_tournaments(engine: Engine) -
     assert c.post("/api/login", json={"user": "org", "password": PASSWORD},
                   headers={"X-CSRF-Token": csrf}).status_code == 200
     page = c.get("/admin/accounts")
-    assert page.status_code == 200 and '<option value="plain">' in page.text
+    assert page.status_code == 200 and '<option value="plain">' not in page.text
+    # once plain judges in org's tournament (and nowhere else), his password is org's too
+    svc.access.grant(tid, "plain", "judge", actor="org")
+    page = c.get("/admin/accounts")
+    assert '<option value="plain">' in page.text
     assert '<option value="root">' not in page.text
 
 

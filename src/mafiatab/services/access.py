@@ -2,8 +2,9 @@
 codes staff hand out at the door, the organizer right, and the tournament's publication
 switches (what the public may see, whether it has ended).
 
-Accounts are global (`services.accounts`); a tournament only grants roles. Organizers
-grant any role; head judges judge and viewer roles only (`require_staff_for`). A code
+Accounts are global (`services.accounts`); a tournament only grants roles. Who may give
+or take which role, and issue or revoke whose code, is the rights model's
+(`services.rights`: organizers any role; head judges judge, viewer and player). A code
 account (made by a sign-in code) holds roles only in its own tournament, and only the
 roles a code can carry (`grant_in`).
 """
@@ -17,7 +18,6 @@ from typing import Final
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from mafiatab.services.account_admin import AdminDenied
 from mafiatab.services.accounts import (
     AccountError,
     Denied,
@@ -32,7 +32,8 @@ from mafiatab.services.accounts import (
     normalize_name,
     utcnow,
 )
-from mafiatab.services.errors import PermissionDenied, ServiceError
+from mafiatab.services.errors import ServiceError
+from mafiatab.services.rights import AccountRef, Act, TournamentRef, require
 from mafiatab.services.store import (
     Store,
     record_audit,
@@ -53,8 +54,6 @@ from mafiatab.storage.models import (
     WebSettings,
 )
 
-#: who grants any role (the tournament's organizers)
-MANAGERS: Final = frozenset({ORGANIZER})
 #: the tournament's staff: they set it up, confirm protocols and decide what is public
 STAFF: Final = frozenset({ORGANIZER, HEAD_JUDGE})
 #: the roles a sign-in code can carry: a judge's table, a player's own page, a viewer
@@ -101,15 +100,6 @@ def grant_in(s: Session, tid: int, user: str, role: str) -> db.User:
     return u
 
 
-def require_staff_for(s: Session, t: db.Tournament, actor: str, role: str) -> None:
-    """The actor may hand out `role`: organizers any, head judges judge and viewer."""
-    mine = roles_in(s, t.id, actor)
-    if ORGANIZER in mine or (HEAD_JUDGE in mine and role in (JUDGE, db.VIEWER)):
-        return
-    raise PermissionDenied("not_allowed", user=actor, action="manage",
-                           tournament=t.name, roles=sorted(STAFF))
-
-
 class Access:
     """Roles, grants, codes, the organizer right and the publication switches (one
     transaction each, over the `Store`)."""
@@ -132,9 +122,7 @@ class Access:
         tournaments."""
         key = account_key(user)
         with self.store.write() as s:
-            me = s.scalar(select(db.User).where(db.User.name == actor))
-            if me is None or not me.admin:
-                raise AdminDenied("not_admin", user=actor)
+            require(s, actor, Act.SET_RIGHTS, AccountRef(key))
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
@@ -154,7 +142,7 @@ class Access:
             raise ServiceError("bad_role", role=role, choices=", ".join(ROLES))
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, MANAGERS, "manage")
+            require(s, actor, Act.GRANT_ROLE, AccountRef(account_key(user), t.id, role))
             u = user_row(s, user)
             exists = s.scalar(select(db.RoleGrant.id).where(
                 db.RoleGrant.user_id == u.id, db.RoleGrant.tournament_id == t.id,
@@ -174,7 +162,7 @@ class Access:
         digest = hash_password(password) if password else None
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_staff_for(s, t, actor, role)
+            require(s, actor, Act.GRANT_ROLE, AccountRef(key, t.id, role))
             exists = s.scalar(select(db.User.id).where(db.User.name == key)) is not None
             if exists and digest is not None:
                 raise AccountError("account_exists", user=key)
@@ -190,7 +178,7 @@ class Access:
         key = account_key(user)
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_staff_for(s, t, actor, role)
+            require(s, actor, Act.REVOKE_ROLE, AccountRef(key, t.id, role))
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
@@ -238,7 +226,7 @@ class Access:
         key = account_key(user)
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_staff_for(s, t, actor, role)
+            require(s, actor, Act.ISSUE_CODE, AccountRef(key, t.id, role))
             code_account_in(s, t.id, key, normalize_name(user))
             grant_in(s, t.id, key, role)
             return add_code_in(s, t.id, key, role, actor=actor, ttl=ttl)
@@ -247,7 +235,7 @@ class Access:
         """The tournament's sign-in codes (never the codes themselves), newest first."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, STAFF, "manage")
+            require(s, actor, Act.MANAGE, TournamentRef(t.id))
             now = utcnow()
             rows = s.scalars(select(SignInCode).where(SignInCode.tournament_id == t.id)
                              .order_by(SignInCode.id.desc()))
@@ -260,10 +248,11 @@ class Access:
         """A code stops opening anything, and every session made with it ends now."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, STAFF, "manage")
+            require(s, actor, Act.MANAGE, TournamentRef(t.id))
             row = s.get(SignInCode, code_id)
             if row is None or row.tournament_id != t.id:
                 raise AccountError("no_code")
+            require(s, actor, Act.REVOKE_CODE, AccountRef(row.user_name, t.id, row.role))
             end_code_sessions_in(s, row)
             record_audit(s, actor, t.id, "revoke_code", {"user": row.user_name, "role": row.role})
 
@@ -295,5 +284,4 @@ class Access:
                           "finished": finished})
 
 
-__all__ = ["CODE_ROLES", "MANAGERS", "STAFF", "Access", "CodeInfo", "Visibility", "grant_in",
-           "require_staff_for"]
+__all__ = ["CODE_ROLES", "STAFF", "Access", "CodeInfo", "Visibility", "grant_in"]

@@ -3,11 +3,12 @@
 
 * **A password reset by an administrator.** The right is a global one, never a role
   inside a tournament: a head judge of one tournament must not take over an account that
-  also works elsewhere. The administrator right (`users.admin`) resets any account with a
-  password; the organizer right (the one that creates tournaments) only the accounts that
-  work in no tournament but the ones he organizes. The reset is written to the audit log
-  (no tournament), and every session of the account ends, so whoever held a stolen or
-  shared session is out.
+  also works elsewhere. Who may reset whose password is the rights model's
+  (`services.rights`): the administrator right (`users.admin`) any other account with a
+  password; the organizer right (the one that creates tournaments) only the accounts
+  with no global right that work in tournaments he organizes and no other. The reset is
+  written to the audit log (no tournament), and every session of the account ends, so
+  whoever held a stolen or shared session is out.
 * **The two global rights** are given and taken by an administrator (audited), or by the
   server's operator from the command line (`mafiatab db grant-admin`).
 * **Rehash at sign-in.** argon2 hashes carry their parameters; when today's differ (the
@@ -22,7 +23,6 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.orm import Session
 
 from mafiatab.services.accounts import (
     MAX_PASSWORD,
@@ -33,10 +33,10 @@ from mafiatab.services.accounts import (
     hash_password,
     needs_rehash,
 )
-from mafiatab.services.errors import PermissionDenied
+from mafiatab.services.rights import AccountRef, Act, Known, allowed, require
 from mafiatab.services.store import Store, record_audit
 from mafiatab.storage import models as db
-from mafiatab.storage.models import ORGANIZER, WebSession
+from mafiatab.storage.models import WebSession
 from mafiatab.texts.refusals import ADMIN
 
 
@@ -46,27 +46,13 @@ class AdminRefused(AccountError):
     texts: ClassVar[Mapping[str, tuple[str, str]]] = ADMIN
 
 
-class AdminDenied(AdminRefused, PermissionDenied):
-    """A reset of an account the administrator has no right over (403)."""
-
-    status = 403
-
-
-def _foreign(s: Session, actor_id: int, user: db.User) -> bool:
-    """Whether `user` is beyond the actor's reach: another holder of the organizer right,
-    or an account with a role (or a player's link) in a tournament the actor does not
-    organize. Taking such an account would take over someone else's tournament."""
-    if user.organizer:
-        return True
-    theirs = set(s.scalars(select(db.RoleGrant.tournament_id)
-                           .where(db.RoleGrant.user_id == user.id)))
-    theirs |= set(s.scalars(select(db.PlayerUser.tournament_id)
-                            .where(db.PlayerUser.user_id == user.id)))
-    if not theirs:
-        return False
-    mine = set(s.scalars(select(db.RoleGrant.tournament_id).where(
-        db.RoleGrant.user_id == actor_id, db.RoleGrant.role == ORGANIZER)))
-    return not theirs <= mine
+def _key(user: str) -> str:
+    """The account key of a typed name, or the text as typed when it is no name (the
+    rights are asked first; the name's refusal comes after, to those who may)."""
+    try:
+        return account_key(user)
+    except AccountError:
+        return user
 
 
 class AccountAdmin:
@@ -97,41 +83,37 @@ class AccountAdmin:
 
     def accounts(self, *, actor: str) -> list[tuple[str, bool, bool]]:
         """The accounts with a password the actor may reset (name, organizer, admin), by
-        name: code accounts have no password; for an organizer without the administrator
-        right, accounts beyond his reach (another organizer, a role in a tournament he does
-        not organize) are not his to reset."""
+        name: code accounts have no password, and of the others only those the rights
+        model lets him reach (`services.rights`: the administrator every other one)."""
         self._require_admin(actor)
         with self.store.read() as s:
-            me = s.scalar(select(db.User).where(db.User.name == actor))
-            assert me is not None
-            rows = s.scalars(select(db.User)
-                             .where(db.User.password_hash.is_not(None),
-                                    db.User.code_tournament_id.is_(None),
-                                    db.User.id != me.id)
-                             .order_by(db.User.name))
+            rows = list(s.scalars(select(db.User)
+                                  .where(db.User.password_hash.is_not(None),
+                                         db.User.code_tournament_id.is_(None),
+                                         db.User.name != actor)
+                                  .order_by(db.User.name)))
+            known = Known()
+            known.load(s, [actor, *(u.name for u in rows)])
             return [(u.name, bool(u.organizer), bool(u.admin)) for u in rows
-                    if me.admin or not _foreign(s, me.id, u)]
+                    if allowed(s, actor, Act.RESET_PASSWORD, AccountRef(u.name), known=known)]
 
     def reset_password(self, user: str, password: str, *, actor: str) -> int:
         """Give another account a new password; its sessions end. Returns how many
-        sessions ended. Refused for one's own account (the owner changes his own with the
-        old password) and for code accounts (they sign in with a code only)."""
-        self._require_admin(actor)
+        sessions ended. Asks the rights model (never one's own account, only an account
+        the actor holds every right of) before the hash is made, and again in the write;
+        refused for code accounts (they sign in with a code only)."""
+        key = _key(user)
+        with self.store.read() as s:  # who may comes first: anyone else learns nothing
+            require(s, actor, Act.RESET_PASSWORD, AccountRef(key))
         key = account_key(user)
-        if key == actor:
-            raise AdminRefused("reset_self")
         digest = hash_password(password)  # checks the length first; outside the lock
         with self.store.write() as s:
-            me = s.scalar(select(db.User).where(db.User.name == actor))
-            if me is None or not (me.organizer or me.admin) or me.password_hash is None:
-                raise Denied("not_organizer", user=actor)
+            require(s, actor, Act.RESET_PASSWORD, AccountRef(key))
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
             if u.code_tournament_id is not None:
                 raise AdminRefused("reset_code_account", user=key)
-            if not me.admin and _foreign(s, me.id, u):
-                raise AdminDenied("reset_not_yours", user=key)
             u.password_hash = digest
             gone = s.execute(delete(WebSession).where(WebSession.user_id == u.id))
             ended = gone.rowcount  # type: ignore[attr-defined]
@@ -142,17 +124,14 @@ class AccountAdmin:
     def set_rights(self, user: str, *, actor: str, organizer: bool | None = None,
                    admin: bool | None = None, operator: bool = False) -> tuple[bool, bool]:
         """Give or take the global rights of an account with a password (None: as it is).
-        An administrator's act, or the server operator's (`operator`: the command line,
-        which holds the database itself). An administrator does not take his own
-        administrator right (someone must keep it). Audited; returns (organizer, admin)."""
-        key = account_key(user)
+        An administrator's act (never on his own rights: someone else must keep them), or
+        the server operator's (`operator`: the command line, which holds the database
+        itself). Audited; returns (organizer, admin)."""
+        key = _key(user)
         with self.store.write() as s:
             if not operator:
-                me = s.scalar(select(db.User).where(db.User.name == actor))
-                if me is None or not me.admin or me.password_hash is None:
-                    raise AdminDenied("not_admin", user=actor)
-                if key == me.name and admin is False:
-                    raise AdminRefused("revoke_self")
+                require(s, actor, Act.SET_RIGHTS, AccountRef(key))
+            key = account_key(user)
             u = s.scalar(select(db.User).where(db.User.name == key))
             if u is None:
                 raise AccountError("no_account", user=key)
@@ -193,4 +172,4 @@ class AccountAdmin:
             raise Denied("not_organizer", user=actor)
 
 
-__all__ = ["AccountAdmin", "AdminDenied", "AdminRefused"]
+__all__ = ["AccountAdmin", "AdminRefused"]

@@ -60,6 +60,7 @@ from mafiatab.services.accounts import (
 )
 from mafiatab.services.errors import ConflictError, ServiceError
 from mafiatab.services.revision_log import whole
+from mafiatab.services.rights import AccountRef, Act, TournamentRef, require
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -238,7 +239,7 @@ class Appeals:
         digest = hash_password(password) if password else None
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, MANAGE, "manage")
+            require(s, actor, Act.GRANT_ROLE, AccountRef(key, t.id, PLAYER))
             exists = s.scalar(select(db.User.id).where(db.User.name == key)) is not None
             if exists and digest is not None:
                 raise AccountError("account_exists", user=key)
@@ -267,7 +268,7 @@ class Appeals:
         key = account_key(user or f"{tournament}-{player}")
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, MANAGE, "manage")
+            require(s, actor, Act.ISSUE_CODE, AccountRef(key, t.id, PLAYER))
             self._participant(s, t.id, player)
             code_account_in(s, t.id, key, key)
             self._link(s, t.id, player, key)
@@ -484,11 +485,13 @@ class Appeals:
             schedule, _ = self._schedule(s, t.id)
             return self._view(s, row, schedule, self._profile(t))
 
-    def filing_deadline(self, tournament: int, game: str, kind: ap.Kind
+    def filing_deadline(self, tournament: int, game: str, kind: ap.Kind, *, actor: str
                         ) -> tuple[ap.Deadline | None, list[ap.Refusal]]:
-        """The earliest deadline of a filing on the game, and why it cannot be known."""
+        """The earliest deadline of a filing on the game, and why it cannot be known: for
+        those with a role in the tournament (it tells whether the game is published)."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            require(s, actor, Act.SEE, TournamentRef(t.id))
             row = game_row(s, t.id, game)
             g = self._filed_game(s, row)
             schedule, _ = self._schedule(s, t.id)

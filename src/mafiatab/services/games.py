@@ -23,6 +23,7 @@ from mafiatab.services.access import STAFF, grant_in
 from mafiatab.services.accounts import account_key
 from mafiatab.services.errors import NotFound
 from mafiatab.services.reads import require_published, staff_in
+from mafiatab.services.rights import AccountRef, Act, require
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -139,6 +140,8 @@ class Games:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
             game_row(s, t.id, game)
+            if not roles_in(s, t.id, judge) & {JUDGE, *STAFF}:  # a judge's role is given
+                require(s, actor, Act.GRANT_ROLE, AccountRef(judge, t.id, JUDGE))
             grant_in(s, t.id, judge, JUDGE)
             row = s.scalar(select(Assignment).where(Assignment.tournament_id == t.id,
                                                     Assignment.game_code == game))

@@ -53,9 +53,9 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from mafiatab.services.access import STAFF
 from mafiatab.services.errors import ServiceError
-from mafiatab.services.store import Store, aware, require_role, tournament_row
+from mafiatab.services.rights import Act, TournamentRef, require
+from mafiatab.services.store import Store, aware, tournament_row
 from mafiatab.storage import models as db
 from mafiatab.texts.refusals import JOBS
 
@@ -317,7 +317,7 @@ class Jobs:
         """Stop the tournament's waiting or running job (404 when there is none): the
         tournament's organizers and head judges only."""
         with self.store.write() as s:
-            require_role(s, tournament_row(s, tournament), actor, STAFF, "manage")
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
             row = s.scalar(select(db.Job).where(db.Job.tournament_id == tournament,
                                                 db.Job.kind == kind, db.Job.state.in_(BUSY))
                            .with_for_update())

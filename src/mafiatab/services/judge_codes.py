@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from mafiatab.services.accounts import AccountError
-from mafiatab.services.store import Store, require_role, tournament_row
+from mafiatab.services.rights import AccountRef, Act, TournamentRef, decide, require
+from mafiatab.services.store import Store, tournament_row
 from mafiatab.storage import models as db
-from mafiatab.storage.models import HEAD_JUDGE, JUDGE, ORGANIZER
+from mafiatab.storage.models import JUDGE
 
 if TYPE_CHECKING:
     from mafiatab.services.access import Access
@@ -47,18 +48,19 @@ class JudgeCodes:
 
     def _code_account(self, tournament: int, user: str, *, actor: str) -> bool:
         """Whether `user` signs in by codes of this tournament (making a name-only
-        account of this tournament its code account)."""
+        account of this tournament its code account). A code opens the whole account, so
+        the rights model decides whether the actor may issue one for it
+        (`services.rights`: no right and no role elsewhere, every role here one he
+        gives); an account beyond that signs in as it always did."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, {ORGANIZER, HEAD_JUDGE}, "manage")
+            require(s, actor, Act.MANAGE, TournamentRef(t.id))
             u = s.scalar(select(db.User).where(db.User.name == user))
             if u is None or u.code_tournament_id == t.id:
                 return True
-            if u.password_hash is not None or u.organizer or u.code_tournament_id is not None:
+            if u.password_hash is not None or u.code_tournament_id is not None:
                 return False
-            elsewhere = s.scalar(select(db.RoleGrant.id).where(
-                db.RoleGrant.user_id == u.id, db.RoleGrant.tournament_id != t.id).limit(1))
-            if elsewhere is not None:
+            if decide(s, actor, Act.ISSUE_CODE, AccountRef(user, t.id, JUDGE)) is not None:
                 return False
             u.code_tournament_id = t.id
             return True

@@ -110,7 +110,8 @@ class MyPageService:
             deadline = None
             if view.case.status is ap.Status.OPEN:
                 found, _missing = self.appeals.filing_deadline(tournament, view.case.filing.game,
-                                                               view.case.filing.kind)
+                                                               view.case.filing.kind,
+                                                               actor=actor)
                 deadline = found.at if found is not None else None
             out.cases.append(MyCase(view, deadline))
         return out

@@ -11,9 +11,10 @@ An identity is a row of `players`; each tournament's participant points at one. 
 moves the merged identity's participations to the kept one and deletes the merged row,
 keeping in `player_merges` what a split needs to restore exactly what was there (the same
 row id, nickname and club, the same participations). Two identities that played in the
-same tournament are two people: such a merge is refused. Merging and splitting are for
-holders of the global organizer right (the participations of tournaments they organize) and
-of the administrator right (any); the server's rating setting for administrators only.
+same tournament are two people: such a merge is refused. Who may merge and split is the
+rights model's (`services.rights`): a holder of the administrator right any records, a
+holder of the organizer right those whose every tournament, on both sides, he organizes;
+the server's rating setting is for administrators only.
 
 Caches: a tournament's digest (its scoring, the expensive part of a person's page) is kept
 until the tournament changes (its stamp: the confirmed revisions and its audit entries);
@@ -69,10 +70,10 @@ from mafiatab.domain.ratings import (
     what_if,
 )
 from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
+from mafiatab.services.rights import Act, MergeRef, PeopleRef, require
 from mafiatab.services.store import Store, record_audit
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.storage import models as db
-from mafiatab.storage.models import ORGANIZER
 from mafiatab.texts.refusals import PEOPLE
 
 if TYPE_CHECKING:
@@ -281,36 +282,9 @@ class People:
             return _is_admin(s, user)
 
     @staticmethod
-    def _require(s: Session, actor: str) -> None:
-        if not _is_organizer(s, actor):
-            raise PeopleDenied("not_federation_organizer", user=actor)
-
-    @staticmethod
     def _require_admin(s: Session, actor: str) -> None:
         if not _is_admin(s, actor):
             raise PeopleDenied("not_admin", user=actor)
-
-    @staticmethod
-    def _require_organizer_of(s: Session, actor: str, tournaments: Iterable[int]) -> None:
-        """A merge or a split changes who a participant is in each of `tournaments` (his
-        name and club in its standings). A tournament that organizers run (accounts that
-        sign in) is theirs: the organizer of another tournament may not change it. One
-        without such an organizer (a file or archive imported from the command line)
-        stays the right's holders'. The administrator right reaches every tournament."""
-        wanted = sorted(set(tournaments))
-        if not wanted or _is_admin(s, actor):
-            return
-        owners: dict[int, set[str]] = {}
-        for tid, user in s.execute(select(db.RoleGrant.tournament_id, db.User.name)
-                                   .join(db.User, db.User.id == db.RoleGrant.user_id)
-                                   .where(db.RoleGrant.tournament_id.in_(wanted),
-                                          db.RoleGrant.role == ORGANIZER,
-                                          db.User.password_hash.is_not(None))):
-            owners.setdefault(tid, set()).add(user)
-        for tid in wanted:
-            if tid in owners and actor not in owners[tid]:
-                name = s.scalar(select(db.Tournament.name).where(db.Tournament.id == tid))
-                raise PeopleDenied("not_their_organizer", user=actor, tournament=name or tid)
 
     # --- identities -----------------------------------------------------------------------
 
@@ -350,7 +324,7 @@ class People:
         if len(reason) > REASON_LIMIT:
             raise PeopleError("reason_too_long", n=REASON_LIMIT)
         with self.store.write() as s:
-            self._require(s, actor)
+            require(s, actor, Act.MERGE, PeopleRef(kept, merged))
             if kept == merged:
                 raise PeopleError("same_person")
             keep = self._person(s, kept)
@@ -364,7 +338,6 @@ class People:
             if shared is not None:
                 raise PeopleError("same_tournament", kept=kept, merged=merged,
                                   tournament=shared)
-            self._require_organizer_of(s, actor, mine)
             moved = sorted(mine.values())
             if moved:
                 s.execute(update(db.Participant).where(db.Participant.id.in_(moved))
@@ -387,7 +360,7 @@ class People:
         club, and the participations that moved go back to it. The merge record stays,
         stamped with who split it and when."""
         with self.store.write() as s:
-            self._require(s, actor)
+            require(s, actor, Act.SPLIT, MergeRef(merge))
             m = s.get(db.PlayerMerge, merge) if 0 < merge < 2**31 else None
             if m is None:
                 raise PeopleNotFound("no_merge", ref=merge)
@@ -400,9 +373,6 @@ class People:
                                    .where(db.Participant.id.in_(list(m.participants) or [-1]))))
             if later is not None or s.get(db.Player, m.kept_id) is None or owners - {m.kept_id}:
                 raise PeopleError("split_later_first", later=later or "—", kept=m.kept_id)
-            self._require_organizer_of(s, actor, s.scalars(
-                select(db.Participant.tournament_id)
-                .where(db.Participant.id.in_(list(m.participants) or [-1]))))
             if s.get(db.Player, m.merged_id) is not None:  # pragma: no cover - ids never reused
                 raise PeopleError("split_later_first", later="—", kept=m.merged_id)
             s.add(db.Player(id=m.merged_id, nickname=m.merged_nickname, club=m.merged_club))

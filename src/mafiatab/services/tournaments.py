@@ -48,6 +48,7 @@ from mafiatab.services.errors import (
 )
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.revision_log import whole
+from mafiatab.services.rights import Act, TournamentRef, require
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -452,8 +453,12 @@ class Tournaments:
 
     export = tournament
 
-    def audit_log(self, tournament: int) -> list[tuple[dt.datetime, str, str, dict[str, Any]]]:
+    def audit_log(self, tournament: int, *, actor: str
+                  ) -> list[tuple[dt.datetime, str, str, dict[str, Any]]]:
+        """The tournament's audit log, oldest first: its staff's to read (the rights
+        model's `MANAGE`), since it names every account and what it did."""
         with self.store.read() as s:
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
             rows = s.scalars(select(db.AuditEntry).where(db.AuditEntry.tournament_id == tournament)
                              .order_by(db.AuditEntry.id))
             return [(aware(r.at), r.user_name, r.action, dict(r.detail)) for r in rows]

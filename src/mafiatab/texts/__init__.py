@@ -52,6 +52,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "roster": ("mafiatab.texts.refusals", "ROSTER"),
     "roster_reason": ("mafiatab.texts.refusals", "ROSTER_REASON"),
     "admin": ("mafiatab.texts.refusals", "ADMIN"),
+    "rights": ("mafiatab.texts.rights", "RIGHTS"),
     "setup": ("mafiatab.texts.refusals", "SETUP"),
     "people": ("mafiatab.texts.refusals", "PEOPLE"),
     "day": ("mafiatab.texts.refusals", "DAY"),

@@ -49,29 +49,9 @@ ROSTER: Final[dict[str, tuple[str, str]]] = {
 
 #: an administrator's resets (`services.account_admin.AdminRefused`)
 ADMIN: Final[dict[str, tuple[str, str]]] = {
-    "reset_self": (
-        "свой пароль меняют на главной странице, со старым паролем",
-        "your own password is changed on the start page, with the old one",
-    ),
     "reset_code_account": (
         "{user} входит по коду турнира; пароля у такой учётной записи нет",
         "{user} signs in with a tournament's code; such an account has no password",
-    ),
-    "reset_not_yours": (
-        "{user} — организатор или работает в турнире, где вы не организатор: его пароль "
-        "меняет владелец или оператор сервера (serve --add-user)",
-        "{user} is an organizer or works in a tournament you do not organize: the owner "
-        "or the server's operator (serve --add-user) changes that password",
-    ),
-    "not_admin": (
-        "{user}: это может только администратор сервера",
-        "{user}: only the server's administrator may do this",
-    ),
-    "revoke_self": (
-        "своё право администратора снимает другой администратор или оператор сервера "
-        "(mafiatab db grant-admin --take)",
-        "your own administrator right is taken by another administrator or the server's "
-        "operator (mafiatab db grant-admin --take)",
     ),
     "rights_code_account": (
         "{user} входит по коду турнира: права организатора и администратора даются только "
@@ -114,10 +94,6 @@ PEOPLE: Final[dict[str, tuple[str, str]]] = {
         "split the later merge no. {later} first: player no. {kept} was merged again or "
         "changed since",
     ),
-    "not_federation_organizer": (
-        "{user}: это может только организатор с правом создавать турниры",
-        "{user}: only an organizer with the right to create tournaments may do this",
-    ),
     "not_admin": (
         "{user}: настройки рейтинга сервера меняет только администратор сервера",
         "{user}: only the server's administrator changes the server's rating settings",
@@ -132,11 +108,6 @@ PEOPLE: Final[dict[str, tuple[str, str]]] = {
     "not_rated": ("игра {game} турнира №{ref} не рейтинговая или не найдена",
                   "game {game} of tournament no. {ref} is not rated or not found"),
     "reason_too_long": ("причина длиннее {n} знаков", "the reason is longer than {n} characters"),
-    "not_their_organizer": (
-        "{user}: объединение меняет записи турнира «{tournament}», а вы не его организатор",
-        "{user}: the merge changes the records of tournament '{tournament}', which you do "
-        "not organize",
-    ),
 }
 
 

@@ -326,7 +326,7 @@ def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[st
     t, players, _stages = svc.tournaments.context(tid)
     deadlines = {}
     for kind in ap.Kind:
-        found, missing = svc.appeals.filing_deadline(tid, code, kind)
+        found, missing = svc.appeals.filing_deadline(tid, code, kind, actor=require_user(me))
         deadlines[kind.value] = (found, missing)
     awarded = _awarded(svc, tid, code, me.lang)
     own = sorted(mine)[0] if len(mine) == 1 else (players[0].id if players else "")
@@ -877,12 +877,12 @@ def api_file(tid: int, code: str, body: FilingBody, me: Who, svc: Svc) -> dict[s
 @api.get("/t/{tid}/games/{code}/deadline")
 def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -> dict[str, Any]:
     """Until when a filing on the game is possible, and why that cannot be known yet."""
-    require_user(me)
+    user = require_user(me)
     try:
         k = ap.Kind(kind)
     except ValueError:
         raise HTTPException(status_code=400, detail="kind") from None
-    found, missing = svc.appeals.filing_deadline(tid, code, k)
+    found, missing = svc.appeals.filing_deadline(tid, code, k, actor=user)
     zone = svc.zones.zone(tid)
     return {"deadline": found.at.isoformat() if found else None,
             "local": local_time(found.at, zone, me.lang) if found else None,

@@ -445,13 +445,13 @@ async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
 def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    require_role(me, tid, STAFF)
+    user = require_role(me, tid, STAFF)
     t, players, _s = svc.tournaments.context(tid)
     # an entry names a player by his nickname; the id stays in the stored log and the API
     nick = {p.id: p.nickname for p in players}
     entries = [(at, user, action, {**detail, "player": nick.get(detail["player"], detail["player"])}
                 if isinstance(detail.get("player"), str) else detail)
-               for at, user, action, detail in reversed(svc.tournaments.audit_log(tid))]
+               for at, user, action, detail in reversed(svc.tournaments.audit_log(tid, actor=user))]
     return render(request, "audit.html", t=t, tid=tid, entries=entries)
 
 
