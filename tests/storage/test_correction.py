@@ -83,7 +83,7 @@ def test_correction_stays_in_the_queue_marked_with_who_what_why(service: Service
     assert head.explanations[seat] == "+0,8 за точную версию"
     assert seat_changes(head.corrections, seat, "en")[0].startswith(
         f"corrected by the head judge {HJ}: seat {seat}: extra points: +0.8 → +0.4")
-    audit = [a for _at, _u, a, _d in service.tournaments.audit_log(tid)]
+    audit = [a for _at, _u, a, _d in service.tournaments.audit_log(tid, actor=ORG)]
     assert audit[-1] == "correct"
     # confirmed, the mark stays, and the export carries it
     assert service.protocols.confirm(tid, g.id, actor=HJ2).state == CONFIRMED
@@ -174,7 +174,7 @@ def test_four_eyes_is_audited_both_ways(service: Services) -> None:
     service.tournaments.set_options(tid, actor=ORG, confirmer_must_differ=True)
     assert service.tournaments.four_eyes(tid)
     service.tournaments.set_options(tid, actor=ORG, confirmer_must_differ=False)
-    actions = [a for _at, _u, a, _d in service.tournaments.audit_log(tid)]
+    actions = [a for _at, _u, a, _d in service.tournaments.audit_log(tid, actor=ORG)]
     assert actions[-2:] == ["four_eyes_on", "four_eyes_off"]
 
 
