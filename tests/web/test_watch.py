@@ -4,7 +4,8 @@ who may scrape; health on a current schema, a schema behind, and a database gone
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,58 @@ def test_healthz_503_without_the_database_and_says_no_address(tmp_path: Path) ->
     finally:
         far.dispose()
     assert status == 503 and body == {"status": "unavailable", "reason": "database_unreachable"}
+
+
+def _until(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_open_event_streams_on_a_real_server(engine: Engine) -> None:
+    """A real server on loopback: a spectator's standings stream counts as open while it
+    reads, and no longer once he leaves; the stream is no latency sample."""
+    import socket
+    import threading
+
+    import httpx
+    import uvicorn
+
+    from tests.web.test_overlay_push import Listener
+
+    tid = _tournament(engine)
+    app = create_app(engine, secret="s")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    _until(lambda: server.started, "the app did not start")
+    base = f"http://127.0.0.1:{port}"
+    scraper = httpx.Client(base_url=base, timeout=30)
+
+    def open_streams() -> float:
+        r = scraper.get("/metrics")
+        assert r.status_code == 200
+        fams = text_string_to_metric_families(r.text)
+        return _value([s for f in fams for s in f.samples], "mafiatab_event_streams_open")
+
+    try:
+        assert open_streams() == 0
+        listener = Listener(f"{base}/t/{tid}/standings/events")
+        assert listener.status == 200
+        _until(lambda: open_streams() == 1, "the open stream is not counted")
+        listener.close()
+        _until(lambda: open_streams() == 0, "the closed stream is still counted")
+        r = scraper.get("/metrics")
+        samples = [s for f in text_string_to_metric_families(r.text) for s in f.samples]
+        route = "/t/{tid}/standings/events"
+        assert _value(samples, "mafiatab_http_requests_total", route=route, status="200") == 1
+        assert _value(samples, "mafiatab_http_request_duration_seconds_count", route=route) == 0
+    finally:
+        scraper.close()
+        server.should_exit = True
+        thread.join(10)
