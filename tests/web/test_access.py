@@ -235,6 +235,10 @@ DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/rating/settings", ORG, {"kind": "nope"}),
     ("GET", "/api/people/{pid}", ALL, None),
     ("GET", "/api/rating", ALL, None),
+    # an operator's: health for anyone; metrics for no role at all (this machine or a
+    # token only: tests/web/test_watch.py)
+    ("GET", "/healthz", ALL, None),
+    ("GET", "/metrics", frozenset(), None),
     ("POST", "/api/people/{pid}/merge", ORG, {"other": 999_999}),
     ("POST", "/api/people/merges/{mid}/split", ORG, None),
 ]

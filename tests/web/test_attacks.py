@@ -635,13 +635,14 @@ def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) 
 
 def test_a_flooding_address_is_refused_before_any_other_middleware(
         fresh: World, app_of: Callable[..., Any]) -> None:
-    """The gate is the outermost layer (a refused sign-in costs no session cookie or
-    header work: `bench/web.py --flood`), and its plain 429 still carries the headers
-    that keep a browser from sniffing or framing it."""
+    """The gate is the outermost layer but the metrics' count (a refused sign-in costs
+    no session cookie or header work: `bench/web.py --flood`), and its plain 429 still
+    carries the headers that keep a browser from sniffing or framing it."""
     from mafiatab.web.security import SignInGate
+    from mafiatab.web.watch import Watch
 
     app = app_of(fresh)
-    assert app.user_middleware[0].cls is SignInGate
+    assert [m.cls for m in app.user_middleware[:2]] == [Watch, SignInGate]
     c = _client(app)
     headers = _csrf(c)
     plain = None

@@ -210,7 +210,7 @@ def test_phone_standings_keep_the_nickname_in_view_and_the_player_page_says_plac
     page.goto(f"{base}/t/{tid}", wait_until="domcontentloaded")  # charts may come later
     first = page.locator("#standings-table tr[data-player] td.stick-name").first
     first.wait_for(state="visible")  # under load the table may be drawn after the DOM is ready
-    nickname = first.inner_text()
+    nickname = first.locator("a").first.inner_text()  # the second link: his person page
     page.evaluate("document.querySelector('#standings .scroll').scrollLeft = 10000")
     scrolled = page.evaluate("document.querySelector('#standings .scroll').scrollLeft")
     # the standings refresh themselves (htmx): a box is None while the row is being swapped
@@ -222,7 +222,7 @@ def test_phone_standings_keep_the_nickname_in_view_and_the_player_page_says_plac
     assert (scrolled > 0) is (width == 360)
     _shot(page, f"setup-standings-scrolled-{width}")
     with page.expect_navigation(wait_until="domcontentloaded"):
-        first.locator("a").click()
+        first.locator("a").first.click()
     assert page.inner_text("h1").startswith(nickname)
     text = page.inner_text("#place-total")
     assert re.search(r"Место: 1\*? · Сумма: −?\d+,\d\d", text), text

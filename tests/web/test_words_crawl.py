@@ -49,7 +49,10 @@ IANA = re.compile(r"(?<![\w/])(Africa|America|Antarctica|Arctic|Asia|Atlantic|Au
 LATIN_OK = {"api", "openapi", "http", "https", "wi-fi", "wi", "fi", "ci", "pdf", "csv",
             "xlsx", "svg", "utc", "json", "mafiatab", "htmx", "ctrl", "obs", "url", "id",
             "sse", "en", "ru", "english", "fsm", "fiim", "iso",
-            "organizer", "headjudge", "viewer", "reserve-judge", "reserve", "judge"}
+            "organizer", "headjudge", "viewer", "reserve-judge", "reserve", "judge",
+            # the rating's page: its formula's name («mafiatab rating 2»), its symbol
+            # `base`, and the site whose Elo it shows beside
+            "rating", "base", "mafiaratings"}
 LATIN = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z-]{2,}(?![\w-])")
 CYRILLIC = re.compile(r"[А-Яа-яЁё]{3,}")
 #: a program's name with underscores (`opt_comp_per_team`, `checkin_key`): the word checks
@@ -72,7 +75,8 @@ class _Text(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
-        if tag in ("script", "style", "template"):
+        # a <pre> holds a formula (the rating's): symbols such as S_red, not words
+        if tag in ("script", "style", "template", "pre"):
             self._hidden += 1
         if tag == "a" and a.get("href"):
             self.links.append(a["href"] or "")
@@ -83,7 +87,7 @@ class _Text(HTMLParser):
             self.parts.append(a["value"] or "")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style", "template") and self._hidden:
+        if tag in ("script", "style", "template", "pre") and self._hidden:
             self._hidden -= 1
 
     def handle_data(self, data: str) -> None:
@@ -105,7 +109,8 @@ def _names(world: World) -> set[str]:
 
 
 def problems_of(text: str, lang: str, names: set[str], url: str = "/t/") -> list[str]:
-    text = re.sub(r"https?://\S+|/t/\S+", "", text)  # an address shown to copy is not prose
+    # an address shown to copy is not prose
+    text = re.sub(r"https?://\S+|/t/\S+|/people/\S+", "", text)
     found = [f"code {m!r}" for m in CODE[lang].findall(text)]
     found += [f"raw {rx.pattern!r}" for rx in RAW if rx.search(text)]
     found += [f"time zone {m.group(0)!r}" for m in IANA.finditer(text)]

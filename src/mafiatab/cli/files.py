@@ -337,18 +337,33 @@ def demo(
     port: Annotated[int, typer.Option(help="Port of the web app / порт")] = 8000,
     no_serve: Annotated[bool, typer.Option(
         "--no-serve", help="Only write the file, the database and the standings")] = False,
+    fresh: Annotated[bool, typer.Option(
+        "--fresh", help="Build the demo's database anew (else the last one is kept) / "
+        "собрать базу демо заново")] = False,
 ) -> None:
-    """A demo tournament: SQLite database, web app, and the same tournament as a file /
-    демо-турнир и веб-приложение."""
+    """A demo tournament: SQLite database (kept between starts unless --fresh), web app,
+    and the same tournament as a file / демо-турнир и веб-приложение (база сохраняется
+    между запусками; заново — --fresh)."""
     from mafiatab.sample import sample_tournament
-    from mafiatab.web.demo import DEMO_PASSWORD, as_served, build_demo
+    from mafiatab.web.demo import (
+        DEMO_PASSWORD,
+        as_served,
+        build_demo,
+        judge_with_a_table,
+        reopen_demo,
+    )
 
     L = lang.value
     if rules not in PROFILES:
         fail_usage(i18n.t("unknown_rules", L, value=rules, choices=", ".join(PROFILES)))
-    t = sample_tournament(rules, players, rounds, seed=2026, final_round=True,
-                          name="Демо-турнир" if lang is Lang.ru else "Demo tournament")
-    built = build_demo(Path("mafiatab-demo.sqlite"), t)
+    db_file = Path("mafiatab-demo.sqlite")
+    built = None if fresh else reopen_demo(db_file)
+    kept = built is not None
+    if built is None:
+        t = sample_tournament(rules, players, rounds, seed=2026, final_round=True,
+                              name="Демо-турнир" if lang is Lang.ru else "Demo tournament")
+        built = build_demo(db_file, t)
+    built, table = judge_with_a_table(built)
     # the file, the terminal and the web app show one tournament: the database's
     stored, result = as_served(built.db_path, built.tournament)
     path = Path("mafiatab-demo.json")
@@ -359,6 +374,8 @@ def demo(
               markup=False)
     out.print(i18n.t("demo_db", L, db=str(built.db_path.resolve()), id=built.tournament),
               markup=False)
+    if kept:
+        out.print(i18n.t("demo_kept", L), markup=False)
     if built.open_tables:
         out.print(i18n.t("demo_open_round", L, round=built.open_round,
                          tables=i18n.count(len(built.open_tables), "table", L),
@@ -369,7 +386,11 @@ def demo(
     for name, _password, role in built.accounts:
         out.print(f"  {_ROLE_WORDS.get(role, (role, role))[0 if L == 'ru' else 1]:<16} {name}",
                   markup=False)
-    out.print(i18n.t("demo_code", L, user=built.code_user, code=built.code), markup=False)
+    if table is not None:
+        out.print(i18n.t("demo_code_table", L, user=built.code_user, table=table,
+                         code=built.code), markup=False)
+    else:
+        out.print(i18n.t("demo_code", L, user=built.code_user, code=built.code), markup=False)
     if no_serve:
         return
     from mafiatab.web.server import run

@@ -516,6 +516,14 @@ class People:
         return PersonPage(info, stats, names, self.merges(person), rating, unseen[person],
                           history, row is None or not row.provisional)
 
+    def person_ids(self, tournament: int) -> dict[str, int]:
+        """A tournament's players (their ids in its protocols) with the person each one
+        is: the standings link every player to his page across tournaments."""
+        with self.store.read() as s:
+            rows = s.execute(select(db.Participant.code, db.Participant.player_id)
+                             .where(db.Participant.tournament_id == tournament))
+            return {str(code): int(pid) for code, pid in rows}
+
     def clubs(self) -> list[tuple[str, int]]:
         """Every club with its number of members, by name."""
         with self.store.read() as s:

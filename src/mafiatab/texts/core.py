@@ -83,6 +83,13 @@ TEXT: dict[str, tuple[str, str]] = {
                       "Accounts (password {password} for all):"),
     "demo_code": ("Личный код входа судьи {user}: {code}",
                   "Personal sign-in code of the judge {user}: {code}"),
+    "demo_code_table": ("Личный код входа судьи {user} (его ждёт стол {table}): {code}",
+                        "Personal sign-in code of the judge {user} (table {table} waits for "
+                        "him): {code}"),
+    "demo_kept": ("База демо сохранена с прошлого запуска (всё, что вы в ней сделали, на месте); "
+                  "начать заново: mafiatab demo --fresh",
+                  "The demo's database is kept from the last start (all you did in it is "
+                  "there); to start anew: mafiatab demo --fresh"),
     "demo_open": ("Откройте {url} (остановить: Ctrl+C)", "Open {url} (stop: Ctrl+C)"),
     "unknown_rules": ("Правила {value!r} неизвестны; есть: {choices}.",
                       "Unknown rules {value!r}; there are: {choices}."),

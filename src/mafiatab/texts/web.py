@@ -8,6 +8,10 @@ from typing import Final
 WEB: Final[dict[str, tuple[str, str]]] = {
     "app": ("Мафия: турнир", "Mafia: tournament"),
     "tournaments": ("Турниры", "Tournaments"),
+    "nav_people": ("Игроки", "Players"),
+    "nav_clubs": ("Клубы", "Clubs"),
+    "nav_rating": ("Рейтинг федерации", "The federation's rating"),
+    "person_page": ("Все турниры игрока", "The player's tournaments"),
     "sign_in": ("Войти", "Sign in"),
     "sign_out": ("Выйти", "Sign out"),
     "account": ("Учётная запись", "Account"),

@@ -210,7 +210,12 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import game_time  # issue 15.5: events' times, the video, timecodes
 
     game_time.install(app)
+    from mafiatab.web import watch  # /healthz and /metrics
+
+    watch.install(app, engine)
     app.add_middleware(BodyLimit)  # nothing reads a body past the limit
-    # outermost: a sign-in from an address over its limit is refused before any other work
+    # a sign-in from an address over its limit is refused before any other work
     app.add_middleware(SignInGate)
+    # outermost: every request counted and timed, also the gate's refusals
+    app.add_middleware(watch.Watch)
     return app

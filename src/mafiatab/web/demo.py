@@ -4,7 +4,7 @@ accounts), with its last qualification round seated and waiting for the judges."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -21,6 +21,8 @@ ORGANIZER_NAME: Final = "organizer"
 HEAD_JUDGE_NAME: Final = "headjudge"
 VIEWER_NAME: Final = "viewer"
 DEMO_PASSWORD: Final = "demo-pass-2026"
+#: the account the demo's sign-in code makes (a code makes an account of its own)
+CODE_USER: Final = "reserve-judge"
 
 
 @dataclass(slots=True)
@@ -87,9 +89,68 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
         info = svc.protocols.submit(tid, g.id, actor=judge, base_revision=info.number)
         svc.protocols.confirm(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
     # a code makes an account of its own (issue 10): a reserve judge for this tournament
-    code_user = "reserve-judge"
+    code_user = CODE_USER
     code = svc.access.create_code(tid, code_user, JUDGE, actor=ORGANIZER_NAME)
     return Demo(db_path, tid, accounts, code, code_user, open_games, last, tables)
+
+
+def reopen_demo(db_path: Path) -> Demo | None:
+    """The demo database kept from an earlier start (brought to the newest schema), or
+    None when there is none to keep: the demo keeps what its user did between starts
+    (`mafiatab demo --fresh` builds it anew). Its code is not stored readable, so
+    `judge_with_a_table` gives a new one."""
+    if not db_path.is_file():
+        return None
+    engine = make_engine(str(db_path))
+    try:
+        upgrade(engine)
+        svc = Services(engine)
+        listed = svc.tournaments.list_tournaments()
+        if not listed:
+            return None
+        tid = min(t.id for t in listed)
+        games = svc.games.overview(tid)
+        first = svc.tournaments.context(tid)[2][0].id
+        qual = [g for g in games if g.stage == first]
+        if not qual:
+            return None
+        tables = sorted({g.table for g in qual})
+        last = max(g.round for g in qual)
+        waiting = [g for g in qual if g.round == last and not g.confirmed_revision]
+    except Exception:  # not a demo database we can read: the caller builds a fresh one
+        return None
+    finally:
+        engine.dispose()
+    accounts = [(ORGANIZER_NAME, DEMO_PASSWORD, "organizer"),
+                (HEAD_JUDGE_NAME, DEMO_PASSWORD, HEAD_JUDGE),
+                *((f"judge{n}", DEMO_PASSWORD, JUDGE) for n in tables),
+                (VIEWER_NAME, DEMO_PASSWORD, VIEWER)]
+    return Demo(db_path, tid, accounts, "", CODE_USER, [g.code for g in waiting], last,
+                [g.table for g in waiting])
+
+
+def judge_with_a_table(demo: Demo) -> tuple[Demo, int | None]:
+    """The demo's code opens a table waiting for its protocol: the code's judge is made
+    the judge of the last waiting table (or keeps the one he has), and a code is made
+    when the demo has none to show. The table, or None when every game is confirmed."""
+    engine = make_engine(str(demo.db_path))
+    try:
+        svc = Services(engine)
+        waiting = [g for g in svc.games.overview(demo.tournament)
+                   if g.code in set(demo.open_games) and not g.confirmed_revision]
+        mine = [g for g in waiting if g.judge == demo.code_user]
+        table: int | None = None
+        if mine:
+            table = mine[-1].table
+        elif waiting:
+            svc.games.assign_judge(demo.tournament, waiting[-1].code, demo.code_user,
+                                   actor=ORGANIZER_NAME)
+            table = waiting[-1].table
+        code = demo.code or svc.access.create_code(demo.tournament, demo.code_user, JUDGE,
+                                                   actor=ORGANIZER_NAME)
+    finally:
+        engine.dispose()
+    return replace(demo, code=code), table
 
 
 def as_served(db_path: Path, tournament: int) -> tuple[Tournament, Standings]:

@@ -85,8 +85,9 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     if extras_hidden:
         rows = shown_order(rows)
     done, total, last = _progress(svc.games.overview(tid), stage)
+    people = svc.people.person_ids(tid) if rows else {}
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
-            "hidden": hidden, "extras_hidden": extras_hidden,
+            "people": people, "hidden": hidden, "extras_hidden": extras_hidden,
             "done": done, "total": total, "last_round": last}
 
 
