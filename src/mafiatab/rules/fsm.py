@@ -130,6 +130,7 @@ FSM = RuleProfile(
         True, "FSM 7 (Reading: the kill is announced in the morning)"
     ),
     protest_minutes_after_game=Ruled(None, "FSM 8.8.2 (no deadline set)"),
+    removal_from_tournament=Ruled("8.1.1", "FSM 8.1.1"),
     protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FSM 8.8.3"),
     protest_decision_final=Ruled(True, "FSM 8.8.5"),
     score_appeals=Ruled(True, "FSM 8.9"),

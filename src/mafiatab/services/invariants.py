@@ -1,0 +1,198 @@
+"""The tournament-wide invariants (`domain.invariants`) over the stored record.
+
+`gather` reads what the pure check needs from the database, in the caller's transaction:
+the games' protocols, each table's seating (its newest seating revision, the seating page's
+and the check-in desk's), the replacements on record (the desk's and the protocol form's,
+from the audit log: who, when, why), the withdrawals and the stage order. Every write path
+of a protocol asks `game_problems` before it commits (`services.protocols` at check,
+submit and confirm), the head judge's pages show `TournamentCheck.problems`, and a test
+calls `TournamentCheck.problems(tournament)` after every step.
+
+Which revision speaks for a game: the one being written for the game a step writes; for
+the others, the confirmed revision (`confirmed=True`, what the standings count) or the
+newest one, where a draft still being typed counts with the players seated at its table
+(a judge's unfinished typing at one table never refuses another table's step).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+import msgspec
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.invariants import (
+    Replacement,
+    Withdrawal,
+    check_tournament,
+    problems_of_game,
+    seated_players,
+)
+from mafiatab.domain.problems import Problem
+from mafiatab.services.revision_log import whole
+from mafiatab.services.store import Store, aware, profile_of, tournament_row
+from mafiatab.services.tournaments import decode_game
+from mafiatab.storage import models as db
+from mafiatab.storage.models import DRAFT, RETURNED
+
+#: the reason of a seating revision (`services.seating_web.SEATING_REASON`)
+SEATING_REASON: Final = "seating"
+#: the audit actions that put a player in another's seat after the seating
+REPLACE_ACTIONS: Final = ("replace_no_show", "replace_player")
+
+
+@dataclass(slots=True)
+class Record:
+    """What the check reads of one stored tournament."""
+
+    games: dict[str, model.Game]
+    states: dict[str, str]
+    stages: list[str]
+    seating: dict[str, list[str]]
+    replacements: list[Replacement]
+    withdrawals: list[Withdrawal]
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def _seats(game: model.Game) -> list[str]:
+    return [s.player for s in sorted(game.seats, key=lambda x: x.seat)]
+
+
+def _replacements(s: Session, tid: int) -> list[Replacement]:
+    out: list[Replacement] = []
+    for entry in s.scalars(select(db.AuditEntry).where(
+            db.AuditEntry.tournament_id == tid,
+            db.AuditEntry.action.in_(REPLACE_ACTIONS)).order_by(db.AuditEntry.id)):
+        d = entry.detail
+        before = d.get("before", d.get("absent"))
+        after = d.get("after", d.get("reserve"))
+        if isinstance(d.get("game"), str) and isinstance(d.get("seat"), int) and (
+                isinstance(before, str) and isinstance(after, str)):
+            out.append(Replacement(d["game"], d["seat"], before, after, entry.user_name,
+                                   aware(entry.at).isoformat(), str(d.get("reason") or "")))
+    return out
+
+
+def gather(s: Session, tid: int, *, confirmed: bool = False) -> Record:
+    """The tournament's record as the check reads it (see the module)."""
+    stages = list(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == tid)
+                            .order_by(db.Stage.position)))
+    rev = db.ProtocolRevision
+    number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
+    heads = s.execute(select(db.Game.code, rev).join(
+        rev, (rev.game_id == db.Game.id) & (rev.number == number))
+        .where(db.Game.tournament_id == tid).order_by(db.Game.position)).all()
+    games: dict[str, model.Game] = {}
+    states: dict[str, str] = {}
+    started: dict[str, dt.datetime] = {}
+    for code, row in heads:
+        games[code] = decode_game(whole(s, row))
+        states[code] = row.state
+    # each table's seating: its newest seating revision
+    newest = (select(rev.game_id, func.max(rev.number).label("n"))
+              .where(rev.reason == SEATING_REASON).group_by(rev.game_id).subquery())
+    seating: dict[str, list[str]] = {}
+    for code, row in s.execute(
+            select(db.Game.code, rev)
+            .join(newest, newest.c.game_id == db.Game.id)
+            .join(rev, (rev.game_id == newest.c.game_id) & (rev.number == newest.c.n))
+            .where(db.Game.tournament_id == tid)):
+        seating[code] = _seats(decode_game(row.protocol))
+    # when each game was first written by anybody but the seating (it started then)
+    for code, at in s.execute(
+            select(db.Game.code, func.min(rev.created_at))
+            .join(rev, rev.game_id == db.Game.id)
+            .where(db.Game.tournament_id == tid,
+                   (rev.reason.is_(None)) | (rev.reason != SEATING_REASON))
+            .group_by(db.Game.code)):
+        started[code] = aware(at)
+    replacements = _replacements(s, tid)
+    names = {code: nick for code, nick in s.execute(
+        select(db.Participant.code, db.Player.nickname)
+        .join(db.Player, db.Player.id == db.Participant.player_id)
+        .where(db.Participant.tournament_id == tid))}
+    withdrawals = _withdrawals(s, tid, games, stages, started)
+    return Record(games, states, stages, seating, replacements, withdrawals, names)
+
+
+def _withdrawals(s: Session, tid: int, games: Mapping[str, model.Game], stages: list[str],
+                 started: Mapping[str, dt.datetime]) -> list[Withdrawal]:
+    """Each withdrawn player and the last round he played before withdrawing (a game
+    started before his newest withdrawal stays his)."""
+    gone = list(s.scalars(select(db.Participant.code).where(
+        db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))))
+    if not gone:
+        return []
+    when: dict[str, dt.datetime] = {}
+    for entry in s.scalars(select(db.AuditEntry).where(
+            db.AuditEntry.tournament_id == tid,
+            db.AuditEntry.action == "withdraw_player").order_by(db.AuditEntry.id)):
+        player = entry.detail.get("player")
+        if isinstance(player, str):
+            when[player] = aware(entry.at)
+    order = {code: i for i, code in enumerate(stages)}
+    out: list[Withdrawal] = []
+    for player in gone:
+        cut = when.get(player)
+        last: tuple[int, tuple[str, int]] | None = None
+        for code, g in games.items():
+            at = started.get(code)
+            if at is None or (cut is not None and at >= cut):
+                continue
+            if player in _seats(g):
+                key = (order.get(g.stage, len(order)), g.round)
+                if last is None or key > (last[0], last[1][1]):
+                    last = (key[0], (g.stage, g.round))
+        out.append(Withdrawal(player, last[1] if last else None))
+    return out
+
+
+def check_record(record: Record, s: Session, tid: int) -> list[Problem]:
+    t = tournament_row(s, tid)
+    profile, _problems = profile_of(t)
+    games = []
+    for code, g in record.games.items():
+        seated = record.seating.get(code)
+        if record.states.get(code) in (DRAFT, RETURNED) and seated is not None:
+            # a draft still being typed counts with its table's players as seated
+            now = seated_players({code: seated}, record.replacements)[code]
+            g = msgspec.structs.replace(g, seats=[
+                msgspec.structs.replace(x, player=now[x.seat - 1])
+                if 1 <= x.seat <= len(now) else x for x in g.seats])
+        games.append(g)
+    return check_tournament(games, profile, stages=record.stages, seating=record.seating,
+                            replacements=record.replacements,
+                            withdrawals=record.withdrawals, names=record.names)
+
+
+def game_problems(s: Session, tid: int, game: model.Game) -> list[Problem]:
+    """The tournament-wide problems a step on `game` answers for, with `game` as the step
+    would store it (in the caller's transaction): only those that name this game."""
+    record = gather(s, tid)
+    record.games[game.id] = game
+    record.states[game.id] = "written"
+    return problems_of_game(check_record(record, s, tid), game.id)
+
+
+class TournamentCheck:
+    """The tournament-wide invariants of a stored tournament, one read transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def problems(self, tournament: int, *, confirmed: bool = True) -> list[Problem]:
+        """Every tournament-wide problem of the record: of the confirmed protocols (what
+        the standings count), or with `confirmed=False` of the newest revisions (the head
+        judge's view of what is coming)."""
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            return check_record(gather(s, tournament, confirmed=confirmed), s, tournament)
+
+
+__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "check_record", "game_problems",
+           "gather"]
