@@ -218,3 +218,18 @@ def test_cli_check_reports_a_removed_player_playing_on(tmp_path: Path) -> None:
     assert p.returncode == 1, p.stdout + p.stderr
     assert ("game r2, seat 3, player: round 2, table 1: player P3 was removed from the "
             "tournament in game r1 (round 1, table 1) and plays no more (FIIM 7.3)") in p.stderr
+
+
+def test_one_game_a_round_the_seated_table_is_right() -> None:
+    """With a seating on record, the table where the seating put him is right: only the
+    other one's seat is refused (and both when the seating itself seats him twice)."""
+    a, b = _players(1), _players(11)
+    typed = list(a)
+    typed[0] = "p11"
+    games = [_game("r1t1", typed), _game("r1t2", b, table=2)]
+    problems = check_tournament(games, FIIM, seating={"r1t1": a, "r1t2": b})
+    assert {(p.code, p.game, p.seat) for p in problems} == {("twice_in_round", "r1t1", 1),
+                                                           ("not_seated_here", "r1t1", 1)}
+    twice = check_tournament(games, FIIM, seating={"r1t1": typed, "r1t2": b})
+    assert {(p.code, p.game, p.seat) for p in twice} == {("twice_in_round", "r1t1", 1),
+                                                        ("twice_in_round", "r1t2", 1)}

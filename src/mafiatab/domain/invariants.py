@@ -128,6 +128,11 @@ def check_tournament(games: Sequence[Game], profile: RuleProfile, *,
         nick = names.get(player, player)
         return Word(player, nick, nick)
 
+    def placed(g: Game, seat: int, player: str) -> bool:
+        """Whether the seating on record put `player` in this seat of `g`."""
+        row = expected.get(g.id)
+        return row is not None and 1 <= seat <= len(row) and row[seat - 1] == player
+
     problems: list[Problem] = []
 
     def add(code: str, g: Game, at_seat: int, clause: str, **params: Any) -> None:
@@ -163,12 +168,21 @@ def check_tournament(games: Sequence[Game], profile: RuleProfile, *,
             if key in first_at:
                 other, other_seat = first_at[key]
                 if other.id != g.id:
-                    if key not in told:
+                    # where the seating put him, his record is right: the other is wrong
+                    if key not in told and not placed(other, other_seat, player):
                         told.add(key)
                         add("twice_in_round", other, other_seat, ONE_GAME_A_ROUND,
                             player=who(player), other_table=g.table, other_seat=s.seat)
-                    add("twice_in_round", g, s.seat, ONE_GAME_A_ROUND, player=who(player),
-                        other_table=other.table, other_seat=other_seat)
+                    if not placed(g, s.seat, player):
+                        add("twice_in_round", g, s.seat, ONE_GAME_A_ROUND, player=who(player),
+                            other_table=other.table, other_seat=other_seat)
+                    elif placed(other, other_seat, player) and key not in told:
+                        # seated at both tables: the seating itself is wrong, say it at both
+                        told.add(key)
+                        for a, a_seat, b, b_seat in ((other, other_seat, g, s.seat),
+                                                     (g, s.seat, other, other_seat)):
+                            add("twice_in_round", a, a_seat, ONE_GAME_A_ROUND,
+                                player=who(player), other_table=b.table, other_seat=b_seat)
             else:
                 first_at[key] = (g, s.seat)
             if player in removed and here > removed[player][0]:

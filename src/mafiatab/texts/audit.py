@@ -30,6 +30,8 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
                "sent game {game}'s protocol back (revision {revision})"),
     "conflict": ("не записан протокол игры {game}: его уже изменили (сохранён здесь)",
                  "game {game}'s protocol was not written: it had changed (kept here)"),
+    "replace_player": ("заменил(а) игрока на месте {seat} игры {game}: {before} → {after}",
+                       "replaced the player in seat {seat} of game {game}: {before} -> {after}"),
     "drop_log": ("сбросил(а) лог игры {game}", "dropped game {game}'s log"),
     "game_end": ("завершил(а) игру {game}", "ended game {game}"),
     "assign_judge": ("назначил(а) судью {judge} на игру {game}",

@@ -55,6 +55,22 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
     "roles_delay": ("задержка ролей: от 0 до {limit} секунд", "roles delay: 0 to {limit} seconds"),
     "announcements": ("объявления: не длиннее {limit} знаков",
                       "announcements: at most {limit} characters"),
+    "replacement_reason": (
+        "игра {game}, место {seat}: укажите причину замены игрока",
+        "game {game}, seat {seat}: give the reason for the replacement",
+    ),
+    "replacement_same": (
+        "игра {game}, место {seat}: этот игрок уже на этом месте",
+        "game {game}, seat {seat}: this player is in that seat already",
+    ),
+    "replacement_seat": (
+        "игра {game}: места {seat} нет за столом (1–10)",
+        "game {game}: there is no seat {seat} at the table (1-10)",
+    ),
+    "replacement_player": (
+        "игра {game}: игрок {player} не зарегистрирован в турнире",
+        "game {game}: player {player} is not registered in the tournament",
+    ),
     "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
 }
 
@@ -64,6 +80,7 @@ ACTIONS: Final[dict[str, tuple[str, str]]] = {
     "confirm": ("подтвердить", "confirm"),
     "return": ("вернуть", "return"),
     "manage": ("управлять турниром", "manage the tournament"),
+    "replace": ("заменить игрока", "replace a player"),
 }
 STATES: Final[dict[str, tuple[str, str]]] = {
     "draft": ("черновик", "a draft"),
