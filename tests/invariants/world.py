@@ -58,3 +58,20 @@ def protocol(svc: Services, tid: int, code: str, players: list[str] | None = Non
 
 def errors_of(e: ProtocolRefused) -> list[tuple[str, str | None, int | None]]:
     return [(p.code, p.game, p.seat) for p in e.errors]
+
+
+def submitted_by_old_code(svc: Services, tid: int, code: str, game: Game, author: str) -> None:
+    """A submitted revision stored as the code before the invariants stored it (no check
+    at submit): what a database of an earlier version holds."""
+    from sqlalchemy import select
+
+    from mafiatab.services.tournaments import encode_game
+    from mafiatab.storage import models as db
+
+    with svc.store.write() as s:
+        row = s.scalar(select(db.Game).where(db.Game.tournament_id == tid, db.Game.code == code))
+        user = s.scalar(select(db.User).where(db.User.name == author))
+        assert row is not None and user is not None
+        row.head_revision += 1
+        s.add(db.ProtocolRevision(game_id=row.id, number=row.head_revision, state="submitted",
+                                  protocol=encode_game(game), author_id=user.id, changes={}))

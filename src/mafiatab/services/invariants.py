@@ -194,5 +194,34 @@ class TournamentCheck:
             return check_record(gather(s, tournament, confirmed=confirmed), s, tournament)
 
 
+    def of_game(self, tournament: int, code: str) -> list[Problem]:
+        """The problems that name one game, its newest revision as it stands (what its
+        confirmation would meet): the head judge's warnings on the game's page."""
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            record = gather(s, tournament)
+            game = record.games.get(code)
+            if game is None:
+                return []
+            record.states[code] = "written"
+            return problems_of_game(check_record(record, s, tournament), code)
+
+    def seated(self, tournament: int, code: str) -> list[str] | None:
+        """The game's players by seat as seated, replacements on record applied; None
+        when its table has no seating on record (a game entered whole)."""
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            rev = db.ProtocolRevision
+            row = s.execute(
+                select(rev).join(db.Game, db.Game.id == rev.game_id)
+                .where(db.Game.tournament_id == tournament, db.Game.code == code,
+                       rev.reason == SEATING_REASON)
+                .order_by(rev.number.desc()).limit(1)).scalar_one_or_none()
+            if row is None:
+                return None
+            return seated_players({code: _seats(decode_game(row.protocol))},
+                                  _replacements(s, tournament))[code]
+
+
 __all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "check_record", "game_problems",
            "gather"]

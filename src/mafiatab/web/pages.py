@@ -19,6 +19,7 @@ from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
 from mafiatab.rules import PROFILES
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError, RevisionInfo
@@ -204,7 +205,10 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     returned = None
     if staff or info.state == "returned":
         returned = returned_reason(svc.games.revisions(tid, code))
-    return render(request, "game.html", t=t, tid=tid, info=info, g=g,
+    # the tournament as a whole (one game a round, the seated player, removals): the
+    # head judge sees what his confirmation would meet
+    record = svc.invariants.of_game(tid, code) if staff else []
+    return render(request, "game.html", t=t, tid=tid, info=info, g=g, record=record,
                   names=names, extras_hidden=extras_hidden, scored=scored,
                   problems=problems if staff or info.state != CONFIRMED else [],
                   decide=staff and info.state == "submitted", returned=returned,
@@ -275,7 +279,9 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
     st = GameStatus(code, g.stage, g.round, g.table, head.state, head.number, 0, head.author,
                     None)
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
-            "players": players, "slots": forms.slots(problems), "problems": problems,
+            "players": players, "nick": {p.id: p.nickname for p in players},
+            # a seated table's players change only by a recorded replacement
+            "seated": svc.invariants.seated(tid, code) is not None, "slots": forms.slots(problems), "problems": problems,
             "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
             "returned": returned_reason(revisions),
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
@@ -361,6 +367,45 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
         return render(request, "edit.html", status_code=422 if message is None else 409,
                       **_edit_context(svc, me, tid, code, f, base, problems, message))
     return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
+
+
+def _replace_context(svc: Services, me: Principal, tid: int, code: str, seat: int,
+                     problems: list[Any], form: dict[str, str]) -> dict[str, Any]:
+    t, players, _stages = svc.tournaments.context(tid)
+    head = svc.games.head(tid, code)
+    g = head.game_struct()
+    here = {s.player for s in g.seats}
+    current = next((s.player for s in g.seats if s.seat == seat), "")
+    return {"t": t, "tid": tid, "code": code, "seat": seat, "g": g, "base": head.number,
+            "current": current, "nick": {p.id: p.nickname for p in players},
+            "choices": [p for p in players if p.id not in here], "problems": problems,
+            "form": form}
+
+
+@router.get("/t/{tid}/games/{code}/replace/{seat}", response_class=HTMLResponse)
+def replace_page(request: Request, tid: int, code: str, seat: int, me: Who, svc: Svc
+                 ) -> Response:
+    """The form of a replacement: the seated player, the new one, the reason."""
+    _editable(svc, me, tid, code)
+    if not 1 <= seat <= 10:
+        raise HTTPException(status_code=404)
+    return render(request, "replace.html", **_replace_context(svc, me, tid, code, seat, [], {}))
+
+
+@router.post("/t/{tid}/games/{code}/replace/{seat}", response_class=HTMLResponse)
+async def replace_post(request: Request, tid: int, code: str, seat: int, me: Who, svc: Svc
+                       ) -> Response:
+    """Record the replacement (one service call); refused: the form again, with why."""
+    user = _editable(svc, me, tid, code)
+    f = await form_fields(request)
+    try:
+        svc.replacements.replace(tid, code, seat, f.get("player", ""),
+                                 reason=f.get("reason", ""), actor=user,
+                                 base_revision=_base(f.get("base", "")))
+    except (ProtocolRefused, ServiceError) as e:
+        return render(request, "replace.html", status_code=e.status,
+                      **_replace_context(svc, me, tid, code, seat, e.errors, f))
+    return see_other(f"/t/{tid}/games/{code}/edit")
 
 
 # --- head judge -------------------------------------------------------------------------

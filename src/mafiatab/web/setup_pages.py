@@ -383,6 +383,7 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
         request.session["http_notice"] = True
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
                   lot=lot, message=message, waiting=waiting, steps=steps,
+                  record=svc.invariants.problems(tid, confirmed=False),
                   next_step=next_step(steps), plain_http=plain,
                   stage_names={st.id: st.name for st in stages},
                   s=lambda k, **kw: sw(k, me.lang, **kw))
