@@ -281,7 +281,8 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
             "players": players, "nick": {p.id: p.nickname for p in players},
             # a seated table's players change only by a recorded replacement
-            "seated": svc.invariants.seated(tid, code) is not None, "slots": forms.slots(problems), "problems": problems,
+            "seated": svc.invariants.seated(tid, code) is not None,
+            "slots": forms.slots(problems), "problems": problems,
             "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
             "returned": returned_reason(revisions),
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
