@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from mafiatab.domain.problems import Problem, Word
-from mafiatab.domain.protocol import Game
 from mafiatab.rules.profile import RuleProfile
 
 ONE_GAME_A_ROUND: Final = "tournament rule: one game a round"
@@ -38,6 +37,49 @@ _PREFIXES: Final = ("FIIM", "FSM", "ФИИМ", "ФСМ", "п.")
 
 #: where a game stands in the tournament: (the stage's place, the round)
 Point = tuple[int, int]
+
+
+class SeatLike(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+
+
+class PenaltyLike(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def rule(self) -> str | None: ...
+
+
+class ScoresLike(Protocol):
+    @property
+    def penalties(self) -> Sequence[PenaltyLike]: ...
+
+
+class Game(Protocol):
+    """What the check reads of a game: a protocol (`domain.protocol.Game`), or a reader's
+    lighter record of the same fields (the services read only these of each protocol)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def stage(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[SeatLike]: ...
+    @property
+    def scores(self) -> Mapping[int, ScoresLike]: ...
+    @property
+    def log(self) -> Sequence[Any] | None: ...
+
+
+def _player_at(game: Game, seat: int) -> str:
+    return next((s.player for s in game.seats if s.seat == seat), "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +186,7 @@ def check_tournament(games: Sequence[Game], profile: RuleProfile, *,
     removed: dict[str, tuple[Point, Game]] = {}
     for g in games:
         for seat in removed_from_tournament(g, profile):
-            try:
-                player = g.player_at(seat)
-            except KeyError:
-                continue
+            player = _player_at(g, seat)
             if player and (player not in removed or point(g) < removed[player][0]):
                 removed[player] = (point(g), g)
     last_round = {w.player: (order.get(w.last[0], len(order)), w.last[1])
@@ -203,6 +242,6 @@ def problems_of_game(problems: Iterable[Problem], game: str) -> list[Problem]:
     return [p for p in problems if p.game == game]
 
 
-__all__ = ["CODES", "ONE_GAME_A_ROUND", "Replacement", "SEATED_PLAYS",
+__all__ = ["CODES", "Game", "ONE_GAME_A_ROUND", "Replacement", "SEATED_PLAYS",
            "WITHDRAWN_PLAYS_NO_MORE", "Withdrawal", "check_tournament", "problems_of_game",
            "removal_rule", "removed_from_tournament", "seated_players"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 from sqlalchemy import func, select
@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.invariants import (
+    Game,
     Replacement,
     Withdrawal,
     check_tournament,
@@ -46,11 +47,47 @@ SEATING_REASON: Final = "seating"
 REPLACE_ACTIONS: Final = ("replace_no_show", "replace_player")
 
 
+class _Seat(msgspec.Struct, frozen=True):
+    seat: int
+    player: str = ""
+
+
+class _Penalty(msgspec.Struct, frozen=True):
+    kind: str = ""
+    rule: str | None = None
+
+
+class _Scores(msgspec.Struct, frozen=True):
+    penalties: list[_Penalty] = []
+
+
+class _Played(msgspec.Struct, frozen=True):
+    """The fields of a stored protocol the check reads (the rest is skipped unread)."""
+
+    id: str
+    stage: str
+    round: int
+    table: int
+    seats: list[_Seat] = []
+    scores: dict[int, _Scores] = {}
+    log: list[Any] | None = None
+
+
+_PLAYED: Final = msgspec.json.Decoder(_Played)
+
+
+def _read(text: str) -> Game:
+    try:
+        return _PLAYED.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return decode_game(text)  # the careful reader says what is wrong elsewhere
+
+
 @dataclass(slots=True)
 class Record:
     """What the check reads of one stored tournament."""
 
-    games: dict[str, model.Game]
+    games: dict[str, Game]
     states: dict[str, str]
     stages: list[str]
     seating: dict[str, list[str]]
@@ -59,22 +96,21 @@ class Record:
     names: dict[str, str] = field(default_factory=dict)
 
 
-def _seats(game: model.Game) -> list[str]:
+def _seats(game: Game) -> list[str]:
     return [s.player for s in sorted(game.seats, key=lambda x: x.seat)]
 
 
 def _replacements(s: Session, tid: int) -> list[Replacement]:
     out: list[Replacement] = []
-    for entry in s.scalars(select(db.AuditEntry).where(
-            db.AuditEntry.tournament_id == tid,
-            db.AuditEntry.action.in_(REPLACE_ACTIONS)).order_by(db.AuditEntry.id)):
-        d = entry.detail
+    a = db.AuditEntry
+    for user, at, d in s.execute(select(a.user_name, a.at, a.detail).where(
+            a.tournament_id == tid, a.action.in_(REPLACE_ACTIONS)).order_by(a.id)):
         before = d.get("before", d.get("absent"))
         after = d.get("after", d.get("reserve"))
         if isinstance(d.get("game"), str) and isinstance(d.get("seat"), int) and (
                 isinstance(before, str) and isinstance(after, str)):
-            out.append(Replacement(d["game"], d["seat"], before, after, entry.user_name,
-                                   aware(entry.at).isoformat(), str(d.get("reason") or "")))
+            out.append(Replacement(d["game"], d["seat"], before, after, user,
+                                   aware(at).isoformat(), str(d.get("reason") or "")))
     return out
 
 
@@ -84,25 +120,31 @@ def gather(s: Session, tid: int, *, confirmed: bool = False) -> Record:
                             .order_by(db.Stage.position)))
     rev = db.ProtocolRevision
     number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
-    heads = s.execute(select(db.Game.code, rev).join(
+    # columns, not whole rows: a revision's audit columns are of no use here
+    heads = s.execute(select(db.Game.code, rev.id, rev.state, rev.protocol, rev.log_length,
+                             rev.done_length).join(
         rev, (rev.game_id == db.Game.id) & (rev.number == number))
         .where(db.Game.tournament_id == tid).order_by(db.Game.position)).all()
-    games: dict[str, model.Game] = {}
+    games: dict[str, Game] = {}
     states: dict[str, str] = {}
     started: dict[str, dt.datetime] = {}
-    for code, row in heads:
-        games[code] = decode_game(whole(s, row))
-        states[code] = row.state
+    for code, rid, state, text, log_length, done_length in heads:
+        if log_length is not None or done_length is not None:
+            row = s.get(rev, rid)
+            assert row is not None
+            text = whole(s, row)  # a draft's log is stored as rows of its own
+        games[code] = _read(text)
+        states[code] = state
     # each table's seating: its newest seating revision
     newest = (select(rev.game_id, func.max(rev.number).label("n"))
               .where(rev.reason == SEATING_REASON).group_by(rev.game_id).subquery())
     seating: dict[str, list[str]] = {}
-    for code, row in s.execute(
-            select(db.Game.code, rev)
+    for code, text in s.execute(
+            select(db.Game.code, rev.protocol)
             .join(newest, newest.c.game_id == db.Game.id)
             .join(rev, (rev.game_id == newest.c.game_id) & (rev.number == newest.c.n))
             .where(db.Game.tournament_id == tid)):
-        seating[code] = _seats(decode_game(row.protocol))
+        seating[code] = _seats(_read(text))
     # when each game was first written by anybody but the seating (it started then)
     for code, at in s.execute(
             select(db.Game.code, func.min(rev.created_at))
@@ -120,7 +162,7 @@ def gather(s: Session, tid: int, *, confirmed: bool = False) -> Record:
     return Record(games, states, stages, seating, replacements, withdrawals, names)
 
 
-def _withdrawals(s: Session, tid: int, games: Mapping[str, model.Game], stages: list[str],
+def _withdrawals(s: Session, tid: int, games: Mapping[str, Game], stages: list[str],
                  started: Mapping[str, dt.datetime]) -> list[Withdrawal]:
     """Each withdrawn player and the last round he played before withdrawing (a game
     started before his newest withdrawal stays his)."""
@@ -129,12 +171,12 @@ def _withdrawals(s: Session, tid: int, games: Mapping[str, model.Game], stages: 
     if not gone:
         return []
     when: dict[str, dt.datetime] = {}
-    for entry in s.scalars(select(db.AuditEntry).where(
-            db.AuditEntry.tournament_id == tid,
-            db.AuditEntry.action == "withdraw_player").order_by(db.AuditEntry.id)):
-        player = entry.detail.get("player")
+    a = db.AuditEntry
+    for at, detail in s.execute(select(a.at, a.detail).where(
+            a.tournament_id == tid, a.action == "withdraw_player").order_by(a.id)):
+        player = detail.get("player")
         if isinstance(player, str):
-            when[player] = aware(entry.at)
+            when[player] = aware(at)
     order = {code: i for i, code in enumerate(stages)}
     out: list[Withdrawal] = []
     for player in gone:
@@ -152,31 +194,33 @@ def _withdrawals(s: Session, tid: int, games: Mapping[str, model.Game], stages: 
     return out
 
 
-def check_record(record: Record, s: Session, tid: int) -> list[Problem]:
-    t = tournament_row(s, tid)
+def check_record(record: Record, t: db.Tournament) -> list[Problem]:
+    """The pure check over a gathered record, with the tournament's rule profile."""
     profile, _problems = profile_of(t)
-    games = []
+    games: list[Game] = []
     for code, g in record.games.items():
         seated = record.seating.get(code)
         if record.states.get(code) in (DRAFT, RETURNED) and seated is not None:
             # a draft still being typed counts with its table's players as seated
             now = seated_players({code: seated}, record.replacements)[code]
-            g = msgspec.structs.replace(g, seats=[
-                msgspec.structs.replace(x, player=now[x.seat - 1])
-                if 1 <= x.seat <= len(now) else x for x in g.seats])
+            g = _Played(id=g.id, stage=g.stage, round=g.round, table=g.table,
+                        seats=[_Seat(i + 1, p) for i, p in enumerate(now)],
+                        scores={k: _Scores([_Penalty(p.kind, p.rule) for p in v.penalties])
+                                for k, v in g.scores.items()},
+                        log=list(g.log) if g.log is not None else None)
         games.append(g)
     return check_tournament(games, profile, stages=record.stages, seating=record.seating,
                             replacements=record.replacements,
                             withdrawals=record.withdrawals, names=record.names)
 
 
-def game_problems(s: Session, tid: int, game: model.Game) -> list[Problem]:
+def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
     """The tournament-wide problems a step on `game` answers for, with `game` as the step
     would store it (in the caller's transaction): only those that name this game."""
-    record = gather(s, tid)
+    record = gather(s, t.id)
     record.games[game.id] = game
     record.states[game.id] = "written"
-    return problems_of_game(check_record(record, s, tid), game.id)
+    return problems_of_game(check_record(record, t), game.id)
 
 
 class TournamentCheck:
@@ -190,21 +234,20 @@ class TournamentCheck:
         the standings count), or with `confirmed=False` of the newest revisions (the head
         judge's view of what is coming)."""
         with self.store.read() as s:
-            tournament_row(s, tournament)
-            return check_record(gather(s, tournament, confirmed=confirmed), s, tournament)
+            t = tournament_row(s, tournament)
+            return check_record(gather(s, tournament, confirmed=confirmed), t)
 
 
     def of_game(self, tournament: int, code: str) -> list[Problem]:
         """The problems that name one game, its newest revision as it stands (what its
         confirmation would meet): the head judge's warnings on the game's page."""
         with self.store.read() as s:
-            tournament_row(s, tournament)
+            t = tournament_row(s, tournament)
             record = gather(s, tournament)
-            game = record.games.get(code)
-            if game is None:
+            if code not in record.games:
                 return []
             record.states[code] = "written"
-            return problems_of_game(check_record(record, s, tournament), code)
+            return problems_of_game(check_record(record, t), code)
 
     def seated(self, tournament: int, code: str) -> list[str] | None:
         """The game's players by seat as seated, replacements on record applied; None
@@ -219,7 +262,7 @@ class TournamentCheck:
                 .order_by(rev.number.desc()).limit(1)).scalar_one_or_none()
             if row is None:
                 return None
-            return seated_players({code: _seats(decode_game(row.protocol))},
+            return seated_players({code: _seats(_read(row.protocol))},
                                   _replacements(s, tournament))[code]
 
 

@@ -305,7 +305,7 @@ class Protocols:
                                 .where(db.Participant.tournament_id == scene.t.id)))
         stages = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == scene.t.id)))
         return Checked(kept, problems + validate_game(kept, profile, players, stages)
-                       + game_problems(s, scene.t.id, kept))
+                       + game_problems(s, scene.t, kept))
 
     @staticmethod
     def _base(s: Session, scene: _Scene, base: int, actor: str, own_autosave: bool) -> int | None:

@@ -107,7 +107,7 @@ class Replacements:
                 "game": code, "seat": seat, "before": before, "after": player,
                 "reason": why})
             s.flush()
-            problems = [p for p in game_problems(s, t.id, new) if p.seat == seat]
+            problems = [p for p in game_problems(s, t, new) if p.seat == seat]
             if problems:
                 raise ProtocolRefused(problems)  # the transaction, audit entry too, rolls back
             new_text = encode_game(new)
