@@ -101,3 +101,17 @@ def test_withdrawn_player_refused_in_a_later_round(service: Services) -> None:
                              game=protocol(svc, tid, r2))
     assert [(p.code, p.seat) for p in refused.value.errors] == [("withdrawn_plays", 4)]
     svc.protocols.confirm(tid, r1, actor=HEAD)  # his game before withdrawing stays
+
+
+def test_removed_player_is_not_seated_again(service: Services) -> None:
+    from mafiatab.services.seating_web import SeatingDesk, SeatingParams
+
+    svc = service
+    tid = make_world(svc)
+    r1 = code_of(1, 1, svc, tid)
+    svc.protocols.submit(tid, r1, actor=J1, base_revision=None,
+                         game=protocol(svc, tid, r1, removed=3))
+    assert svc.invariants.removed(tid) == {"p03"}
+    players, _inputs = SeatingDesk(svc).build(tid, SeatingParams(stage="qual", games=20,
+                                                                 tables=2), actor=ORG)
+    assert "p03" not in {p.id for p in players} and len(players) == 21

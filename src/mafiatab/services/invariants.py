@@ -32,6 +32,7 @@ from mafiatab.domain.invariants import (
     Withdrawal,
     check_tournament,
     problems_of_game,
+    removed_from_tournament,
     seated_players,
 )
 from mafiatab.domain.problems import Problem
@@ -248,6 +249,18 @@ class TournamentCheck:
                 return []
             record.states[code] = "written"
             return problems_of_game(check_record(record, t), code)
+
+    def removed(self, tournament: int) -> set[str]:
+        """The players removed from the tournament (FIIM 7.3, FSM 8.1.1) by any game's
+        newest protocol: the seating seats them no more."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            profile, _problems = profile_of(t)
+            out: set[str] = set()
+            for g in gather(s, tournament).games.values():
+                for seat in removed_from_tournament(g, profile):
+                    out.update(x.player for x in g.seats if x.seat == seat and x.player)
+            return out
 
     def seated(self, tournament: int, code: str) -> list[str] | None:
         """The game's players by seat as seated, replacements on record applied; None

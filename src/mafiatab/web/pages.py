@@ -445,8 +445,9 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     t, players, _s = svc.tournaments.context(tid)
     # an entry names a player by his nickname; the id stays in the stored log and the API
     nick = {p.id: p.nickname for p in players}
-    entries = [(at, user, action, {**detail, "player": nick.get(detail["player"], detail["player"])}
-                if isinstance(detail.get("player"), str) else detail)
+    entries = [(at, user, action, {**detail, **{k: nick.get(detail[k], detail[k])
+                                                 for k in ("player", "before", "after")
+                                                 if isinstance(detail.get(k), str)}})
                for at, user, action, detail in reversed(svc.tournaments.audit_log(tid))]
     return render(request, "audit.html", t=t, tid=tid, entries=entries)
 
