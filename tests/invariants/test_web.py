@@ -70,7 +70,7 @@ def test_form_shows_the_seated_player_and_refuses_another_tables(site: Site) -> 
     assert 'name="player_1"' in page.text and '<select class="pf-player"' not in page.text
     seat1 = re.search(r'id="seated_1"[^>]*>([^<]*)<', page.text)
     assert seat1 is not None and seat1.group(1).strip() == "Игрок 1"
-    assert f'href="/t/{tid}/games/{code}/replace/1"' in page.text
+    assert f'href="/t/{tid}/games/{code}/replace?seat=1"' in page.text
     # a crafted post with table 2's player: refused beside seat 1, with round, table, rule
     base = str(site.svc.games.head(tid, code).number)
     r = judge.post(f"/t/{tid}/games/{code}/submit",
@@ -138,20 +138,21 @@ def test_replacement_through_the_form(site: Site) -> None:
     tid, svc = site.tid, site.svc
     code = code_of(1, 1, svc, tid)
     judge = site.client(J1)
-    page = judge.get(f"/t/{tid}/games/{code}/replace/1")
+    page = judge.get(f"/t/{tid}/games/{code}/replace?seat=1")
     assert page.status_code == 200 and "Игрок 1" in page.text
     base = str(svc.games.head(tid, code).number)
     # another table's player of the round: refused, with why
-    r = judge.post(f"/t/{tid}/games/{code}/replace/1",
-                   data={"player": "p11", "reason": "заболел", "base": base,
+    r = judge.post(f"/t/{tid}/games/{code}/replace",
+                   data={"seat": "1", "player": "p11", "reason": "заболел", "base": base,
                          "csrf": csrf(judge)})
     assert r.status_code == 422 and "одна игра за тур" in r.text
     # without a reason: refused
-    r = judge.post(f"/t/{tid}/games/{code}/replace/1",
-                   data={"player": "p21", "reason": " ", "base": base, "csrf": csrf(judge)})
+    r = judge.post(f"/t/{tid}/games/{code}/replace",
+                   data={"seat": "1", "player": "p21", "reason": " ", "base": base,
+                         "csrf": csrf(judge)})
     assert r.status_code == 400 and "укажите причину замены" in r.text
-    r = judge.post(f"/t/{tid}/games/{code}/replace/1",
-                   data={"player": "p21", "reason": "заболел", "base": base,
+    r = judge.post(f"/t/{tid}/games/{code}/replace",
+                   data={"seat": "1", "player": "p21", "reason": "заболел", "base": base,
                          "csrf": csrf(judge)}, follow_redirects=False)
     assert r.status_code == 303
     edit = judge.get(f"/t/{tid}/games/{code}/edit")
@@ -159,5 +160,6 @@ def test_replacement_through_the_form(site: Site) -> None:
     assert seat1 is not None and seat1.group(1).strip() == "Игрок 21"
     audit = site.client(HEAD).get(f"/t/{tid}/audit")
     assert "заменил(а) игрока на месте 1 игры" in audit.text and "заболел" in audit.text
+    assert "Игрок 1 → Игрок 21" in audit.text
 
 

@@ -383,8 +383,8 @@ def _replace_context(svc: Services, me: Principal, tid: int, code: str, seat: in
             "form": form}
 
 
-@router.get("/t/{tid}/games/{code}/replace/{seat}", response_class=HTMLResponse)
-def replace_page(request: Request, tid: int, code: str, seat: int, me: Who, svc: Svc
+@router.get("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
+def replace_page(request: Request, tid: int, code: str, me: Who, svc: Svc, seat: int = 1
                  ) -> Response:
     """The form of a replacement: the seated player, the new one, the reason."""
     _editable(svc, me, tid, code)
@@ -393,12 +393,12 @@ def replace_page(request: Request, tid: int, code: str, seat: int, me: Who, svc:
     return render(request, "replace.html", **_replace_context(svc, me, tid, code, seat, [], {}))
 
 
-@router.post("/t/{tid}/games/{code}/replace/{seat}", response_class=HTMLResponse)
-async def replace_post(request: Request, tid: int, code: str, seat: int, me: Who, svc: Svc
-                       ) -> Response:
+@router.post("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
+async def replace_post(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     """Record the replacement (one service call); refused: the form again, with why."""
     user = _editable(svc, me, tid, code)
     f = await form_fields(request)
+    seat = ascii_int(f.get("seat", ""), 2) or 0
     try:
         svc.replacements.replace(tid, code, seat, f.get("player", ""),
                                  reason=f.get("reason", ""), actor=user,
