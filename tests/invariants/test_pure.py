@@ -193,3 +193,22 @@ def test_one_game_a_round_the_seated_table_is_right() -> None:
     twice = check_tournament(games, FIIM, seating={"r1t1": typed, "r1t2": b})
     assert {(p.code, p.game, p.seat) for p in twice} == {("twice_in_round", "r1t1", 1),
                                                         ("twice_in_round", "r1t2", 1)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(records(), st.data())
+def test_property_removed_player_flagged_exactly_in_later_rounds(games: list[Game],
+                                                                 data: st.DataObject) -> None:
+    """FIIM 7.3: the removed player's seats in later rounds are flagged, no others."""
+    g = data.draw(st.sampled_from(games))
+    seat = data.draw(st.integers(1, 10))
+    player = g.seats[seat - 1].player
+    removal = _game(g.id, [s.player for s in g.seats], rnd=g.round, table=g.table,
+                    removed={seat: "7.3"})
+    record = [removal if x.id == g.id else x for x in games]
+    flagged = {(p.game, p.seat) for p in check_tournament(record, FIIM, stages=["qual"])
+               if p.code == "removed_plays"}
+    assert flagged == {(x.id, s.seat) for x in record for s in x.seats
+                       if s.player == player and x.round > g.round}
+    assert all(p.clause == "FIIM 7.3" for p in check_tournament(record, FIIM, stages=["qual"])
+               if p.code == "removed_plays")
