@@ -115,21 +115,36 @@ def _replacements(s: Session, tid: int) -> list[Replacement]:
     return out
 
 
-def gather(s: Session, tid: int, *, confirmed: bool = False) -> Record:
-    """The tournament's record as the check reads it (see the module)."""
+def gather(s: Session, tid: int, *, confirmed: bool = False,
+           focus: Game | None = None) -> Record:
+    """The tournament's record as the check reads it (see the module). `focus`: only
+    what the problems of that one game depend on — the games of its round, and those
+    whose protocol may remove a player (a disqualification, or a log kept apart); the
+    whole record when a player has withdrawn (his earlier games say when he stopped)."""
     stages = list(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == tid)
                             .order_by(db.Stage.position)))
     rev = db.ProtocolRevision
     number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
+    where = db.Game.tournament_id == tid
+    if focus is not None and not s.scalar(select(func.count(db.Participant.id)).where(
+            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
+        here = (select(db.Game.id).join(db.GameTable, db.GameTable.id == db.Game.table_id)
+                .join(db.Round, db.Round.id == db.GameTable.round_id)
+                .join(db.Stage, db.Stage.id == db.Round.stage_id)
+                .where(db.Game.tournament_id == tid, db.Stage.code == focus.stage,
+                       db.Round.number == focus.round))
+        where = where & (db.Game.id.in_(here) | (db.Game.code == focus.id)
+                         | rev.protocol.contains("disqualif") | rev.log_length.is_not(None))
     # columns, not whole rows: a revision's audit columns are of no use here
-    heads = s.execute(select(db.Game.code, rev.id, rev.state, rev.protocol, rev.log_length,
-                             rev.done_length).join(
+    heads = s.execute(select(db.Game.id, db.Game.code, rev.id, rev.state, rev.protocol,
+                             rev.log_length, rev.done_length).join(
         rev, (rev.game_id == db.Game.id) & (rev.number == number))
-        .where(db.Game.tournament_id == tid).order_by(db.Game.position)).all()
+        .where(where).order_by(db.Game.position)).all()
+    ids = [row[0] for row in heads]
     games: dict[str, Game] = {}
     states: dict[str, str] = {}
     started: dict[str, dt.datetime] = {}
-    for code, rid, state, text, log_length, done_length in heads:
+    for _gid, code, rid, state, text, log_length, done_length in heads:
         if log_length is not None or done_length is not None:
             row = s.get(rev, rid)
             assert row is not None
@@ -144,22 +159,25 @@ def gather(s: Session, tid: int, *, confirmed: bool = False) -> Record:
             select(db.Game.code, rev.protocol)
             .join(newest, newest.c.game_id == db.Game.id)
             .join(rev, (rev.game_id == newest.c.game_id) & (rev.number == newest.c.n))
-            .where(db.Game.tournament_id == tid)):
+            .where(db.Game.tournament_id == tid, db.Game.id.in_(ids))):
         seating[code] = _seats(_read(text))
-    # when each game was first written by anybody but the seating (it started then)
-    for code, at in s.execute(
-            select(db.Game.code, func.min(rev.created_at))
-            .join(rev, rev.game_id == db.Game.id)
-            .where(db.Game.tournament_id == tid,
-                   (rev.reason.is_(None)) | (rev.reason != SEATING_REASON))
-            .group_by(db.Game.code)):
-        started[code] = aware(at)
     replacements = _replacements(s, tid)
     names = {code: nick for code, nick in s.execute(
         select(db.Participant.code, db.Player.nickname)
         .join(db.Player, db.Player.id == db.Participant.player_id)
         .where(db.Participant.tournament_id == tid))}
-    withdrawals = _withdrawals(s, tid, games, stages, started)
+    withdrawals: list[Withdrawal] = []
+    if s.scalar(select(func.count(db.Participant.id)).where(
+            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
+        # when each game was first written by anybody but the seating (it started then)
+        for code, at in s.execute(
+                select(db.Game.code, func.min(rev.created_at))
+                .join(rev, rev.game_id == db.Game.id)
+                .where(db.Game.tournament_id == tid,
+                       (rev.reason.is_(None)) | (rev.reason != SEATING_REASON))
+                .group_by(db.Game.code)):
+            started[code] = aware(at)
+        withdrawals = _withdrawals(s, tid, games, stages, started)
     return Record(games, states, stages, seating, replacements, withdrawals, names)
 
 
@@ -218,7 +236,7 @@ def check_record(record: Record, t: db.Tournament) -> list[Problem]:
 def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
     """The tournament-wide problems a step on `game` answers for, with `game` as the step
     would store it (in the caller's transaction): only those that name this game."""
-    record = gather(s, t.id)
+    record = gather(s, t.id, focus=game)
     record.games[game.id] = game
     record.states[game.id] = "written"
     return problems_of_game(check_record(record, t), game.id)
@@ -244,6 +262,10 @@ class TournamentCheck:
         confirmation would meet): the head judge's warnings on the game's page."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            row = s.scalar(select(db.Game.id).where(db.Game.tournament_id == tournament,
+                                                    db.Game.code == code))
+            if row is None:
+                return []
             record = gather(s, tournament)
             if code not in record.games:
                 return []
