@@ -115,3 +115,25 @@ def test_removed_player_is_not_seated_again(service: Services) -> None:
     players, _inputs = SeatingDesk(svc).build(tid, SeatingParams(stage="qual", games=20,
                                                                  tables=2), actor=ORG)
     assert "p03" not in {p.id for p in players} and len(players) == 21
+
+
+def test_a_step_on_one_game_sees_what_the_whole_record_says(service: Services) -> None:
+    """The check of one game reads only its round and the removals; it finds what the
+    check of the whole record finds for that game (removal in round 1, double in round 2)."""
+    from mafiatab.domain.invariants import CODES
+
+    svc = service
+    tid = make_world(svc)
+    r1, r2, r2t2 = code_of(1, 1, svc, tid), code_of(2, 1, svc, tid), code_of(2, 2, svc, tid)
+    svc.protocols.submit(tid, r1, actor=J1, base_revision=None,
+                         game=protocol(svc, tid, r1, removed=3))
+    players = list(SEATING[2][1])
+    players[0] = "p11"
+    game = protocol(svc, tid, r2, players)
+    with pytest.raises(SubmitRefused) as refused:
+        svc.protocols.submit(tid, r2, actor=J1, base_revision=None, game=game)
+    step = sorted((p.code, p.seat) for p in refused.value.errors if p.code in CODES)
+    assert step == [("not_seated_here", 1), ("removed_plays", 3), ("twice_in_round", 1)]
+    whole = sorted((p.code, p.seat) for p in svc.invariants.of_game(tid, r2))
+    assert whole == step
+    assert svc.invariants.of_game(tid, r2t2) == []
