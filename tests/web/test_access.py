@@ -65,6 +65,8 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/games/{code}/check", EDIT, {"base": "1"}),
     ("POST", "/t/{tid}/games/{code}/draft", EDIT, {"base": "1"}),
     ("POST", "/t/{tid}/games/{code}/submit", EDIT, {"base": "1"}),
+    ("GET", "/t/{tid}/games/{code}/replace", EDIT, None),
+    ("POST", "/t/{tid}/games/{code}/replace", EDIT, {"seat": "1", "player": "", "reason": ""}),
     ("GET", "/t/{tid}/manage", STAFF, None),
     ("POST", "/t/{tid}/games/{code}/confirm", STAFF, {}),
     ("POST", "/t/{tid}/games/{code}/return", STAFF, {"reason": "test"}),
@@ -247,7 +249,8 @@ ROUTES += SEATING_ROUTES + DAY_ROUTES
 #: are checked here (tests/attacks/test_streams.py opens them on a real server)
 STREAMS = frozenset(p for _m, p, _a, _b in ROUTES if p.endswith("/events"))
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
-OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live")
+OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live",
+                    "replace")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
 PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code"}
 

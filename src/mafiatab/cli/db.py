@@ -168,7 +168,7 @@ def import_command(
     except OSError as e:
         _fail(t("failed", lang, file=str(file), detail=e.strerror or str(e)))
     with _errors(lang):
-        loaded = load_tournament(data)  # refused files: nothing touches the database
+        loaded = load_tournament(data, invariants=True)  # refused files: nothing touches the database
         engine = _engine(db, check=False)
         upgrade(engine)
         service = Services(engine)

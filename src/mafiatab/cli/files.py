@@ -198,7 +198,7 @@ def check(
         err.print(i18n.t("cannot_read", lang.value, file=str(file), detail=str(e)), markup=False)
         raise typer.Exit(1) from None
     try:
-        loaded = load_tournament(data)
+        loaded = load_tournament(data, invariants=True)
     except ProtocolRefused as refused:
         if as_json:
             sys.stdout.write(json.dumps(

@@ -189,7 +189,7 @@ def import_records(
         _fail(t("nothing", lang))
     text = dumps_tournament(tournament)
     try:
-        loaded = load_tournament(text)  # the promise: what is written passes `check`
+        loaded = load_tournament(text, invariants=True)  # the promise: what is written passes `check`
     except ProtocolRefused as refused:
         err.print(t("refused", lang), markup=False)
         for p in refused.problems:

@@ -437,6 +437,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "team_unknown_player": ("в команде неизвестный игрок {value}",
                             "a team names an unknown player {value}"),
     "team_id_twice": ("команда {value} указана дважды", "team {value} is given twice"),
+    # --- the tournament as a whole (domain.invariants) ---
+    "twice_in_round": (
+        "тур {round}, стол {table}: игрок {player} в этом туре уже записан за столом "
+        "{other_table} (место {other_seat})",
+        "round {round}, table {table}: player {player} is already recorded at table "
+        "{other_table} (seat {other_seat}) in this round",
+    ),
+    "not_seated_here": (
+        "тур {round}, стол {table}: на место {seat} рассажен {seated}, а записан {player}; "
+        "замена не записана",
+        "round {round}, table {table}: {seated} is seated at seat {seat}, but {player} is "
+        "recorded; no replacement is on record",
+    ),
+    "removed_plays": (
+        "тур {round}, стол {table}: игрок {player} удалён с турнира в игре {removed_in} "
+        "(тур {removed_round}, стол {removed_table}) и дальше не играет",
+        "round {round}, table {table}: player {player} was removed from the tournament in "
+        "game {removed_in} (round {removed_round}, table {removed_table}) and plays no more",
+    ),
+    "withdrawn_plays": (
+        "тур {round}, стол {table}: игрок {player} выбыл из турнира и дальше не играет",
+        "round {round}, table {table}: player {player} has withdrawn from the tournament and "
+        "plays no more",
+    ),
     "day1_left_mismatch": (
         "в первый день голосованием ушли {left} (по записи дня), а в поле {count}",
         "{left} left by day one's vote (the day's record), the field says {count}",
@@ -644,6 +668,16 @@ COURSE_OF_THE_GAME_RU: dict[str, str] = {
 }
 _COURSE = ", course of the game: "
 
+#: the tournament's own rules that neither federation's text numbers (the program keeps
+#: them for every tournament, `domain.invariants`): clause -> its Russian words
+TOURNAMENT_RULES_RU: dict[str, str] = {
+    "tournament rule: one game a round": "правило турнира: одна игра за тур",
+    "tournament rule: the seated player plays":
+        "правило турнира: играет рассаженный игрок или записанная замена",
+    "tournament rule: a withdrawn player plays no more":
+        "правило турнира: выбывший игрок дальше не играет",
+}
+
 
 def translate_clause(clause: str, lang: str) -> str:
     """Only the reference (`FSM 8.4.3`), federation names in the reader's language; none
@@ -652,6 +686,8 @@ def translate_clause(clause: str, lang: str) -> str:
     if ref.startswith(("scoring.md", "format 1")):  # the program's documents, not a rule
         return ""
     if lang == "ru":
+        if ref in TOURNAMENT_RULES_RU:
+            return TOURNAMENT_RULES_RU[ref]
         if _COURSE in ref:
             federation, what = ref.split(_COURSE, 1)
             ref = f"{federation}, ход игры: {COURSE_OF_THE_GAME_RU.get(what, what)}"

@@ -183,6 +183,8 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
                             "Critical moment: reds outnumber blacks by at most", "count"),
     "killed_may_check_that_night": ("Убитый ночью успевает проверить",
                                     "A player shot at night still checks", "flag"),
+    "removal_from_tournament": ("Удаление (снятие) с турнира: пункт",
+                                "Removal from the tournament: clause", "text"),
     "protest_minutes_after_game": ("Протест не позже чем через", "A protest at most after",
                                    "minutes"),
     "protest_deciders": ("Протест решают", "A protest is decided by", "deciders"),

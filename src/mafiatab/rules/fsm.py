@@ -131,6 +131,7 @@ FSM = RuleProfile(
     ),
     protest_minutes_after_game=Ruled(None, "FSM 8.8.2 (no deadline set)"),
     protest_deadline_inclusive=Ruled(True, "FSM 8.8.2 (no deadline set)"),
+    removal_from_tournament=Ruled("8.1.1", "FSM 8.1.1"),
     protest_deciders=Ruled(frozenset({"head_judge", "appeals_commission"}), "FSM 8.8.3"),
     protest_decision_final=Ruled(True, "FSM 8.8.5"),
     score_appeals=Ruled(True, "FSM 8.9"),

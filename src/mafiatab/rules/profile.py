@@ -284,6 +284,12 @@ class RuleProfile:
     #: sets it with its own clause.
     comp_per_team: Ruled[bool] = Ruled(False, "8.6 (Reading: Ci per player)")
 
+    # --- the tournament as a whole (domain/invariants.py) ------------------------------
+    #: the clause number that removes a player from the whole tournament, as a penalty's
+    #: `rule` names it (FIIM 7.3: peeping on purpose, insulting a judge); None: no such
+    #: removal in the rules
+    removal_from_tournament: Ruled[str | None] = Ruled("7.3", "FIIM 7.3")
+
     #: where the paper protocol's columns (fouls, nominations, votes) are ruled: a clause
     #: of this federation, or its course of the game where it numbers none
     paper_clause: str = ""

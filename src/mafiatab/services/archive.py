@@ -321,7 +321,7 @@ def import_archive(engine: Engine, data: bytes) -> ImportedArchive:
 def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
             members: dict[str, bytes]) -> ImportedArchive:
     text = members["tournament.json"]
-    load_tournament(text)  # the rules: a refused file raises ProtocolRefused
+    load_tournament(text, invariants=True)  # the rules: a refused file raises ProtocolRefused
     src, _ = read_tournament(text)
     assert src is not None
     seating = _json(members["seating.json"])

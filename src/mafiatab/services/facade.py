@@ -16,6 +16,8 @@ Who holds what:
   one back;
 * `games`: a new game's first draft (seating), table judges, revisions, the overview;
 * `protocols`: the protocol's steps (save a draft, submit, send back, confirm);
+* `replacements`: a seat's player replaced after the seating, on record;
+* `invariants`: the tournament-wide invariants of a stored tournament;
 * `standings`: standings and their cache, the public stamp, explanations, lots;
 * `appeals`: protests and appeals, players' accounts, the schedule, games' times;
 * `screens`: the stream overlay and the hall screen;
@@ -44,10 +46,12 @@ from mafiatab.services.appeals import Appeals
 from mafiatab.services.clock import TournamentClock
 from mafiatab.services.exports import Exports
 from mafiatab.services.games import Games
+from mafiatab.services.invariants import TournamentCheck
 from mafiatab.services.judge_codes import JudgeCodes
 from mafiatab.services.people import People
 from mafiatab.services.photos import Photos
 from mafiatab.services.protocols import Protocols
+from mafiatab.services.replacements import Replacements
 from mafiatab.services.roster import Roster
 from mafiatab.services.screens import ScreenService
 from mafiatab.services.setup import TournamentSetup
@@ -68,6 +72,8 @@ class Services:
         self.tournaments = Tournaments(self.store, self.access)
         self.games = Games(self.store, self.tournaments)
         self.protocols = Protocols(self.store)
+        self.replacements = Replacements(self.store)
+        self.invariants = TournamentCheck(self.store)
         self.standings = StandingsBoard(self.store, self.tournaments)
         self.appeals = Appeals(self.store, self.access, clock=clock)
         self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,

@@ -66,6 +66,7 @@ from mafiatab.services.errors import (
     ServiceError,
     StateError,
 )
+from mafiatab.services.invariants import game_problems
 from mafiatab.services.revision_log import split, whole
 from mafiatab.services.store import (
     StaleRevision,
@@ -398,7 +399,8 @@ class Protocols:
         players = set(s.scalars(select(db.Participant.code)
                                 .where(db.Participant.tournament_id == scene.t.id)))
         stages = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == scene.t.id)))
-        return Checked(kept, problems + validate_game(kept, profile, players, stages))
+        return Checked(kept, problems + validate_game(kept, profile, players, stages)
+                       + game_problems(s, scene.t, kept))
 
     @staticmethod
     def _base(s: Session, scene: _Scene, base: int, actor: str, own_autosave: bool) -> int | None:

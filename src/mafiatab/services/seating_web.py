@@ -446,7 +446,8 @@ class SeatingDesk:
         self.require_staff(tournament, actor)
         check_bounds(params)
         _t, players, stages = self.svc.tournaments.context(tournament)
-        gone = self.svc.roster.withdrawn(tournament)  # a withdrawn player is not seated again
+        # a withdrawn player, or one removed from the tournament, is not seated again
+        gone = self.svc.roster.withdrawn(tournament) | self.svc.invariants.removed(tournament)
         players = [p for p in players if p.id not in gone]
         if len(players) > MAX_PLAYERS:
             raise SeatingRefused("desk_too_many_players", max=MAX_PLAYERS)

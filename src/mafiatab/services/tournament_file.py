@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from mafiatab.domain.invariants import check_tournament
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.standings import Standings, compute_standings
@@ -48,13 +49,17 @@ def profile_for(t: Tournament) -> tuple[RuleProfile, list[Problem]]:
     return get_profile(t.rules, options), problems
 
 
-def load_tournament(data: bytes | str) -> LoadedTournament:
-    """Read and check a format-1 file; raises `ProtocolRefused` with every problem."""
+def load_tournament(data: bytes | str, *, invariants: bool = False) -> LoadedTournament:
+    """Read and check a format-1 file; raises `ProtocolRefused` with every problem.
+
+    `invariants`: check the tournament as a whole too (`domain.invariants`: one game a
+    round, a removed player plays no more), as `mafiatab check` and every import do; a
+    reading of a file for its standings checks each protocol only."""
     with gc_paused():
-        return _load(data)
+        return _load(data, invariants)
 
 
-def _load(data: bytes | str) -> LoadedTournament:
+def _load(data: bytes | str, invariants: bool = False) -> LoadedTournament:
     tournament, problems = read_tournament(data)
     if tournament is None:
         raise ProtocolRefused(problems)
@@ -67,6 +72,10 @@ def _load(data: bytes | str) -> LoadedTournament:
     tournament, log_problems = apply_game_logs(tournament, profile)
     problems.extend(log_problems)
     problems.extend(validate_tournament(tournament, profile))
+    if invariants:
+        problems.extend(check_tournament(tournament.games, profile,
+                                         stages=[st.id for st in tournament.stages],
+                                         names={p.id: p.nickname for p in tournament.players}))
     errors = [p for p in problems if not p.warning]
     if errors:
         raise ProtocolRefused(problems)

@@ -468,7 +468,7 @@ class Tournaments:
                     progress: Callable[[ImportProgress], None] | None = None) -> int:
         """Import a format-1 file: checked whole first, then written in one transaction
         (all or nothing); its games become confirmed revisions authored by `actor`."""
-        loaded = load_tournament(data)
+        loaded = load_tournament(data, invariants=True)
         return self.import_loaded(loaded, actor=actor, progress=progress)
 
     def import_loaded(self, loaded: LoadedTournament, *, actor: str = IMPORT_AUTHOR,

@@ -33,6 +33,8 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
     "correct": ("исправил(а) протокол игры {game} (ревизия {revision}), он ждёт подтверждения",
                 "corrected game {game}'s protocol (revision {revision}); it waits for "
                 "confirmation"),
+    "replace_player": ("заменил(а) игрока на месте {seat} игры {game}: {before} → {after}",
+                       "replaced the player in seat {seat} of game {game}: {before} -> {after}"),
     "drop_log": ("сбросил(а) лог игры {game}", "dropped game {game}'s log"),
     "game_end": ("завершил(а) игру {game}", "ended game {game}"),
     "assign_judge": ("назначил(а) судью {judge} на игру {game}",

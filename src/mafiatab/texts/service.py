@@ -99,6 +99,22 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
                       "announcements: at most {limit} characters"),
     "typed_too_long": ("набранное в полях: не больше {fields} полей по {limit} знаков",
                        "typed values: at most {fields} fields of {limit} characters"),
+    "replacement_reason": (
+        "игра {game}, место {seat}: укажите причину замены игрока",
+        "game {game}, seat {seat}: give the reason for the replacement",
+    ),
+    "replacement_same": (
+        "игра {game}, место {seat}: этот игрок уже на этом месте",
+        "game {game}, seat {seat}: this player is in that seat already",
+    ),
+    "replacement_seat": (
+        "игра {game}: места {seat} нет за столом (1–10)",
+        "game {game}: there is no seat {seat} at the table (1-10)",
+    ),
+    "replacement_player": (
+        "игра {game}: игрок {player} не зарегистрирован в турнире",
+        "game {game}: player {player} is not registered in the tournament",
+    ),
     "duplicate_player": ("игрок {value!r} уже зарегистрирован", "player {value!r} is already registered"),
 }
 
@@ -109,6 +125,7 @@ ACTIONS: Final[dict[str, tuple[str, str]]] = {
     "correct": ("исправить", "correct"),
     "return": ("вернуть", "return"),
     "manage": ("управлять турниром", "manage the tournament"),
+    "replace": ("заменить игрока", "replace a player"),
 }
 STATES: Final[dict[str, tuple[str, str]]] = {
     "draft": ("черновик", "a draft"),

@@ -237,6 +237,24 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "slot_seats": ("Рассадка и роли", "Seats and roles"),
     "slot_scores": ("Баллы", "Points"),
     "slot_general": ("Протокол", "Protocol"),
+    # a seat's player replaced on record (services.replacements), the record's warnings
+    "replace_player": ("Заменить", "Replace"),
+    "replace_player_of": ("Заменить игрока на месте {seat}", "Replace the player in seat {seat}"),
+    "replace_title": ("Замена игрока: место {seat}", "Replacing the player: seat {seat}"),
+    "replace_seated": ("Сейчас на месте", "In the seat now"),
+    "replace_new": ("Новый игрок", "New player"),
+    "replace_reason": ("Причина замены", "Reason for the replacement"),
+    "replace_hint": ("Замена записывается в журнал: кто, когда и почему. Игрок другого стола "
+                     "этого тура, удалённый с турнира или выбывший игрок заменить не может.",
+                     "The replacement is recorded: who, when and why. A player of another "
+                     "table of this round, or one removed from or withdrawn from the "
+                     "tournament, cannot come in."),
+    "replace_do": ("Записать замену", "Record the replacement"),
+    "back_to_protocol": ("Назад к протоколу", "Back to the protocol"),
+    "record_problems": ("Турнир в целом: подтверждение будет отклонено",
+                        "The tournament as a whole: confirming will be refused"),
+    "record_problems_all": ("Турнир в целом: нарушения в протоколах",
+                            "The tournament as a whole: problems in the protocols"),
 }
 
 #: the one-letter role marks of the paper protocol (К/Ш/Ч/Д)

@@ -198,7 +198,10 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     returned = None
     if staff or info.state == "returned":
         returned = returned_reason(svc.games.revisions(tid, code))
-    return render(request, "game.html", t=t, tid=tid, info=info, g=g,
+    # the tournament as a whole (one game a round, the seated player, removals): the
+    # head judge sees what his confirmation would meet
+    record = svc.invariants.of_game(tid, code) if staff else []
+    return render(request, "game.html", t=t, tid=tid, info=info, g=g, record=record,
                   names=names, extras_hidden=extras_hidden, scored=scored,
                   **correction_marks(svc, tid, g, names, me.lang, extras_hidden),
                   problems=problems if staff or info.state != CONFIRMED else [],
@@ -295,7 +298,10 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
     st = GameStatus(code, g.stage, g.round, g.table, head.state, head.number, 0, head.author,
                     None)
     return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
-            "players": players, "slots": forms.slots(problems), "problems": problems,
+            "players": players, "nick": {p.id: p.nickname for p in players},
+            # a seated table's players change only by a recorded replacement
+            "seated": svc.invariants.seated(tid, code) is not None,
+            "slots": forms.slots(problems), "problems": problems,
             "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
             # fields whose text is the judge's own typing, shown exactly as typed
             "typed": typed,
@@ -414,6 +420,45 @@ async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
 
 
+def _replace_context(svc: Services, me: Principal, tid: int, code: str, seat: int,
+                     problems: list[Any], form: dict[str, str]) -> dict[str, Any]:
+    t, players, _stages = svc.tournaments.context(tid)
+    head = svc.games.head(tid, code)
+    g = head.game_struct()
+    here = {s.player for s in g.seats}
+    current = next((s.player for s in g.seats if s.seat == seat), "")
+    return {"t": t, "tid": tid, "code": code, "seat": seat, "g": g, "base": head.number,
+            "current": current, "nick": {p.id: p.nickname for p in players},
+            "choices": [p for p in players if p.id not in here], "problems": problems,
+            "form": form}
+
+
+@router.get("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
+def replace_page(request: Request, tid: int, code: str, me: Who, svc: Svc, seat: int = 1
+                 ) -> Response:
+    """The form of a replacement: the seated player, the new one, the reason."""
+    _editable(svc, me, tid, code)
+    if not 1 <= seat <= 10:
+        raise HTTPException(status_code=404)
+    return render(request, "replace.html", **_replace_context(svc, me, tid, code, seat, [], {}))
+
+
+@router.post("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
+async def replace_post(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
+    """Record the replacement (one service call); refused: the form again, with why."""
+    user = _editable(svc, me, tid, code)
+    f = await form_fields(request)
+    seat = ascii_int(f.get("seat", ""), 2) or 0
+    try:
+        svc.replacements.replace(tid, code, seat, f.get("player", ""),
+                                 reason=f.get("reason", ""), actor=user,
+                                 base_revision=_base(f.get("base", "")))
+    except (ProtocolRefused, ServiceError) as e:
+        return render(request, "replace.html", status_code=e.status,
+                      **_replace_context(svc, me, tid, code, seat, e.errors, f))
+    return see_other(f"/t/{tid}/games/{code}/edit")
+
+
 # --- head judge -------------------------------------------------------------------------
 
 
@@ -450,8 +495,9 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     t, players, _s = svc.tournaments.context(tid)
     # an entry names a player by his nickname; the id stays in the stored log and the API
     nick = {p.id: p.nickname for p in players}
-    entries = [(at, user, action, {**detail, "player": nick.get(detail["player"], detail["player"])}
-                if isinstance(detail.get("player"), str) else detail)
+    entries = [(at, user, action, {**detail, **{k: nick.get(detail[k], detail[k])
+                                                 for k in ("player", "before", "after")
+                                                 if isinstance(detail.get(k), str)}})
                for at, user, action, detail in reversed(svc.tournaments.audit_log(tid, actor=user))]
     return render(request, "audit.html", t=t, tid=tid, entries=entries)
 

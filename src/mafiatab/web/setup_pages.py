@@ -401,6 +401,7 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
                   lot=lot, lots=shown_lots(svc, tid, me.lang), message=message,
                   waiting=waiting, steps=steps, corrected=corrected,
                   four_eyes=t.confirmer_must_differ,
+                  record=svc.invariants.problems(tid, confirmed=False),
                   next_step=next_step(steps), plain_http=plain,
                   stage_names={st.id: st.name for st in stages},
                   s=lambda k, **kw: sw(k, me.lang, **kw))

@@ -1,0 +1,305 @@
+"""The tournament-wide invariants (`domain.invariants`) over the stored record.
+
+`gather` reads what the pure check needs from the database, in the caller's transaction:
+the games' protocols, each table's seating (its newest seating revision, the seating page's
+and the check-in desk's), the replacements on record (the desk's and the protocol form's,
+from the audit log: who, when, why), the withdrawals and the stage order. Every write path
+of a protocol asks `game_problems` before it commits (`services.protocols` at check,
+submit and confirm), the head judge's pages show `TournamentCheck.problems`, and a test
+calls `TournamentCheck.problems(tournament)` after every step.
+
+Which revision speaks for a game: the one being written for the game a step writes; for
+the others, the confirmed revision (`confirmed=True`, what the standings count) or the
+newest one, where a draft still being typed counts with the players seated at its table
+(a judge's unfinished typing at one table never refuses another table's step).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from mafiatab.domain import protocol as model
+from mafiatab.domain.invariants import (
+    Game,
+    Replacement,
+    Withdrawal,
+    check_tournament,
+    problems_of_game,
+    removed_from_tournament,
+    seated_players,
+)
+from mafiatab.domain.problems import Problem
+from mafiatab.services.revision_log import whole
+from mafiatab.services.store import Store, aware, profile_of, tournament_row
+from mafiatab.services.tournaments import decode_game
+from mafiatab.storage import models as db
+from mafiatab.storage.models import DRAFT, RETURNED
+
+#: the reason of a seating revision (`services.seating_web.SEATING_REASON`)
+SEATING_REASON: Final = "seating"
+#: the audit actions that put a player in another's seat after the seating
+REPLACE_ACTIONS: Final = ("replace_no_show", "replace_player")
+
+
+class _Seat(msgspec.Struct, frozen=True):
+    seat: int
+    player: str = ""
+
+
+class _Penalty(msgspec.Struct, frozen=True):
+    kind: str = ""
+    rule: str | None = None
+
+
+class _Scores(msgspec.Struct, frozen=True):
+    penalties: list[_Penalty] = []
+
+
+class _Played(msgspec.Struct, frozen=True):
+    """The fields of a stored protocol the check reads (the rest is skipped unread)."""
+
+    id: str
+    stage: str
+    round: int
+    table: int
+    seats: list[_Seat] = []
+    scores: dict[int, _Scores] = {}
+    log: list[Any] | None = None
+
+
+_PLAYED: Final = msgspec.json.Decoder(_Played)
+
+
+def _read(text: str) -> Game:
+    try:
+        return _PLAYED.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return decode_game(text)  # the careful reader says what is wrong elsewhere
+
+
+@dataclass(slots=True)
+class Record:
+    """What the check reads of one stored tournament."""
+
+    games: dict[str, Game]
+    states: dict[str, str]
+    stages: list[str]
+    seating: dict[str, list[str]]
+    replacements: list[Replacement]
+    withdrawals: list[Withdrawal]
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def _seats(game: Game) -> list[str]:
+    return [s.player for s in sorted(game.seats, key=lambda x: x.seat)]
+
+
+def _replacements(s: Session, tid: int) -> list[Replacement]:
+    out: list[Replacement] = []
+    a = db.AuditEntry
+    for user, at, d in s.execute(select(a.user_name, a.at, a.detail).where(
+            a.tournament_id == tid, a.action.in_(REPLACE_ACTIONS)).order_by(a.id)):
+        before = d.get("before", d.get("absent"))
+        after = d.get("after", d.get("reserve"))
+        if isinstance(d.get("game"), str) and isinstance(d.get("seat"), int) and (
+                isinstance(before, str) and isinstance(after, str)):
+            out.append(Replacement(d["game"], d["seat"], before, after, user,
+                                   aware(at).isoformat(), str(d.get("reason") or "")))
+    return out
+
+
+def gather(s: Session, tid: int, *, confirmed: bool = False,
+           focus: Game | None = None) -> Record:
+    """The tournament's record as the check reads it (see the module). `focus`: only
+    what the problems of that one game depend on — the games of its round, and those
+    whose protocol may remove a player (a disqualification, or a log kept apart); the
+    whole record when a player has withdrawn (his earlier games say when he stopped)."""
+    stages = list(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == tid)
+                            .order_by(db.Stage.position)))
+    rev = db.ProtocolRevision
+    number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
+    where = db.Game.tournament_id == tid
+    if focus is not None and not s.scalar(select(func.count(db.Participant.id)).where(
+            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
+        here = (select(db.Game.id).join(db.GameTable, db.GameTable.id == db.Game.table_id)
+                .join(db.Round, db.Round.id == db.GameTable.round_id)
+                .join(db.Stage, db.Stage.id == db.Round.stage_id)
+                .where(db.Game.tournament_id == tid, db.Stage.code == focus.stage,
+                       db.Round.number == focus.round))
+        where = where & (db.Game.id.in_(here) | (db.Game.code == focus.id)
+                         | rev.protocol.contains("disqualif") | rev.log_length.is_not(None))
+    # columns, not whole rows: a revision's audit columns are of no use here
+    heads = s.execute(select(db.Game.id, db.Game.code, rev.id, rev.state, rev.protocol,
+                             rev.log_length, rev.done_length).join(
+        rev, (rev.game_id == db.Game.id) & (rev.number == number))
+        .where(where).order_by(db.Game.position)).all()
+    ids = [row[0] for row in heads]
+    games: dict[str, Game] = {}
+    states: dict[str, str] = {}
+    started: dict[str, dt.datetime] = {}
+    for _gid, code, rid, state, text, log_length, done_length in heads:
+        if log_length is not None or done_length is not None:
+            row = s.get(rev, rid)
+            assert row is not None
+            text = whole(s, row)  # a draft's log is stored as rows of its own
+        games[code] = _read(text)
+        states[code] = state
+    # each table's seating: its newest seating revision
+    newest = (select(rev.game_id, func.max(rev.number).label("n"))
+              .where(rev.reason == SEATING_REASON).group_by(rev.game_id).subquery())
+    seating: dict[str, list[str]] = {}
+    for code, text in s.execute(
+            select(db.Game.code, rev.protocol)
+            .join(newest, newest.c.game_id == db.Game.id)
+            .join(rev, (rev.game_id == newest.c.game_id) & (rev.number == newest.c.n))
+            .where(db.Game.tournament_id == tid, db.Game.id.in_(ids))):
+        seating[code] = _seats(_read(text))
+    replacements = _replacements(s, tid)
+    names = {code: nick for code, nick in s.execute(
+        select(db.Participant.code, db.Player.nickname)
+        .join(db.Player, db.Player.id == db.Participant.player_id)
+        .where(db.Participant.tournament_id == tid))}
+    withdrawals: list[Withdrawal] = []
+    if s.scalar(select(func.count(db.Participant.id)).where(
+            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
+        # when each game was first written by anybody but the seating (it started then)
+        for code, at in s.execute(
+                select(db.Game.code, func.min(rev.created_at))
+                .join(rev, rev.game_id == db.Game.id)
+                .where(db.Game.tournament_id == tid,
+                       (rev.reason.is_(None)) | (rev.reason != SEATING_REASON))
+                .group_by(db.Game.code)):
+            started[code] = aware(at)
+        withdrawals = _withdrawals(s, tid, games, stages, started)
+    return Record(games, states, stages, seating, replacements, withdrawals, names)
+
+
+def _withdrawals(s: Session, tid: int, games: Mapping[str, Game], stages: list[str],
+                 started: Mapping[str, dt.datetime]) -> list[Withdrawal]:
+    """Each withdrawn player and the last round he played before withdrawing (a game
+    started before his newest withdrawal stays his)."""
+    gone = list(s.scalars(select(db.Participant.code).where(
+        db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))))
+    if not gone:
+        return []
+    when: dict[str, dt.datetime] = {}
+    a = db.AuditEntry
+    for at, detail in s.execute(select(a.at, a.detail).where(
+            a.tournament_id == tid, a.action == "withdraw_player").order_by(a.id)):
+        player = detail.get("player")
+        if isinstance(player, str):
+            when[player] = aware(at)
+    order = {code: i for i, code in enumerate(stages)}
+    out: list[Withdrawal] = []
+    for player in gone:
+        cut = when.get(player)
+        last: tuple[int, tuple[str, int]] | None = None
+        for code, g in games.items():
+            at = started.get(code)
+            if at is None or (cut is not None and at >= cut):
+                continue
+            if player in _seats(g):
+                key = (order.get(g.stage, len(order)), g.round)
+                if last is None or key > (last[0], last[1][1]):
+                    last = (key[0], (g.stage, g.round))
+        out.append(Withdrawal(player, last[1] if last else None))
+    return out
+
+
+def check_record(record: Record, t: db.Tournament) -> list[Problem]:
+    """The pure check over a gathered record, with the tournament's rule profile."""
+    profile, _problems = profile_of(t)
+    games: list[Game] = []
+    for code, g in record.games.items():
+        seated = record.seating.get(code)
+        if record.states.get(code) in (DRAFT, RETURNED) and seated is not None:
+            # a draft still being typed counts with its table's players as seated
+            now = seated_players({code: seated}, record.replacements)[code]
+            g = _Played(id=g.id, stage=g.stage, round=g.round, table=g.table,
+                        seats=[_Seat(i + 1, p) for i, p in enumerate(now)],
+                        scores={k: _Scores([_Penalty(p.kind, p.rule) for p in v.penalties])
+                                for k, v in g.scores.items()},
+                        log=list(g.log) if g.log is not None else None)
+        games.append(g)
+    return check_tournament(games, profile, stages=record.stages, seating=record.seating,
+                            replacements=record.replacements,
+                            withdrawals=record.withdrawals, names=record.names)
+
+
+def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
+    """The tournament-wide problems a step on `game` answers for, with `game` as the step
+    would store it (in the caller's transaction): only those that name this game."""
+    record = gather(s, t.id, focus=game)
+    record.games[game.id] = game
+    record.states[game.id] = "written"
+    return problems_of_game(check_record(record, t), game.id)
+
+
+class TournamentCheck:
+    """The tournament-wide invariants of a stored tournament, one read transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def problems(self, tournament: int, *, confirmed: bool = True) -> list[Problem]:
+        """Every tournament-wide problem of the record: of the confirmed protocols (what
+        the standings count), or with `confirmed=False` of the newest revisions (the head
+        judge's view of what is coming)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            return check_record(gather(s, tournament, confirmed=confirmed), t)
+
+
+    def of_game(self, tournament: int, code: str) -> list[Problem]:
+        """The problems that name one game, its newest revision as it stands (what its
+        confirmation would meet): the head judge's warnings on the game's page."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            row = s.scalar(select(db.Game.id).where(db.Game.tournament_id == tournament,
+                                                    db.Game.code == code))
+            if row is None:
+                return []
+            record = gather(s, tournament)
+            if code not in record.games:
+                return []
+            record.states[code] = "written"
+            return problems_of_game(check_record(record, t), code)
+
+    def removed(self, tournament: int) -> set[str]:
+        """The players removed from the tournament (FIIM 7.3, FSM 8.1.1) by any game's
+        newest protocol: the seating seats them no more."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            profile, _problems = profile_of(t)
+            out: set[str] = set()
+            for g in gather(s, tournament).games.values():
+                for seat in removed_from_tournament(g, profile):
+                    out.update(x.player for x in g.seats if x.seat == seat and x.player)
+            return out
+
+    def seated(self, tournament: int, code: str) -> list[str] | None:
+        """The game's players by seat as seated, replacements on record applied; None
+        when its table has no seating on record (a game entered whole)."""
+        with self.store.read() as s:
+            tournament_row(s, tournament)
+            rev = db.ProtocolRevision
+            row = s.execute(
+                select(rev).join(db.Game, db.Game.id == rev.game_id)
+                .where(db.Game.tournament_id == tournament, db.Game.code == code,
+                       rev.reason == SEATING_REASON)
+                .order_by(rev.number.desc()).limit(1)).scalar_one_or_none()
+            if row is None:
+                return None
+            return seated_players({code: _seats(_read(row.protocol))},
+                                  _replacements(s, tournament))[code]
+
+
+__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "check_record", "game_problems",
+           "gather"]
