@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+from collections import Counter
 from collections.abc import Callable
 from decimal import Decimal
 from functools import partial
@@ -119,6 +120,11 @@ class Refusal:
         return f"refused {type(self.error).__name__}: {self.error}"
 
 
+def actors(*likely: str) -> st.SearchStrategy[str]:
+    """Half the time one of those who would take the step, else anyone."""
+    return st.sampled_from(likely) | st.sampled_from(ACTORS)
+
+
 class WholeSystem(RuleBasedStateMachine):
     """One tournament day (see the module); `engine` is set by the test."""
 
@@ -126,6 +132,8 @@ class WholeSystem(RuleBasedStateMachine):
     #: the (e) kinds noted, not failed, and the known bugs' steps not taken (the
     #: regression tests set it empty)
     tolerated: ClassVar[frozenset[str]] = KNOWN_GAPS | KNOWN_BUGS
+    #: the steps taken over a whole run, by kind and outcome (the test prints it)
+    tally: ClassVar[Counter[str]]
 
     def __init__(self) -> None:
         super().__init__()
@@ -138,6 +146,9 @@ class WholeSystem(RuleBasedStateMachine):
         self.federation = "fiim2018"
         self.steps = 0
         self.noted: set[str] = set()
+        #: whether a step changed the database since the record was last checked (an
+        #: unchanged database cannot break it: the check is skipped)
+        self.dirty = True
 
     # --- one step and what it may change ----------------------------------------------
     def act(self, actor: str, label: str, call: Callable[[], T]) -> T | Refusal:
@@ -151,9 +162,12 @@ class WholeSystem(RuleBasedStateMachine):
             result = Refusal(e)
         after = snap.dump(self.engine)
         change = snap.diff(before, after)
+        self.dirty = self.dirty or not change.empty()
         note(f"#{self.steps} {actor} ({who}) {label}: "
              f"{result if isinstance(result, Refusal) else 'done'}")
-        event(f"{label.split()[0]} {'refused' if isinstance(result, Refusal) else 'done'}")
+        outcome = f"{label.split()[0]} {'refused' if isinstance(result, Refusal) else 'done'}"
+        event(outcome)
+        self.tally[outcome] += 1
         if isinstance(result, Refusal):
             self._refused_changed_nothing(who, label, result.error, change, after)
         else:
@@ -304,13 +318,15 @@ class WholeSystem(RuleBasedStateMachine):
     # --- the record after every step (a, e) ------------------------------------------
     @invariant()
     def check_record(self) -> None:
-        if not self.tid:
+        if not self.tid or not self.dirty:
             return
+        self.dirty = False
         with self.engine.connect() as conn:
             tids = list(conn.scalars(select(db.Tournament.id).order_by(db.Tournament.id)))
         for tid in tids:
-            self._standings_agree(tid)
-            found = self.violations(tid)
+            t = self.confirmed(tid)
+            self._standings_agree(tid, t)
+            found = tournament_violations(t.games, [s.id for s in t.stages], self.seated(tid))
             hard = [v for v in found if v.kind not in self.tolerated]
             if hard:
                 raise Broken("(e) tournament invariants broken:\n" + "\n".join(map(str, hard)))
@@ -320,6 +336,7 @@ class WholeSystem(RuleBasedStateMachine):
                     self.noted.add(key)
                     note(f"known gap (e): {v}")
                     event(f"known gap {v.kind}")
+                    self.tally[f"known gap {v.kind}"] += 1
 
     def confirmed(self, tid: int) -> model.Tournament:
         """The tournament as the domain knows it, read straight from the tables: each
@@ -335,20 +352,26 @@ class WholeSystem(RuleBasedStateMachine):
             stages = [model.Stage(id=s.code, name=s.name, kind=s.kind, compensation=s.compensation)
                       for s in conn.execute(select(db.Stage).where(db.Stage.tournament_id == tid)
                                             .order_by(db.Stage.position))]
+            states: dict[int, dict[int, tuple[str, int | None]]] = {}
+            for gid, number, state, length in conn.execute(
+                    select(R.game_id, R.number, R.state, R.log_length)
+                    .join(G, G.id == R.game_id).where(G.tournament_id == tid)):
+                states.setdefault(gid, {})[number] = (state, length)
             texts: list[str] = []
-            for gid, code, pointer in conn.execute(
-                    select(G.id, G.code, G.confirmed_revision).where(G.tournament_id == tid)
-                    .order_by(G.position)):
-                revs = {n: (state, text, length) for n, state, text, length in conn.execute(
-                    select(R.number, R.state, R.protocol, R.log_length).where(R.game_id == gid))}
-                above = [n for n, (state, _, _) in revs.items()
+            for gid, code, pointer, text in conn.execute(
+                    select(G.id, G.code, G.confirmed_revision, R.protocol)
+                    .outerjoin(R, (R.game_id == G.id) & (R.number == G.confirmed_revision))
+                    .where(G.tournament_id == tid).order_by(G.position)):
+                revs = states.get(gid, {})
+                above = [n for n, (state, _) in revs.items()
                          if state == db.CONFIRMED and n > pointer]
-                if pointer and revs[pointer][0] != db.CONFIRMED or pointer and revs[pointer][2] is not None:
-                    raise Broken(f"(a) {code}: confirmed pointer {pointer} at a {revs[pointer][0]} revision")
+                if pointer and revs[pointer] != (db.CONFIRMED, None):
+                    raise Broken(f"(a) {code}: confirmed pointer {pointer} at {revs[pointer]}")
                 if above:
-                    raise Broken(f"(a) {code}: confirmed revisions {above} above the pointer {pointer}")
+                    raise Broken(f"(a) {code}: confirmed revisions {above} above the pointer "
+                                 f"{pointer}")
                 if pointer:
-                    texts.append(revs[pointer][1])
+                    texts.append(text)
         lots = t.lots if isinstance(t.lots, list) else json.loads(t.lots)
         draws = t.lot_draws if isinstance(t.lot_draws, list) else json.loads(t.lot_draws)
         options = t.rule_options if isinstance(t.rule_options, dict) else json.loads(t.rule_options)
@@ -358,8 +381,7 @@ class WholeSystem(RuleBasedStateMachine):
             lot_draws=[model.LotDraw(seed=d["seed"], group=list(d["group"]), order=list(d["order"]))
                        for d in draws])
 
-    def _standings_agree(self, tid: int) -> None:
-        t = self.confirmed(tid)
+    def _standings_agree(self, tid: int, t: model.Tournament) -> None:
         profile, problems = profile_for(t)
         assert not problems
         fresh = compute_standings(t, profile)
@@ -405,15 +427,18 @@ class WholeSystem(RuleBasedStateMachine):
         return sorted(set(out))
 
     # --- the day's start ---------------------------------------------------------------
-    @initialize(rules=st.sampled_from(["fiim2018", "fsm"]))
-    def start(self, rules: str) -> None:
+    @initialize(rules=st.sampled_from(["fiim2018", "fsm"]),
+                order=st.none() | st.permutations(range(PLAYERS)))
+    def start(self, rules: str, order: list[int] | None = None) -> None:
+        """The day set up: accounts, the tournament, its players and staff, a player's
+        code, another tournament; with `order`, round 1 seated (by the organizer)."""
         self.federation = rules
         svc = self.svc
 
         def must(actor: str, label: str, call: Callable[[], T]) -> T:
-            out = self.act(actor, label, call)
-            assert not isinstance(out, Refusal), (label, out)
-            return out
+            """A step of the set-up: the same services, not checked one by one (the
+            record is checked once it is set up)."""
+            return call()
 
         for name in ("admin", "org", "other", "nobody"):  # the first one: administrator
             must("operator", f"account {name}", partial(
@@ -441,9 +466,15 @@ class WholeSystem(RuleBasedStateMachine):
             self.other_tid, player_list("g", "Гость", 10), actor="other"))
         self.stranger, _ = must("other", "other player's code", lambda: svc.appeals.player_code(
             self.other_tid, "g1", actor="other"))
+        if order is not None:
+            for table in range(1, TABLES + 1):
+                must("org", f"round 1 table {table}", partial(
+                    svc.games.enter_seating, self.tid, STAGE, 1, table,
+                    [f"p{i + 1}" for i in order[(table - 1) * 10:table * 10]], actor="org",
+                    judge=f"j{table}"))
 
     # --- seating, check-in, no-shows ------------------------------------------------------
-    @rule(actor=st.sampled_from(ACTORS), order=st.permutations(range(PLAYERS)),
+    @rule(actor=actors("org", "hj1", "hj2"), order=st.permutations(range(PLAYERS)),
           judges=st.lists(st.sampled_from(["j1", "j2", "j3", "stranger"]),
                           min_size=TABLES, max_size=TABLES))
     def seat_round(self, actor: str, order: list[int], judges: list[str]) -> None:
@@ -465,19 +496,19 @@ class WholeSystem(RuleBasedStateMachine):
                 self.svc.games.enter_seating, self.tid, STAGE, rnd, table, players,
                 actor=self.names[actor], judge=judge))
 
-    @rule(actor=st.sampled_from(ACTORS), player=st.integers(1, PLAYERS), present=st.booleans())
+    @rule(actor=actors("org", "hj1", "hj2"), player=st.integers(1, PLAYERS), present=st.booleans())
     def check_in(self, actor: str, player: int, present: bool) -> None:
         self.act(actor, f"check in p{player}={present}", lambda: self.checkin.set_present(
             self.tid, f"p{player}", present, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS))
+    @rule(actor=actors("player"))
     def check_in_by_qr(self, actor: str) -> None:
         key = self.act("org", "desk key", lambda: self.checkin.desk_key(self.tid, actor="org"))
         if isinstance(key, str):
             self.act(actor, "check in by QR", lambda: self.checkin.check_in_by_qr(
                 self.tid, key, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20))
+    @rule(actor=actors("org", "hj1", "hj2"), pick=st.integers(0, 20))
     def replace_no_show(self, actor: str, pick: int) -> None:
         plan = self.checkin.next_round(self.tid, actor="org")
         if plan is None:
@@ -492,7 +523,7 @@ class WholeSystem(RuleBasedStateMachine):
                  lambda: self.checkin.replace(self.tid, plan.stage, plan.round, n.player,
                                               reserve, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), seed=st.integers(0, 3))
+    @rule(actor=actors("org", "hj1", "hj2"), seed=st.integers(0, 3))
     def reseat(self, actor: str, seed: int) -> None:
         plan = self.checkin.next_round(self.tid, actor="org")
         if plan is None:
@@ -501,12 +532,26 @@ class WholeSystem(RuleBasedStateMachine):
             self.tid, plan.stage, plan.round, actor=self.names[actor], seed=seed, moves=300))
 
     # --- protocols ------------------------------------------------------------------------
-    def _protocol(self, pick: int, variant: str, result: str, extra_seat: int | None,
-                  seat: int) -> tuple[str, int, model.Game, str] | None:
+    def _pick(self, pick: int, prefer: bool, actor: str, states: tuple[str, ...]) -> Any:
+        """A game: with `prefer`, one in one of `states` (and the actor's own table, for a
+        table judge), when there is one; else any, by `pick`."""
         games = self.games()
         if not games:
             return None
-        g = games[pick % len(games)]
+        if prefer:
+            fitting = [g for g in games if g.state in states
+                       and (not actor.startswith("j") or g.judge == actor)]
+            if fitting:
+                games = fitting
+        return games[pick % len(games)]
+
+    def _protocol(self, pick: int, variant: str, result: str, extra_seat: int | None,
+                  seat: int, prefer: bool = False, actor: str = ""
+                  ) -> tuple[str, int, model.Game, str] | None:
+        g = self._pick(pick, prefer, actor, (db.DRAFT, db.RETURNED))
+        if g is None:
+            return None
+        games = self.games()
         head = self.svc.games.head(self.tid, g.code)
         others = [p for o in games if o.round == g.round and o.code != g.code
                   for p in (s["player"] for s in self.svc.games.head(self.tid, o.code).protocol["seats"])]
@@ -515,25 +560,26 @@ class WholeSystem(RuleBasedStateMachine):
                                     removed=self.removed(), seat=seat)
         return g.code, head.number, game, done
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20),
+    @rule(actor=actors("j1", "j2", "j3", "hj1"), pick=st.integers(0, 20),
           variant=st.sampled_from(VARIANTS), result=st.sampled_from(["red", "black"]),
-          extra_seat=st.none() | st.integers(1, 10), seat=st.integers(1, 10))
+          extra_seat=st.none() | st.integers(1, 10), seat=st.integers(1, 10),
+          prefer=st.booleans())
     def save_draft(self, actor: str, pick: int, variant: str, result: str,
-                   extra_seat: int | None, seat: int) -> None:
-        found = self._protocol(pick, variant, result, extra_seat, seat)
+                   extra_seat: int | None, seat: int, prefer: bool = False) -> None:
+        found = self._protocol(pick, variant, result, extra_seat, seat, prefer, actor)
         if found is None:
             return
         code, base, game, done = found
         self.act(actor, f"save {code} ({done}) on r{base}", lambda: self.svc.protocols.save_draft(
             self.tid, code, game, actor=self.names[actor], base_revision=base))
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20),
+    @rule(actor=actors("j1", "j2", "j3", "hj1"), pick=st.integers(0, 20),
           variant=st.sampled_from(VARIANTS), result=st.sampled_from(["red", "black"]),
           extra_seat=st.none() | st.integers(1, 10), seat=st.integers(1, 10),
-          form=st.booleans())
+          form=st.booleans(), prefer=st.booleans())
     def submit(self, actor: str, pick: int, variant: str, result: str,
-               extra_seat: int | None, seat: int, form: bool) -> None:
-        found = self._protocol(pick, variant, result, extra_seat, seat)
+               extra_seat: int | None, seat: int, form: bool, prefer: bool = False) -> None:
+        found = self._protocol(pick, variant, result, extra_seat, seat, prefer, actor)
         if found is None:
             return
         code, base, game, done = found
@@ -544,24 +590,40 @@ class WholeSystem(RuleBasedStateMachine):
         if form and done == "seat11" and not isinstance(out, Refusal):
             raise Broken(f"a protocol scoring a seat 11 was submitted: {code}")
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20))
-    def send_back(self, actor: str, pick: int) -> None:
-        games = self.games()
-        if games:
-            code = games[pick % len(games)].code
+    @rule(pick=st.integers(0, 20), variant=st.sampled_from(VARIANTS),
+          result=st.sampled_from(["red", "black"]), extra_seat=st.none() | st.integers(1, 10),
+          seat=st.integers(1, 10), confirmer=actors("hj1", "hj2", "org"))
+    def play_table(self, pick: int, variant: str, result: str, extra_seat: int | None,
+                   seat: int, confirmer: str) -> None:
+        """A table's game as the day goes: its judge submits the protocol (good, or with
+        a planted mistake), then someone confirms it: two steps, each checked."""
+        g = self._pick(pick, True, "", (db.DRAFT, db.RETURNED))
+        if g is None or g.state not in (db.DRAFT, db.RETURNED):
+            return
+        judge = g.judge if g.judge in self.names else "hj1"
+        index = [x.code for x in self.games()].index(g.code)
+        self.submit(actor=judge, pick=index, variant=variant, result=result,
+                    extra_seat=extra_seat, seat=seat, form=True)
+        self.confirm(actor=confirmer, pick=index)
+
+    @rule(actor=actors("hj1", "hj2", "org"), pick=st.integers(0, 20), prefer=st.booleans())
+    def send_back(self, actor: str, pick: int, prefer: bool = False) -> None:
+        g = self._pick(pick, prefer, actor, (db.SUBMITTED,))
+        if g is not None:
+            code = g.code
             self.act(actor, f"send back {code}", lambda: self.svc.protocols.send_back(
                 self.tid, code, actor=self.names[actor], reason="Проверьте бланк"))
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20))
-    def confirm(self, actor: str, pick: int) -> None:
-        games = self.games()
-        if games:
-            code = games[pick % len(games)].code
+    @rule(actor=actors("hj1", "hj2", "org"), pick=st.integers(0, 20), prefer=st.booleans())
+    def confirm(self, actor: str, pick: int, prefer: bool = False) -> None:
+        g = self._pick(pick, prefer, actor, (db.SUBMITTED,))
+        if g is not None:
+            code = g.code
             self.act(actor, f"confirm {code}", lambda: self.svc.protocols.confirm(
                 self.tid, code, actor=self.names[actor]))
 
     # --- protests and appeals ---------------------------------------------------------------
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20), seat=st.integers(1, 10),
+    @rule(actor=actors("player", "org", "hj1"), pick=st.integers(0, 20), seat=st.integers(1, 10),
           kind=st.sampled_from(list(ap.Kind)), subject=st.sampled_from(list(ap.Subject)),
           claimed=st.sampled_from(["0", "0.1", "0.5", "-0.4"]))
     def file_case(self, actor: str, pick: int, seat: int, kind: ap.Kind, subject: ap.Subject,
@@ -580,7 +642,7 @@ class WholeSystem(RuleBasedStateMachine):
         self.act(actor, f"file {kind.value} {subject.value} on {code} for {player}",
                  lambda: self.svc.appeals.file(self.tid, filing, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20),
+    @rule(actor=actors("hj1", "hj2"), pick=st.integers(0, 20),
           outcome=st.sampled_from(list(ap.Outcome)), seat=st.integers(1, 10),
           result=st.sampled_from(["red", "black", "draw"]), with_change=st.booleans())
     def decide(self, actor: str, pick: int, outcome: ap.Outcome, seat: int, result: str,
@@ -601,7 +663,7 @@ class WholeSystem(RuleBasedStateMachine):
                                                  outcome=outcome, reason="Решение",
                                                  change=change))
 
-    @rule(actor=st.sampled_from(ACTORS), pick=st.integers(0, 20))
+    @rule(actor=actors("player"), pick=st.integers(0, 20))
     def withdraw_case(self, actor: str, pick: int) -> None:
         cases = self.svc.appeals.cases(self.tid, actor="org")
         if cases:
@@ -610,7 +672,7 @@ class WholeSystem(RuleBasedStateMachine):
                 self.tid, case.number, actor=self.names[actor]))
 
     # --- people, accounts, rights -------------------------------------------------------------
-    @rule(actor=st.sampled_from(ACTORS), a=st.integers(0, 60), b=st.integers(0, 60))
+    @rule(actor=actors("admin", "org"), a=st.integers(0, 60), b=st.integers(0, 60))
     def merge(self, actor: str, a: int, b: int) -> None:
         with self.engine.connect() as conn:
             ids = list(conn.scalars(select(db.Player.id).order_by(db.Player.id)))
@@ -620,7 +682,7 @@ class WholeSystem(RuleBasedStateMachine):
         self.act(actor, f"merge person {merged} into {kept}", lambda: self.svc.people.merge(
             kept, merged, actor=self.names[actor], reason="Один человек"))
 
-    @rule(actor=st.sampled_from(ACTORS))
+    @rule(actor=actors("admin", "org"))
     def split(self, actor: str) -> None:
         with self.engine.connect() as conn:
             last = conn.scalar(select(db.PlayerMerge.id).where(db.PlayerMerge.split_at.is_(None))
@@ -629,12 +691,12 @@ class WholeSystem(RuleBasedStateMachine):
             self.act(actor, f"split merge {last}", lambda: self.svc.people.split(
                 last, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), whom=st.sampled_from(ACTORS))
+    @rule(actor=actors("admin", "org"), whom=st.sampled_from(ACTORS))
     def reset_password(self, actor: str, whom: str) -> None:
         self.act(actor, f"reset password of {whom}", lambda: self.svc.account_admin.reset_password(
             self.names[whom], NEW_PASSWORD, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), whom=st.sampled_from([*ACTORS, "newcomer", "stranger"]),
+    @rule(actor=actors("org", "hj1"), whom=st.sampled_from([*ACTORS, "newcomer", "stranger"]),
           role=st.sampled_from(db.ROLES), own=st.booleans(), give=st.booleans())
     def grant(self, actor: str, whom: str, role: str, own: bool, give: bool) -> None:
         tid = self.tid if own else self.other_tid
@@ -646,26 +708,26 @@ class WholeSystem(RuleBasedStateMachine):
             self.act(actor, f"revoke {role} of {name} in {tid}", lambda: self.svc.access.revoke_role(
                 tid, name, role, actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), whom=st.sampled_from(ACTORS),
+    @rule(actor=actors("admin"), whom=st.sampled_from(ACTORS),
           organizer=st.booleans())
     def set_rights(self, actor: str, whom: str, organizer: bool) -> None:
         self.act(actor, f"organizer right of {whom} = {organizer}",
                  lambda: self.svc.account_admin.set_rights(
                      self.names[whom], actor=self.names[actor], organizer=organizer))
 
-    @rule(actor=st.sampled_from(ACTORS), player=st.integers(1, PLAYERS))
+    @rule(actor=actors("org", "hj1"), player=st.integers(1, PLAYERS))
     def player_code(self, actor: str, player: int) -> None:
         self.act(actor, f"code for p{player}", lambda: self.svc.appeals.player_code(
             self.tid, f"p{player}", actor=self.names[actor]))
 
-    @rule(actor=st.sampled_from(ACTORS), valid=st.booleans())
+    @rule(actor=actors("org", "other"), valid=st.booleans())
     def import_file(self, actor: str, valid: bool) -> None:
         data = tournament_file(f"Файл {self.steps}", self.federation, valid=valid)
         self.act(actor, f"import a {'valid' if valid else 'broken'} file",
                  lambda: self.svc.tournaments.import_as_organizer(data, actor=self.names[actor]))
 
     @precondition(lambda self: self.tid > 0)
-    @rule(actor=st.sampled_from(ACTORS), hidden=st.booleans(), finished=st.booleans())
+    @rule(actor=actors("org", "hj1"), hidden=st.booleans(), finished=st.booleans())
     def visibility(self, actor: str, hidden: bool, finished: bool) -> None:
         self.act(actor, f"visibility hidden={hidden} finished={finished}",
                  lambda: self.svc.access.set_visibility(

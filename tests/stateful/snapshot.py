@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Final
 
-from sqlalchemy import Engine, Table, select, text
+from sqlalchemy import JSON, Engine, Table, select, text
 
 from mafiatab.storage import models as db
 
@@ -44,7 +44,10 @@ def tables() -> list[Table]:
 
 
 def dump(engine: Engine) -> Dump:
-    """Every row of every table (but the volatile ones), by primary key."""
+    """Every row of every table (but the volatile ones), by primary key: on PostgreSQL
+    in one query (each table's rows as JSON), elsewhere a query a table."""
+    if engine.dialect.name == "postgresql":
+        return _dump_pg(engine)
     out: Dump = {}
     with engine.connect() as conn:
         for t in tables():
@@ -53,6 +56,25 @@ def dump(engine: Engine) -> Dump:
             for r in conn.execute(select(t)).mappings():
                 rows[tuple(r[k] for k in keys)] = {k: _plain(v) for k, v in r.items()}
             out[t.name] = rows
+    return out
+
+
+def _dump_pg(engine: Engine) -> Dump:
+    parts = ", ".join(f"'{t.name}', (SELECT coalesce(json_agg(x), '[]') FROM \"{t.name}\" x)"
+                      for t in tables())
+    with engine.connect() as conn:
+        everything = conn.execute(text(f"SELECT json_build_object({parts})")).scalar_one()
+    out: Dump = {}
+    for t in tables():
+        keys = [c.name for c in t.primary_key.columns]
+        json_columns = {c.name for c in t.columns if isinstance(c.type, JSON)}
+        rows: dict[tuple[Any, ...], Row] = {}
+        for r in everything[t.name]:
+            # a JSON column arrives parsed, text that holds JSON as text: alike as text
+            row = {k: _plain(v) if k in json_columns or not isinstance(v, str) else v
+                   for k, v in r.items()}
+            rows[tuple(r[k] for k in keys)] = row
+        out[t.name] = rows
     return out
 
 

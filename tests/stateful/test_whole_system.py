@@ -16,6 +16,8 @@ a named regression test (an explicit sequence of the machine's own steps).
 from __future__ import annotations
 
 import os
+import time
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -32,17 +34,25 @@ SHRINK = os.environ.get("MAFIATAB_STATEFUL_SHRINK", "1") != "0"
 
 def machine(engine: Engine, *, strict: bool = False) -> type[WholeSystem]:
     """The state machine on this database (`strict`: the known gaps fail too)."""
-    extra: dict[str, object] = {"engine": engine}
+    extra: dict[str, object] = {"engine": engine, "tally": Counter()}
     if strict:
         extra["tolerated"] = frozenset()
     return type("WholeSystemOn" + engine.dialect.name.title(), (WholeSystem,), extra)
 
 
 def test_whole_system(engine: Engine) -> None:
-    run_state_machine_as_test(machine(engine), settings=settings(
-        max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
-        phases=[p for p in Phase if SHRINK or p is not Phase.shrink],
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    played = machine(engine)
+    started = time.monotonic()
+    try:
+        run_state_machine_as_test(played, settings=settings(
+            max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
+            phases=[p for p in Phase if SHRINK or p is not Phase.shrink],
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    finally:  # what the run did (pytest -s shows it)
+        print(f"\n{engine.dialect.name}: {EXAMPLES} examples of <= {STEPS} steps, "
+              f"{time.monotonic() - started:.0f} s")
+        for kind, n in sorted(played.tally.items()):
+            print(f"  {kind}: {n}")
 
 
 #: round 1 seated in the players' order (table 1: p1..p10, judge j1; table 2: p11..p20,
