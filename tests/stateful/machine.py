@@ -465,6 +465,7 @@ class WholeSystem(RuleBasedStateMachine):
             self.other_tid, player_list("g", "Гость", 10), actor="other"))
         self.stranger, _ = must("other", "other player's code", lambda: svc.appeals.player_code(
             self.other_tid, "g1", actor="other"))
+        self.names["stranger"] = self.stranger
         if order is not None:
             for table in range(1, TABLES + 1):
                 must("org", f"round 1 table {table}", partial(
@@ -695,11 +696,11 @@ class WholeSystem(RuleBasedStateMachine):
         self.act(actor, f"reset password of {whom}", lambda: self.svc.account_admin.reset_password(
             self.names[whom], NEW_PASSWORD, actor=self.names[actor]))
 
-    @rule(actor=actors("org", "hj1"), whom=st.sampled_from([*ACTORS, "newcomer", "stranger"]),
+    @rule(actor=actors("org", "hj1"), whom=st.sampled_from([*ACTORS, "newcomer"]),
           role=st.sampled_from(db.ROLES), own=st.booleans(), give=st.booleans())
     def grant(self, actor: str, whom: str, role: str, own: bool, give: bool) -> None:
         tid = self.tid if own else self.other_tid
-        name = self.stranger if whom == "stranger" else self.names.get(whom, whom)
+        name = self.names.get(whom, whom)
         if give:
             self.act(actor, f"grant {role} to {name} in {tid}", lambda: self.svc.access.grant(
                 tid, name, role, actor=self.names[actor]))

@@ -65,9 +65,11 @@ ROUND_ONE_TABLE_ONE_CONFIRMED: list[tuple[str, dict[str, object]]] = [
 ]
 
 
-def play(engine: Engine, rules: str, steps: list[tuple[str, dict[str, object]]]) -> None:
+def play(engine: Engine, rules: str, steps: list[tuple[str, dict[str, object]]]
+         ) -> WholeSystem:
     """The machine's own steps, in this order, each followed by the record's check (the
-    known gaps and bugs failing too): a shrunk failure kept as a named test."""
+    known gaps and bugs failing too): a shrunk failure kept as a named test. Returns the
+    machine, for a look at where the day ended."""
     m = machine(engine, strict=True)()
     m.start(rules=rules)
     m.check_record()
@@ -75,6 +77,7 @@ def play(engine: Engine, rules: str, steps: list[tuple[str, dict[str, object]]])
         getattr(m, name)(**kwargs)
         m.check_record()
     m.teardown()
+    return m
 
 
 @pytest.mark.xfail(strict=True, raises=Broken, reason="merge_cache: the standings' stamp reads only the "
@@ -132,3 +135,32 @@ def test_a_removed_player_plays_no_later_game(engine: Engine) -> None:
                     "extra_seat": None, "seat": 1, "form": True}),
         ("confirm", {"actor": "hj2", "pick": 2}),
     ])
+
+
+def test_an_accepted_protest_and_an_appeal_keep_the_record(engine: Engine) -> None:
+    """FSM: table 1 confirmed; p1 protests the result from his own code and appeals his
+    extra; the head judge accepts the protest (a new confirmed revision with the other
+    result) and rejects the appeal; an account of another tournament and an account
+    without roles try to decide too. The standings follow the decision, every step is
+    audited, the refusals change nothing."""
+    from mafiatab.domain import appeals as ap
+
+    m = play(engine, "fsm", [
+        *ROUND_ONE_TABLE_ONE_CONFIRMED,
+        ("file_case", {"actor": "player", "pick": 0, "seat": 1, "kind": ap.Kind.PROTEST,
+                       "subject": ap.Subject.RESULT, "claimed": "0"}),
+        ("file_case", {"actor": "player", "pick": 0, "seat": 1, "kind": ap.Kind.APPEAL,
+                       "subject": ap.Subject.POSITIVE_EXTRA, "claimed": "0.5"}),
+        ("decide", {"actor": "stranger", "pick": 0, "outcome": ap.Outcome.ACCEPTED,
+                    "seat": 1, "result": "black", "with_change": True}),
+        ("decide", {"actor": "nobody", "pick": 0, "outcome": ap.Outcome.ACCEPTED,
+                    "seat": 1, "result": "black", "with_change": True}),
+        ("decide", {"actor": "hj1", "pick": 0, "outcome": ap.Outcome.ACCEPTED,
+                    "seat": 1, "result": "black", "with_change": True}),
+        ("decide", {"actor": "hj2", "pick": 0, "outcome": ap.Outcome.REJECTED,
+                    "seat": 1, "result": "black", "with_change": False}),
+    ])
+    rows = {r.player: r for r in m.svc.standings.cached(m.tid).rows}
+    assert (rows["p1"].wins, rows["p5"].wins) == (0, 1)  # red seat 1, black seat 5
+    assert [c.case.status for c in m.svc.appeals.cases(m.tid, actor="org")] == [
+        ap.Status.DECIDED, ap.Status.DECIDED]

@@ -32,9 +32,11 @@ ROLES: Final = {1: "red", 2: "red", 3: "don", 4: "red", 5: "black", 6: "red",
                 7: "sheriff", 8: "red", 9: "black", 10: "red"}
 
 #: who acts: the tournament's organizer, two head judges (one with a password), three
-#: table judges, a player signed in with his code, the organizer of another tournament,
-#: an account with no role anywhere, the server's administrator
-ACTORS: Final = ("org", "hj1", "hj2", "j1", "j2", "j3", "player", "other", "nobody", "admin")
+#: table judges, a player signed in with his code, the organizer of another tournament and
+#: a player's code account there, an account with no role anywhere, the server's
+#: administrator
+ACTORS: Final = ("org", "hj1", "hj2", "j1", "j2", "j3", "player", "other", "stranger",
+                 "nobody", "admin")
 #: what a protocol carries: a good one, or one of the planted mistakes
 VARIANTS: Final = ("valid", "valid", "valid", "other_table", "removed", "seat11",
                    "removal_log")
