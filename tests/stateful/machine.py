@@ -191,8 +191,14 @@ class WholeSystem(RuleBasedStateMachine):
                      if r["action"] == "save" and r["user_name"] == who]
             rest = rest.without("protocol_revisions", drafts).without("audit_log", saves)
             rest = rest.without("game_log_events", rest.added.get("game_log_events", []))
+            rest = rest.without("users", [r for r in rest.added.get("users", [])
+                                          if r["name"] == who])
+            games = [(old, new) for old, new in rest.changed.get("games", [])
+                     if not (new["code"] == error.saved.game
+                             and {k for k in new if old[k] != new[k]} == {"head_revision"})]
             rest.changed.pop("games", None)
-            rest.added.pop("users", None)
+            if games:
+                rest.changed["games"] = games
         if not rest.empty():
             raise Broken(f"(b) {who}'s refused {label} ({error}) changed the database:\n{rest}")
 
