@@ -358,18 +358,23 @@ class WholeSystem(RuleBasedStateMachine):
                       for s in conn.execute(select(db.Stage).where(db.Stage.tournament_id == tid)
                                             .order_by(db.Stage.position))]
             states: dict[int, dict[int, tuple[str, int | None]]] = {}
-            for gid, number, state, length in conn.execute(
-                    select(R.game_id, R.number, R.state, R.log_length)
+            replays: dict[int, int] = {}  # game -> its newest replay (FSM 8.10) revision
+            for gid, number, state, length, reason in conn.execute(
+                    select(R.game_id, R.number, R.state, R.log_length, R.reason)
                     .join(G, G.id == R.game_id).where(G.tournament_id == tid)):
                 states.setdefault(gid, {})[number] = (state, length)
+                if (reason or "").startswith("replay:"):
+                    replays[gid] = max(number, replays.get(gid, 0))
             texts: list[str] = []
             for gid, code, pointer, text in conn.execute(
                     select(G.id, G.code, G.confirmed_revision, R.protocol)
                     .outerjoin(R, (R.game_id == G.id) & (R.number == G.confirmed_revision))
                     .where(G.tournament_id == tid).order_by(G.position)):
                 revs = states.get(gid, {})
+                # a replay takes the game out of the standings until it is confirmed anew
                 above = [n for n, (state, _) in revs.items()
-                         if state == db.CONFIRMED and n > pointer]
+                         if state == db.CONFIRMED and n > pointer
+                         and n > replays.get(gid, 0)]
                 if pointer and revs[pointer] != (db.CONFIRMED, None):
                     raise Broken(f"(a) {code}: confirmed pointer {pointer} at {revs[pointer]}")
                 if above:

@@ -164,3 +164,30 @@ def test_an_accepted_protest_and_an_appeal_keep_the_record(engine: Engine) -> No
     assert (rows["p1"].wins, rows["p5"].wins) == (0, 1)  # red seat 1, black seat 5
     assert [c.case.status for c in m.svc.appeals.cases(m.tid, actor="org")] == [
         ap.Status.DECIDED, ap.Status.DECIDED]
+
+
+def test_a_replay_takes_the_game_out_until_replayed(engine: Engine) -> None:
+    """FSM 8.10: the head judge orders table 1 replayed on p1's protest; the game leaves
+    the standings (its confirmed revision stays in the history), its judge submits the
+    replayed game and it is confirmed again."""
+    from mafiatab.domain import appeals as ap
+
+    m = play(engine, "fsm", [
+        *ROUND_ONE_TABLE_ONE_CONFIRMED,
+        ("file_case", {"actor": "player", "pick": 0, "seat": 1, "kind": ap.Kind.PROTEST,
+                       "subject": ap.Subject.RESULT, "claimed": "0"}),
+        ("decide", {"actor": "hj1", "pick": 0, "outcome": ap.Outcome.REPLAY,
+                    "seat": 1, "result": "red", "with_change": False}),
+    ])
+    assert m.svc.standings.cached(m.tid).rows == []
+    m = play(engine, "fsm", [
+        *ROUND_ONE_TABLE_ONE_CONFIRMED,
+        ("file_case", {"actor": "player", "pick": 0, "seat": 1, "kind": ap.Kind.PROTEST,
+                       "subject": ap.Subject.RESULT, "claimed": "0"}),
+        ("decide", {"actor": "hj1", "pick": 0, "outcome": ap.Outcome.REPLAY,
+                    "seat": 1, "result": "red", "with_change": False}),
+        ("play_table", {"pick": 0, "variant": "valid", "result": "black", "extra_seat": None,
+                        "seat": 1, "confirmer": "hj2"}),
+    ])
+    rows = {r.player: r for r in m.svc.standings.cached(m.tid).rows}
+    assert (rows["p1"].wins, rows["p5"].wins) == (0, 1)
