@@ -2,12 +2,15 @@
 the service layer on SQLite and PostgreSQL, and after every step the record is checked
 (tests/stateful/machine.py says what, and how).
 
-How long it runs: in CI a bounded number of examples (`EXAMPLES`, default 8) of at most
-`STEPS` steps (default 40) per backend, about a minute each on a shared machine. A longer
-hunt on demand:
+How long it runs: in CI (derandomized, tests/conftest.py) a bounded number of examples
+(`MAFIATAB_STATEFUL_EXAMPLES`, default 12) of at most `MAFIATAB_STATEFUL_STEPS` steps
+(default 40) per backend: about 20 s on SQLite and 45 s on PostgreSQL on the shared
+machine (random examples, outside CI, run longer: about 4 s and 8 s an example).
+`MAFIATAB_STATEFUL_SHRINK=0` reports a failure as found, unshrunk (shrinking a long
+failing run can take minutes). A longer hunt on demand:
 
     MAFIATAB_STATEFUL_EXAMPLES=300 MAFIATAB_STATEFUL_STEPS=60 \\
-        .venv/bin/pytest tests/stateful -x -q -n 0 -p no:randomly
+        .venv/bin/pytest tests/stateful -x -q -n 0 -s
 
 A failure prints the steps hypothesis shrank it to; each real one found is kept below as
 a named regression test (an explicit sequence of the machine's own steps).
@@ -26,7 +29,7 @@ from sqlalchemy import Engine
 
 from tests.stateful.machine import Broken, WholeSystem
 
-EXAMPLES = int(os.environ.get("MAFIATAB_STATEFUL_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("MAFIATAB_STATEFUL_EXAMPLES", "12"))
 STEPS = int(os.environ.get("MAFIATAB_STATEFUL_STEPS", "40"))
 #: "0": report the first failure as found, without shrinking it (a quick look)
 SHRINK = os.environ.get("MAFIATAB_STATEFUL_SHRINK", "1") != "0"
