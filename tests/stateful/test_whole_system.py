@@ -194,3 +194,18 @@ def test_a_replay_takes_the_game_out_until_replayed(engine: Engine) -> None:
     ])
     rows = {r.player: r for r in m.svc.standings.cached(m.tid).rows}
     assert (rows["p1"].wins, rows["p5"].wins) == (0, 1)
+
+
+def test_rights_given_are_rights_held(engine: Engine) -> None:
+    """The organizer of another tournament resets the password of an account without any
+    role (within his reach), not a head judge's here; the administrator gives the account
+    the organizer right, and with it the account imports a tournament of its own."""
+    play(engine, "fiim2018", [
+        ("import_file", {"actor": "nobody", "valid": True}),
+        ("reset_password", {"actor": "other", "whom": "nobody"}),
+        ("reset_password", {"actor": "other", "whom": "hj1"}),
+        ("reset_password", {"actor": "org", "whom": "hj1"}),
+        ("set_rights", {"actor": "admin", "whom": "nobody", "organizer": True}),
+        ("import_file", {"actor": "nobody", "valid": True}),
+        ("import_file", {"actor": "nobody", "valid": False}),
+    ])
