@@ -512,6 +512,18 @@ class WholeSystem(RuleBasedStateMachine):
         self.act(actor, f"check in p{player}={present}", lambda: self.checkin.set_present(
             self.tid, f"p{player}", present, actor=self.names[actor]))
 
+    @rule(actor=actors("org", "hj1", "hj2"),
+          absent=st.sets(st.integers(1, PLAYERS), max_size=4))
+    def check_in_everyone(self, actor: str, absent: set[int]) -> None:
+        """The desk ticks everyone present but a few no-shows (one step of the desk's
+        page: a tick each, checked together)."""
+        def ticks() -> None:
+            for i in range(1, PLAYERS + 1):
+                self.checkin.set_present(self.tid, f"p{i}", i not in absent,
+                                         actor=self.names[actor])
+
+        self.act(actor, f"check in all but {sorted(absent)}", ticks)
+
     @rule(actor=actors("player"))
     def check_in_by_qr(self, actor: str) -> None:
         key = self.act("org", "desk key", lambda: self.checkin.desk_key(self.tid, actor="org"))

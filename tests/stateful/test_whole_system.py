@@ -209,3 +209,23 @@ def test_rights_given_are_rights_held(engine: Engine) -> None:
         ("import_file", {"actor": "nobody", "valid": True}),
         ("import_file", {"actor": "nobody", "valid": False}),
     ])
+
+
+def test_no_shows_replaced_and_the_round_reseated(engine: Engine) -> None:
+    """Round 1 seated; p3 and p12 do not come: the desk replaces p3 by the suggested
+    reserve, the head judge re-seats the round for those present; both tables are played
+    and confirmed, and the record holds (the confirmed players are the re-seated ones)."""
+    m = play(engine, "fiim2018", [
+        ("seat_round", {"actor": "org", "order": list(range(24)), "judges": ["j1", "j2"]}),
+        ("check_in_everyone", {"actor": "org", "absent": {3, 12}}),
+        ("replace_no_show", {"actor": "nobody", "pick": 0}),
+        ("replace_no_show", {"actor": "org", "pick": 0}),
+        ("reseat", {"actor": "j1", "seed": 0}),
+        ("reseat", {"actor": "hj1", "seed": 0}),
+        ("play_table", {"pick": 0, "variant": "valid", "result": "red", "extra_seat": None,
+                        "seat": 1, "confirmer": "hj2"}),
+        ("play_table", {"pick": 1, "variant": "valid", "result": "black", "extra_seat": 4,
+                        "seat": 1, "confirmer": "org"}),
+    ])
+    played = {r.player for r in m.svc.standings.cached(m.tid).rows}
+    assert len(played) == 20 and not played & {"p3", "p12"}
