@@ -22,10 +22,9 @@ and after every step (`check_record`, a hypothesis invariant):
   database; the games' confirmed pointers point at confirmed revisions;
 * (e) the tournament's invariants hold for everything confirmed (`invariants`).
 
-Kinds of (e) that today's services do not enforce yet are listed in `KNOWN_GAPS`: a
-random run notes them and goes on; the named regression tests (test_whole_system.py)
-expect them to fail, `xfail(strict=True)`. When the domain's invariant check lands, empty
-`KNOWN_GAPS` together with flipping those tests.
+Kinds of (e) that the services do not enforce are listed in `KNOWN_GAPS` (none now): a
+random run notes them and goes on, and a named regression test (test_whole_system.py)
+expects it to fail, `xfail(strict=True)`.
 """
 
 from __future__ import annotations
@@ -74,19 +73,14 @@ from tests.stateful.world import (
 
 T = TypeVar("T")
 
-#: (e) kinds today's services let through (issue 20, item 1, not merged yet): noted, not
-#: failed, by a random run. Empty it when the domain's invariant check lands.
-KNOWN_GAPS: Final = frozenset({"two_tables", "not_seated", "after_removal"})
+#: (e) kinds the services let through: noted, not failed, by a random run (none: the
+#: tournament's invariants are checked at submit and confirm)
+KNOWN_GAPS: Final[frozenset[str]] = frozenset()
 #: bugs found and reported, not fixed yet: a random run does not take the step that shows
 #: them (its named regression test does, `xfail(strict=True)`); drop a tag when its fix
-#: lands. `seating_judge`: a seating whose judge cannot be made the table's judge (a code
-#: account of another tournament) is refused, but the table stays seated (two
-#: transactions in `Games.enter_seating`).
-#: `merge_cache`: after a merge (or a split) of a player's identities the standings'
-#: cache keeps serving his old name: the stamp reads only the tournament's own audit
-#: entries, and a merge's entry is the server's (tournament_id NULL); a random run then
-#: compares the cached standings without the names.
-KNOWN_BUGS: Final = frozenset({"seating_judge", "merge_cache"})
+#: lands. None now (`seating_judge`: a refused judge left the table seated; `merge_cache`:
+#: the standings' cache kept a merged player's old name; both fixed, their tests named).
+KNOWN_BUGS: Final[frozenset[str]] = frozenset()
 #: audit actions a refusal itself writes (the record of the refused attempt)
 REFUSAL_RECORDS: Final = frozenset({"conflict", "appeal_refused"})
 STAFF_ROLES: Final = frozenset({db.ORGANIZER, db.HEAD_JUDGE})
@@ -335,6 +329,11 @@ class WholeSystem(RuleBasedStateMachine):
             hard = [v for v in found if v.kind not in self.tolerated]
             if hard:
                 raise Broken("(e) tournament invariants broken:\n" + "\n".join(map(str, hard)))
+            # and the service's own check of the record (what confirm refuses on) agrees
+            problems = self.svc.invariants.problems(tid)
+            if problems and not self.tolerated:
+                raise Broken("(e) the service's check finds the confirmed record broken:\n"
+                             + "\n".join(p.message("en") for p in problems))
             for v in found:
                 key = f"{tid}:{v}"
                 if key not in self.noted:

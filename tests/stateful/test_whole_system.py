@@ -22,12 +22,11 @@ import os
 import time
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 from sqlalchemy import Engine
 
-from tests.stateful.machine import Broken, WholeSystem
+from tests.stateful.machine import WholeSystem
 
 EXAMPLES = int(os.environ.get("MAFIATAB_STATEFUL_EXAMPLES", "12"))
 STEPS = int(os.environ.get("MAFIATAB_STATEFUL_STEPS", "40"))
@@ -83,9 +82,6 @@ def play(engine: Engine, rules: str, steps: list[tuple[str, dict[str, object]]]
     return m
 
 
-@pytest.mark.xfail(strict=True, raises=Broken, reason="merge_cache: the standings' stamp reads only the "
-                   "tournament's own audit entries; a merge's entry is global, so the cache "
-                   "serves the merged player's old name")
 def test_a_merge_shows_in_the_standings_at_once(engine: Engine) -> None:
     """An administrator merges a player of the tournament (with a confirmed game) into
     another identity: the standings, cached too, name him as the kept identity is named."""
@@ -93,9 +89,6 @@ def test_a_merge_shows_in_the_standings_at_once(engine: Engine) -> None:
                               ("merge", {"actor": "admin", "a": 24, "b": 2})])
 
 
-@pytest.mark.xfail(strict=True, raises=Broken, reason="seating_judge: Games.enter_seating seats the table "
-                   "and assigns its judge in two transactions; a judge who cannot be "
-                   "assigned refuses the step after the table was seated")
 def test_a_refused_seating_seats_nothing(engine: Engine) -> None:
     """A head judge seats a table naming as its judge a code account of another
     tournament: refused (that account holds roles only there), and nothing is seated."""
@@ -103,9 +96,6 @@ def test_a_refused_seating_seats_nothing(engine: Engine) -> None:
                                          "judges": ["stranger", "j3"]})])
 
 
-@pytest.mark.xfail(strict=True, raises=Broken, reason="two_tables, not_seated: no invariant "
-                   "of the tournament (one game per round; the players are those seated at "
-                   "the table) is checked at submit or confirm (issue 20, item 1)")
 def test_another_tables_player_is_never_confirmed(engine: Engine) -> None:
     """Table 2 (p11..p20) is confirmed; table 1's judge puts p11 in seat 1 instead of p1
     and submits, "no rule violations"; the head judge confirms: p11 has two games in
@@ -121,9 +111,6 @@ def test_another_tables_player_is_never_confirmed(engine: Engine) -> None:
     ])
 
 
-@pytest.mark.xfail(strict=True, raises=Broken, reason="after_removal: a player removed from "
-                   "the tournament (FIIM 7.3, a log's disqualify with tournament: true) is "
-                   "still accepted in a later game's protocol (issue 20, item 1)")
 def test_a_removed_player_plays_no_later_game(engine: Engine) -> None:
     """Round 1, table 1: the log removes seat 10 (p10) from the tournament, confirmed.
     Round 2 is seated without him; table 1's judge writes him into seat 1 anyway and the

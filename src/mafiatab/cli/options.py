@@ -10,7 +10,7 @@ tournament's organizer (the audit log names him). Exit codes as everywhere: 1 re
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
@@ -24,10 +24,14 @@ TEXT: dict[str, tuple[str, str]] = {
            "other than whoever submitted or corrected the protocol, filed the case (for "
            "himself or a player) or issued the sign-in code it was filed with."),
     "off": ("Правило «четыре глаза» выключено.", "The four-eyes rule is off."),
-    "bad_state": ("{value!r}: on или off", "{value!r}: on or off"),
+    "bad_state": ("{value!r}: вкл или выкл (on или off)", "{value!r}: on or off"),
     "need_as": ("чтобы переключить правило, укажите --as (организатор турнира)",
                 "to switch the rule, give --as (the tournament's organizer)"),
 }
+
+
+#: what the command takes, in either language
+STATES: Final = {"on": True, "off": False, "вкл": True, "выкл": False}
 
 
 def _t(key: str, lang: str, **params: object) -> str:
@@ -37,14 +41,15 @@ def _t(key: str, lang: str, **params: object) -> str:
 
 def four_eyes_command(
     tournament: TournamentArg,
-    state: Annotated[str | None, typer.Argument(help="on | off")] = None,
+    state: Annotated[str | None, typer.Argument(
+        help="on | off / вкл | выкл")] = None,
     actor: Annotated[str | None, typer.Option("--as", help="The acting account (the "
                                               "organizer) / от чьего имени")] = None,
     db: DbOpt = None, lang: LangOpt = "ru",
 ) -> None:
     """The four-eyes rule: show it, or switch it on or off / правило «четыре глаза»."""
     lang = "en" if lang == "en" else "ru"
-    if state is not None and state not in ("on", "off"):
+    if state is not None and state not in STATES:
         print(_t("bad_state", lang, value=state), file=sys.stderr)
         raise typer.Exit(2)
     if state is not None and not actor:
@@ -55,7 +60,7 @@ def four_eyes_command(
         tid = svc.tournaments.find_tournament(tournament)
         if state is not None:
             assert actor is not None
-            svc.tournaments.set_options(tid, actor=actor, confirmer_must_differ=state == "on")
+            svc.tournaments.set_options(tid, actor=actor, confirmer_must_differ=STATES[state])
         on = svc.tournaments.four_eyes(tid)
     print(_t("on" if on else "off", lang))
 

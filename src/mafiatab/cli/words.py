@@ -127,7 +127,7 @@ TYPE_RU: Final = {"int": "<целое>", "float": "<число>", "str": "<те�
                   "Lang": "<язык>", "Source": "<источник>", "list[str]": "<текст>",
                   "list[Path]": "<путь>"}
 ARG_RU: Final = {"file": "ФАЙЛ", "files": "ФАЙЛЫ", "player": "ИГРОК", "players": "ИГРОКИ",
-                 "profile": "ПРАВИЛА", "tournament": "ТУРНИР", "absent": "ОТСУТСТВУЮТ",
+                 "profile": "ПРАВИЛА", "tournament": "ТУРНИР", "state": "СОСТОЯНИЕ", "absent": "ОТСУТСТВУЮТ",
                  "reserve": "ЗАПАС", "user": "ИМЯ"}
 
 #: the errors of Typer's Click (whose strings are English, not gettext's), in Russian:

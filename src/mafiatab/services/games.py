@@ -115,9 +115,10 @@ class Games:
                           table=table, seats=[model.Seat(seat=i + 1, player=p, role="")
                                               for i, p in enumerate(players)],
                           result="", judge=judge)
-        info = self.add_game(tournament, game, actor=actor, reason="seating")
-        if judge:
-            self.assign_judge(tournament, game.id, judge, actor=actor)
+        with self.store.write():  # one transaction: a judge refused seats nothing either
+            info = self.add_game(tournament, game, actor=actor, reason="seating")
+            if judge:
+                self.assign_judge(tournament, game.id, judge, actor=actor)
         return info
 
     def import_seating(self, tournament: int, data: bytes, *, actor: str) -> int:

@@ -43,6 +43,8 @@ from mafiatab.storage import models as db
 
 #: a tournament's public stamp: (its newest public audit entry, its number of games)
 Stamp = tuple[int, int]
+#: the server's audit actions that change who a tournament's players are
+IDENTITY_ACTIONS: Final = ("merge_players", "split_players")
 #: the longest reason of a lot drawn again
 LOT_REASON_MAX: Final = 500
 
@@ -169,12 +171,16 @@ class StandingsBoard:
 
     def stamp(self, tournament: int) -> Stamp:
         """Changes whenever what the public sees of the tournament may change: its newest
-        audit entry other than private work (drafts, submissions, accounts), and its
-        number of games (a seated table counts in "games confirmed: n of m")."""
+        audit entry other than private work (drafts, submissions, accounts), or the
+        server's newest merge or split of identities (a player's name and club come from
+        his identity), and its number of games (a seated table counts in "games
+        confirmed: n of m")."""
         with self.store.read() as s:
-            last = s.scalar(select(func.max(db.AuditEntry.id))
-                            .where(db.AuditEntry.tournament_id == tournament,
-                                   db.AuditEntry.action.not_in(PRIVATE_ACTIONS))) or 0
+            ours = (db.AuditEntry.tournament_id == tournament) & db.AuditEntry.action.not_in(
+                PRIVATE_ACTIONS)
+            identities = db.AuditEntry.tournament_id.is_(None) & db.AuditEntry.action.in_(
+                IDENTITY_ACTIONS)
+            last = s.scalar(select(func.max(db.AuditEntry.id)).where(ours | identities)) or 0
             games = s.scalar(select(func.count()).select_from(db.Game)
                              .where(db.Game.tournament_id == tournament)) or 0
             return last, games

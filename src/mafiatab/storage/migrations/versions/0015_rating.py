@@ -1,7 +1,7 @@
 """The federation's minimum number of rated games before a person is ranked: the column
 `federation_settings.min_games` (0 for an existing server: everybody ranked, as before).
 
-Revision ID: 0015_rating
+Revision ID: 0015
 Revises: 0014
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015_rating"
+revision: str = "0015"
 down_revision: str | None = "0014"
 branch_labels = None
 depends_on = None

@@ -2,8 +2,8 @@
 `protocol_revisions.typed`, each unread field's text with its problems, kept with the draft
 revision that holds it (NULL: none; every revision before this one). Downgrade drops it.
 
-Revision ID: 0016_typed
-Revises: 0015_rating
+Revision ID: 0016
+Revises: 0015
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0016_typed"
-down_revision: str | None = "0015_rating"
+revision: str = "0016"
+down_revision: str | None = "0015"
 branch_labels = None
 depends_on = None
 
