@@ -259,3 +259,14 @@ WEB: Final[dict[str, tuple[str, str]]] = {
 
 #: the one-letter role marks of the paper protocol (К/Ш/Ч/Д)
 ROLE_MARK: Final = {"red": ("К", "R"), "sheriff": ("Ш", "S"), "black": ("Ч", "B"), "don": ("Д", "D")}
+
+
+#: a case's verdict in words, for the case's pages and the player's page alike
+VERDICTS: Final[dict[str, tuple[str, str]]] = {
+    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
+    "verdict_rejected_appeal": ("отклонена", "rejected"),
+    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
+    "verdict_accepted_protest": ("удовлетворён", "accepted"),
+    "verdict_rejected_protest": ("отклонён", "rejected"),
+    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+}

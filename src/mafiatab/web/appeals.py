@@ -48,6 +48,7 @@ from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.web_support import STAFF
 from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
 from mafiatab.texts import number
+from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.security import (
@@ -120,12 +121,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "best_move": ("ЛХ (места через пробел)", "Best move (seats, spaces between)"),
     "empty_clears": ("Пустое поле снимает балл; неизменённое остаётся как было.",
                      "An emptied field takes the value away; an unchanged one stays."),
-    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
-    "verdict_rejected_appeal": ("отклонена", "rejected"),
-    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
-    "verdict_accepted_protest": ("удовлетворён", "accepted"),
-    "verdict_rejected_protest": ("отклонён", "rejected"),
-    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+    **VERDICTS,
     "changed": ("Изменено в протоколе", "Changed in the protocol"),
     "committee": ("Согласовано с Судейским комитетом", "The judicial committee agreed"),
     "non_game": ("Внеигровое преимущество", "Non-game advantage"),

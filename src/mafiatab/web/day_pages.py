@@ -37,6 +37,7 @@ from mafiatab.services.facade import Services
 from mafiatab.services.my_page import MyPageService
 from mafiatab.services.teams import TeamService, TeamsInvalid, TeamsRefused, parse_teams
 from mafiatab.services.web_support import STAFF
+from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.push import PING, hub_of
 from mafiatab.web.security import (
@@ -133,12 +134,7 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
     "status_open": ("открыто", "open"),
     "status_decided": ("решено", "decided"),
     "status_withdrawn": ("отозвано", "withdrawn"),
-    "verdict_accepted_appeal": ("удовлетворена", "accepted"),
-    "verdict_rejected_appeal": ("отклонена", "rejected"),
-    "verdict_replay_appeal": ("назначена переигровка", "replay ordered"),
-    "verdict_accepted_protest": ("удовлетворён", "accepted"),
-    "verdict_rejected_protest": ("отклонён", "rejected"),
-    "verdict_replay_protest": ("назначена переигровка", "replay ordered"),
+    **VERDICTS,
     "kind_appeal": ("апелляция", "appeal"),
     "kind_protest": ("протест", "protest"),
     "times_in": ("время — {zone}", "times: {zone}"),
