@@ -171,3 +171,17 @@ def test_calibration_table_in_both_languages_and_in_json(tmp_path: Path) -> None
                for b in cal["elo"]["bins"])
     assert cal["ours"]["slope"] is None  # four games say nothing about it
     assert "calibration" not in _json(str(a), str(b))  # only when asked
+
+
+def test_a_minimum_of_games_marks_the_others_provisional(tmp_path: Path) -> None:
+    """`--min-games N`: players with fewer rated games are listed after the placed ones,
+    unplaced and marked provisional (here everyone has played 4)."""
+    a, b = _two_files(tmp_path)
+    placed = run("ratings", str(a), str(b), "--min-games", "4")
+    assert placed.returncode == 0, placed.stderr
+    assert "(предварительный)" not in placed.stdout
+    short = run("ratings", str(a), str(b), "--min-games", "5")
+    assert short.stdout.count("(предварительный)") == 10 and "│     — │" in short.stdout
+    en = run("ratings", str(a), str(b), "--min-games", "5", "--lang", "en")
+    assert en.stdout.count("(provisional)") == 10
+    assert run("ratings", str(a), str(b), "--min-games", "-1").returncode == 2

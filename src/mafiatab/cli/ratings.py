@@ -51,6 +51,7 @@ TEXT: dict[str, tuple[str, str]] = {
               "{ours}, Эло {elo}.",
               "Calibration slope (1: reliable, below 1: over-confident): our rating {ours}, "
               "Elo {elo}."),
+    "provisional": ("(предварительный)", "(provisional)"),
     "no_slope": ("Наклон калибровки не считается: меньше {n} игр.",
                  "No calibration slope: fewer than {n} games."),
     "ours_pred": ("Наш: прогноз", "Ours: predicted"),
@@ -117,6 +118,9 @@ def ratings_command(
     what_if: Annotated[str | None, typer.Option(
         "--what-if", help="TOURNAMENT/GAME: each result's effect on the players' ratings "
         "/ что, если: влияние исхода игры на рейтинг")] = None,
+    min_games: Annotated[int, typer.Option(
+        "--min-games", min=0, max=1000, help="Rated games a player needs to be placed; "
+        "fewer: listed after, provisional / игр до места в рейтинге")] = 0,
     calibration: Annotated[bool, typer.Option(
         "--calibration", help="The reliability table, log-loss and Brier against the base "
         "rate and Elo / надёжность прогнозов")] = False,
@@ -175,7 +179,7 @@ def ratings_command(
     if as_json:
         sys.stdout.write(dumps_ratings(run, calibration))
         return
-    _print(run, lang, predictions)
+    _print(run, lang, predictions, min_games)
     if calibration and run.games:
         _print_calibration(run, lang)
 
@@ -229,7 +233,7 @@ def _print_what_if(w: Any, nicknames: dict[str, str], lang: str, as_json: bool) 
     out.print(table)
 
 
-def _print(run: Any, lang: str, predictions: bool) -> None:
+def _print(run: Any, lang: str, predictions: bool, min_games: int = 0) -> None:
     if not run.games:
         out.print(_t("no_games", lang))
         return
@@ -242,8 +246,13 @@ def _print(run: Any, lang: str, predictions: bool) -> None:
     for c in ("place", "player", "rating", "deviation", "red", "black", "games", "wins", "elo"):
         table.add_column(_t(c, lang), justify="left" if c == "player" else "right",
                          no_wrap=True)
-    for i, r in enumerate(run.ours.players, 1):
-        table.add_row(str(i), run.nicknames.get(r.person, r.person),
+    ranked = [r for r in run.ours.players if r.games >= min_games]
+    provisional = [r for r in run.ours.players if r.games < min_games]
+    for i, r in enumerate(ranked + provisional, 1):
+        name = run.nicknames.get(r.person, r.person)
+        if r.games < min_games:
+            name += " " + _t("provisional", lang)
+        table.add_row(str(i) if i <= len(ranked) else "—", name,
                       f"[bold]{_num(r.rating, lang)}[/bold]", _num(r.deviation, lang, 0),
                       _num(r.red, lang), _num(r.black, lang), str(r.games), str(r.wins),
                       _num(elo[r.person].rating, lang))
