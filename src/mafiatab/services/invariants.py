@@ -242,6 +242,25 @@ def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Proble
     return problems_of_game(check_record(record, t), game.id)
 
 
+def change_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
+    """The problems a rewrite of a stored game answers for (a decision on an appeal or a
+    protest, in the caller's transaction): those that name the game as it would be
+    stored, and those it would make in any other game (a removal from the tournament,
+    FIIM 7.3, of a player who has played a later round names that later game). The whole
+    record is read: a decision is rare, and its reach is not one round."""
+    record = gather(s, t.id)
+    before = {_key(p) for p in check_record(record, t)}
+    record.games[game.id] = game
+    record.states[game.id] = "written"
+    return [p for p in check_record(record, t)
+            if p.game == game.id or _key(p) not in before]
+
+
+def _key(p: Problem) -> tuple[str, str | None, int | None, str]:
+    """A problem told apart from another of the record, the players' names aside."""
+    return (p.code, p.game, p.seat, repr(sorted(p.params.items())))
+
+
 class TournamentCheck:
     """The tournament-wide invariants of a stored tournament, one read transaction."""
 
@@ -301,5 +320,5 @@ class TournamentCheck:
                                   _replacements(s, tournament))[code]
 
 
-__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "check_record", "game_problems",
-           "gather"]
+__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "change_problems", "check_record",
+           "game_problems", "gather"]
