@@ -242,6 +242,19 @@ def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Proble
     return problems_of_game(check_record(record, t), game.id)
 
 
+def removed_players(s: Session, t: db.Tournament) -> dict[str, str]:
+    """The players removed from the tournament by any game's newest protocol (in the
+    caller's transaction), each with the clause that removed him («FIIM 7.3»): the
+    check-in desk seats them no more."""
+    profile, _problems = profile_of(t)
+    clause = profile.removal_from_tournament.clause
+    out: dict[str, str] = {}
+    for g in gather(s, t.id).games.values():
+        for seat in removed_from_tournament(g, profile):
+            out.update((x.player, clause) for x in g.seats if x.seat == seat and x.player)
+    return out
+
+
 def change_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
     """The problems a rewrite of a stored game answers for (a decision on an appeal or a
     protest, in the caller's transaction): those that name the game as it would be
@@ -295,13 +308,7 @@ class TournamentCheck:
         """The players removed from the tournament (FIIM 7.3, FSM 8.1.1) by any game's
         newest protocol: the seating seats them no more."""
         with self.store.read() as s:
-            t = tournament_row(s, tournament)
-            profile, _problems = profile_of(t)
-            out: set[str] = set()
-            for g in gather(s, tournament).games.values():
-                for seat in removed_from_tournament(g, profile):
-                    out.update(x.player for x in g.seats if x.seat == seat and x.player)
-            return out
+            return set(removed_players(s, tournament_row(s, tournament)))
 
     def seated(self, tournament: int, code: str) -> list[str] | None:
         """The game's players by seat as seated, replacements on record applied; None
@@ -321,4 +328,4 @@ class TournamentCheck:
 
 
 __all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "change_problems", "check_record",
-           "game_problems", "gather"]
+           "game_problems", "gather", "removed_players"]
