@@ -163,3 +163,36 @@ def test_replacement_through_the_form(site: Site) -> None:
     assert "Игрок 1 → Игрок 21" in audit.text
 
 
+
+
+def test_api_draft_is_kept_and_answers_with_the_record_problems(site: Site) -> None:
+    """PUT .../draft keeps the draft and says beside it what POST .../check says of the
+    record: the same problems in the same shape; a draft that holds has none."""
+    tid, svc = site.tid, site.svc
+    t1 = code_of(1, 1, svc, tid)
+    judge = site.client(J1)
+    players = list(SEATING[1][1])
+    players[0] = "p11"
+    from mafiatab.services.tournaments import encode_game, protocol_dict
+
+    bad = protocol_dict(encode_game(protocol(svc, tid, t1, players)))
+    h = {"X-CSRF-Token": csrf(judge), "Accept-Language": "ru"}
+    base = svc.games.head(tid, t1).number
+    r = judge.put(f"/api/t/{tid}/games/{t1}/draft",
+                  json={"protocol": bad, "base_revision": base}, headers=h)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["revision"] == base + 1 and body["state"] == "draft"
+    assert body["protocol"]["seats"][0]["player"] == "p11"  # kept as typed
+    checked = judge.post(f"/api/t/{tid}/games/{t1}/check",
+                         json={"protocol": bad, "base_revision": base + 1},
+                         headers=h).json()["problems"]
+    record = [p for p in checked if p["code"] in ("twice_in_round", "not_seated_here")]
+    assert record and body["problems"] == record
+    assert {(p["code"], p["seat"]) for p in body["problems"]} == {
+        ("twice_in_round", 1), ("not_seated_here", 1)}
+    assert all(p["message"] for p in body["problems"])
+    good = protocol_dict(encode_game(protocol(svc, tid, t1, list(SEATING[1][1]))))
+    r = judge.put(f"/api/t/{tid}/games/{t1}/draft",
+                  json={"protocol": good, "base_revision": base + 1}, headers=h)
+    assert r.status_code == 200 and r.json()["problems"] == []
