@@ -196,3 +196,26 @@ def test_api_draft_is_kept_and_answers_with_the_record_problems(site: Site) -> N
     r = judge.put(f"/api/t/{tid}/games/{t1}/draft",
                   json={"protocol": good, "base_revision": base + 1}, headers=h)
     assert r.status_code == 200 and r.json()["problems"] == []
+
+
+def test_live_screen_shows_the_record_problems_in_words(site: Site) -> None:
+    """The live screen's state (its JSON and the page's boot) names the tournament-wide
+    problems of the game as kept, in words; a game that holds shows none."""
+    tid, svc = site.tid, site.svc
+    t1, t2 = code_of(1, 1, svc, tid), code_of(1, 2, svc, tid)
+    players = list(SEATING[1][1])
+    players[0] = "p11"
+    svc.protocols.save_draft(tid, t1, protocol(svc, tid, t1, players), actor=J1,
+                             base_revision=svc.games.head(tid, t1).number)
+    judge = site.client(J1)
+    state = judge.get(f"/api/t/{tid}/games/{t1}/live", headers={"Accept-Language": "ru"}).json()
+    record = state["record_problems"]
+    assert {(p["code"], p["seat"]) for p in record} == {("twice_in_round", 1),
+                                                       ("not_seated_here", 1)}
+    words = " ".join(p["text"] for p in record)
+    assert "игрок Игрок 11 в этом туре уже записан за столом 2" in words
+    assert "правило турнира" in words
+    page = judge.get(f"/t/{tid}/games/{t1}/live")
+    assert page.status_code == 200 and "уже записан за столом 2" in page.text
+    other = site.client("j2").get(f"/api/t/{tid}/games/{t2}/live").json()
+    assert other["record_problems"] == []

@@ -304,6 +304,13 @@ class TournamentCheck:
             record.states[code] = "written"
             return problems_of_game(check_record(record, t), code)
 
+    def of_protocol(self, tournament: int, game: model.Game) -> list[Problem]:
+        """The problems that name a game with `game` as its protocol (as a step on it
+        would meet them; what the record needs of the others only): the live screen's
+        warnings, read on each of its refreshes."""
+        with self.store.read() as s:
+            return game_problems(s, tournament_row(s, tournament), game)
+
     def removed(self, tournament: int) -> set[str]:
         """The players removed from the tournament (FIIM 7.3, FSM 8.1.1) by any game's
         newest protocol: the seating seats them no more."""
