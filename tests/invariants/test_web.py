@@ -215,6 +215,7 @@ def test_live_screen_shows_the_record_problems_in_words(site: Site) -> None:
     words = " ".join(p["text"] for p in record)
     assert "игрок Игрок 11 в этом туре уже записан за столом 2" in words
     assert "правило турнира" in words
+    assert t1 not in words  # the screen is the game's: no code
     page = judge.get(f"/t/{tid}/games/{t1}/live")
     assert page.status_code == 200 and "уже записан за столом 2" in page.text
     other = site.client("j2").get(f"/api/t/{tid}/games/{t2}/live").json()

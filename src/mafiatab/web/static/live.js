@@ -424,7 +424,7 @@
     var record = server.record_problems || [];
     if (record.length) {
       // the tournament-wide problems of the protocol as kept, in words with their rule
-      parts.push(h('div', {'class': 'lv-notice err', id: 'lv-record', role: 'alert'},
+      parts.push(h('div', {'class': 'lv-record', id: 'lv-record', role: 'alert'},
         h('b', {text: W.record_problems}),
         h('ul', null, record.map(function (p) { return h('li', {text: p.text}); }))));
     }
