@@ -45,9 +45,10 @@ def test_fiim_7_3_removed_player_is_refused_a_no_shows_seat(service: Services) -
     with pytest.raises(DayRefused) as refused:
         desk.replace(tid, "qual", 2, "p05", "p03", actor=HEAD)
     assert refused.value.code == "removed"
-    assert "снят с турнира" in refused.value.message("ru")
-    assert "FIIM 7.3" in refused.value.message("ru")
-    assert "removed from the tournament" in refused.value.message("en")
+    assert refused.value.message("ru") == (
+        "игрок Игрок 3 снят с турнира (ФИИМ 7.3) — сажать его за стол нельзя")
+    assert refused.value.message("en") == (
+        "player Игрок 3 is removed from the tournament (FIIM 7.3): he may not be seated")
     assert _round_2(svc, tid) == before  # nothing moved
     # a reserve who may play takes the seat
     desk.replace(tid, "qual", 2, "p05", "p22", actor=HEAD)

@@ -220,3 +220,30 @@ def test_live_screen_shows_the_record_problems_in_words(site: Site) -> None:
     assert page.status_code == 200 and "уже записан за столом 2" in page.text
     other = site.client("j2").get(f"/api/t/{tid}/games/{t2}/live").json()
     assert other["record_problems"] == []
+
+
+def test_api_decision_that_breaks_the_record_is_refused_with_the_problems(site: Site) -> None:
+    """FIIM 7.3: an accepted protest that removes a player who has played round 2 is
+    refused (422) with the problem in words, the case stays open."""
+    from mafiatab.domain.appeals import Filing, Kind
+
+    tid, svc = site.tid, site.svc
+    r1, r2 = code_of(1, 1, svc, tid), code_of(2, 1, svc, tid)
+    for code in (r1, r2):
+        svc.protocols.submit(tid, code, actor=J1, base_revision=None,
+                             game=protocol(svc, tid, code))
+        svc.protocols.confirm(tid, code, actor=HEAD)
+    case = svc.appeals.file(tid, Filing(kind=Kind.PROTEST, player="p02", game=r1,
+                                        text="оскорбление судьи"), actor=HEAD).id
+    head = site.client(HEAD)
+    r = head.post(f"/api/t/{tid}/appeals/{case}/decision",
+                  json={"outcome": "accepted", "reason": "оскорбление судьи",
+                        "change": {"seats": {"3": {"add_penalties": [
+                            {"kind": "disqualification", "rule": "7.3"}]}}}},
+                  headers={"X-CSRF-Token": csrf(head), "Accept-Language": "ru"})
+    assert r.status_code == 422, r.text
+    problems = r.json()["problems"]
+    assert ("removed_plays", r2, 3) in {(p["code"], p["game"], p["seat"]) for p in problems}
+    assert any("удалён с турнира" in p["message"] and "ФИИМ 7.3" in p["message"]
+               for p in problems)
+    assert svc.appeals.case(tid, case, actor=HEAD).case.status.value == "open"

@@ -37,6 +37,7 @@ import msgspec
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from mafiatab.domain.problems import Word, translate_clause
 from mafiatab.services.errors import NotFound, PermissionDenied, StateError
 from mafiatab.services.invariants import removed_players
 from mafiatab.services.revision_log import whole
@@ -539,7 +540,14 @@ class CheckinService:
             games = self._round_open(s, t.id, stage, rnd)
             removed = removed_players(s, t)
             if reserve in removed:
-                raise DayRefused("removed", player=reserve, clause=removed[reserve])
+                # his nickname and the clause in the reader's words (the API keeps codes)
+                nick = s.scalar(select(db.Player.nickname).join(
+                    db.Participant, db.Participant.player_id == db.Player.id).where(
+                    db.Participant.tournament_id == t.id, db.Participant.code == reserve))
+                clause = removed[reserve]
+                raise DayRefused("removed", player=Word(reserve, nick or reserve, nick or reserve),
+                                 clause=Word(clause, translate_clause(clause, "ru"),
+                                             translate_clause(clause, "en")))
             present = set(self._presence(s, t.id)) - set(removed)
             if absent in present:
                 raise DayRefused("present", player=absent)
