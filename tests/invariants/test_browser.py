@@ -125,3 +125,20 @@ def test_replacement_page(served: tuple[str, Site], browser: Any) -> None:  # no
     head = site.svc.games.head(site.tid, code)
     assert msgspec.structs.asdict(head.game_struct().seats[3])["player"] == "p21"
     page.context.close()
+
+
+@pytest.mark.parametrize("size", ["360", "1280"])
+def test_live_screen_shows_the_record_problems(served: tuple[str, Site], browser: Any,  # noqa: F811
+                                               size: str) -> None:
+    base, site = served
+    code = code_of(1, 1, site.svc, site.tid)
+    page = _signed_in(browser, base, J1, size)
+    page.goto(f"{base}/t/{site.tid}/games/{code}/live")
+    page.wait_for_selector("#lv-record")
+    block = page.inner_text("#lv-record")
+    assert "Протокол нарушает правила турнира — подать его нельзя" in block
+    assert "тур 1, стол 1: игрок Игрок 11 в этом туре уже записан за столом 2" in block
+    assert "правило турнира: одна игра за тур" in block and code not in block
+    page.locator("#lv-record").scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENS / f"invariants-live-screen-{size}.png"))
+    page.context.close()

@@ -163,3 +163,87 @@ def test_replacement_through_the_form(site: Site) -> None:
     assert "Игрок 1 → Игрок 21" in audit.text
 
 
+
+
+def test_api_draft_is_kept_and_answers_with_the_record_problems(site: Site) -> None:
+    """PUT .../draft keeps the draft and says beside it what POST .../check says of the
+    record: the same problems in the same shape; a draft that holds has none."""
+    tid, svc = site.tid, site.svc
+    t1 = code_of(1, 1, svc, tid)
+    judge = site.client(J1)
+    players = list(SEATING[1][1])
+    players[0] = "p11"
+    from mafiatab.services.tournaments import encode_game, protocol_dict
+
+    bad = protocol_dict(encode_game(protocol(svc, tid, t1, players)))
+    h = {"X-CSRF-Token": csrf(judge), "Accept-Language": "ru"}
+    base = svc.games.head(tid, t1).number
+    r = judge.put(f"/api/t/{tid}/games/{t1}/draft",
+                  json={"protocol": bad, "base_revision": base}, headers=h)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["revision"] == base + 1 and body["state"] == "draft"
+    assert body["protocol"]["seats"][0]["player"] == "p11"  # kept as typed
+    checked = judge.post(f"/api/t/{tid}/games/{t1}/check",
+                         json={"protocol": bad, "base_revision": base + 1},
+                         headers=h).json()["problems"]
+    record = [p for p in checked if p["code"] in ("twice_in_round", "not_seated_here")]
+    assert record and body["problems"] == record
+    assert {(p["code"], p["seat"]) for p in body["problems"]} == {
+        ("twice_in_round", 1), ("not_seated_here", 1)}
+    assert all(p["message"] for p in body["problems"])
+    good = protocol_dict(encode_game(protocol(svc, tid, t1, list(SEATING[1][1]))))
+    r = judge.put(f"/api/t/{tid}/games/{t1}/draft",
+                  json={"protocol": good, "base_revision": base + 1}, headers=h)
+    assert r.status_code == 200 and r.json()["problems"] == []
+
+
+def test_live_screen_shows_the_record_problems_in_words(site: Site) -> None:
+    """The live screen's state (its JSON and the page's boot) names the tournament-wide
+    problems of the game as kept, in words; a game that holds shows none."""
+    tid, svc = site.tid, site.svc
+    t1, t2 = code_of(1, 1, svc, tid), code_of(1, 2, svc, tid)
+    players = list(SEATING[1][1])
+    players[0] = "p11"
+    svc.protocols.save_draft(tid, t1, protocol(svc, tid, t1, players), actor=J1,
+                             base_revision=svc.games.head(tid, t1).number)
+    judge = site.client(J1)
+    state = judge.get(f"/api/t/{tid}/games/{t1}/live", headers={"Accept-Language": "ru"}).json()
+    record = state["record_problems"]
+    assert {(p["code"], p["seat"]) for p in record} == {("twice_in_round", 1),
+                                                       ("not_seated_here", 1)}
+    words = " ".join(p["text"] for p in record)
+    assert "игрок Игрок 11 в этом туре уже записан за столом 2" in words
+    assert "правило турнира" in words
+    assert t1 not in words  # the screen is the game's: no code
+    page = judge.get(f"/t/{tid}/games/{t1}/live")
+    assert page.status_code == 200 and "уже записан за столом 2" in page.text
+    other = site.client("j2").get(f"/api/t/{tid}/games/{t2}/live").json()
+    assert other["record_problems"] == []
+
+
+def test_api_decision_that_breaks_the_record_is_refused_with_the_problems(site: Site) -> None:
+    """FIIM 7.3: an accepted protest that removes a player who has played round 2 is
+    refused (422) with the problem in words, the case stays open."""
+    from mafiatab.domain.appeals import Filing, Kind
+
+    tid, svc = site.tid, site.svc
+    r1, r2 = code_of(1, 1, svc, tid), code_of(2, 1, svc, tid)
+    for code in (r1, r2):
+        svc.protocols.submit(tid, code, actor=J1, base_revision=None,
+                             game=protocol(svc, tid, code))
+        svc.protocols.confirm(tid, code, actor=HEAD)
+    case = svc.appeals.file(tid, Filing(kind=Kind.PROTEST, player="p02", game=r1,
+                                        text="оскорбление судьи"), actor=HEAD).id
+    head = site.client(HEAD)
+    r = head.post(f"/api/t/{tid}/appeals/{case}/decision",
+                  json={"outcome": "accepted", "reason": "оскорбление судьи",
+                        "change": {"seats": {"3": {"add_penalties": [
+                            {"kind": "disqualification", "rule": "7.3"}]}}}},
+                  headers={"X-CSRF-Token": csrf(head), "Accept-Language": "ru"})
+    assert r.status_code == 422, r.text
+    problems = r.json()["problems"]
+    assert ("removed_plays", r2, 3) in {(p["code"], p["game"], p["seat"]) for p in problems}
+    assert any("удалён с турнира" in p["message"] and "ФИИМ 7.3" in p["message"]
+               for p in problems)
+    assert svc.appeals.case(tid, case, actor=HEAD).case.status.value == "open"

@@ -47,6 +47,7 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import appeals as ap
 from mafiatab.domain import protocol as model
+from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.i18n import local_time
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services.access import STAFF, Access, grant_in
@@ -59,6 +60,7 @@ from mafiatab.services.accounts import (
     hash_password,
 )
 from mafiatab.services.errors import ConflictError, ServiceError
+from mafiatab.services.invariants import change_problems
 from mafiatab.services.revision_log import whole
 from mafiatab.services.rights import AccountRef, Act, TournamentRef, require
 from mafiatab.services.store import (
@@ -684,6 +686,10 @@ class Appeals:
                 revision = self._replay(s, grow, game, actor, f"{label}: {decision.reason}")
             elif effect.game is not None and effect.changes:
                 check_rules(t, effect.game, players, stages)
+                # the record as a whole holds after the decision, as after any confirmation
+                broken = [p for p in change_problems(s, t, effect.game) if not p.warning]
+                if broken:
+                    raise ProtocolRefused(broken)
                 revision = self._corrected(s, grow, game, effect.game, actor,
                                            f"{label}: {decision.reason}")
             warnings = [w.as_dict("en") for w in effect.warnings]

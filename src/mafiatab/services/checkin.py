@@ -37,7 +37,9 @@ import msgspec
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from mafiatab.domain.problems import Word, translate_clause
 from mafiatab.services.errors import NotFound, PermissionDenied, StateError
+from mafiatab.services.invariants import removed_players
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
     Store,
@@ -434,6 +436,12 @@ class CheckinService:
             s.delete(row)
             record_audit(s, actor, tid, "check_out", {"player": player})
 
+    def _may_play(self, s: Session, tid: int) -> set[str]:
+        """The players present who may be seated: a player removed from the tournament
+        (FIIM 7.3, FSM 8.1.1) counts as a no-show, ticked at the desk or not."""
+        t = tournament_row(s, tid)
+        return set(self._presence(s, tid)) - set(removed_players(s, t))
+
     @staticmethod
     def _participant(s: Session, tid: int, player: str) -> None:
         if s.scalar(select(db.Participant.id).where(db.Participant.tournament_id == tid,
@@ -473,7 +481,7 @@ class CheckinService:
             return None
         stage, number, games = found
         clubs = self._clubs(s, tid)
-        present = set(self._presence(s, tid))
+        present = self._may_play(s, tid)
         players = self._players(s, tid)
         tables = [games.rounds[number][k] for k in sorted(games.rounds[number])]
         started = games.started.get(number, set())
@@ -530,7 +538,17 @@ class CheckinService:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "check_in")
             games = self._round_open(s, t.id, stage, rnd)
-            present = set(self._presence(s, t.id))
+            removed = removed_players(s, t)
+            if reserve in removed:
+                # his nickname and the clause in the reader's words (the API keeps codes)
+                nick = s.scalar(select(db.Player.nickname).join(
+                    db.Participant, db.Participant.player_id == db.Player.id).where(
+                    db.Participant.tournament_id == t.id, db.Participant.code == reserve))
+                clause = removed[reserve]
+                raise DayRefused("removed", player=Word(reserve, nick or reserve, nick or reserve),
+                                 clause=Word(clause, translate_clause(clause, "ru"),
+                                             translate_clause(clause, "en")))
+            present = set(self._presence(s, t.id)) - set(removed)
             if absent in present:
                 raise DayRefused("present", player=absent)
             if reserve not in present:
@@ -569,7 +587,7 @@ class CheckinService:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "check_in")
             games = self._round_open(s, t.id, stage, rnd)
-            present = set(self._presence(s, t.id))
+            present = self._may_play(s, t.id)
             players = self._players(s, t.id)
             clubs = self._clubs(s, t.id)
             separate = self._separated(games, clubs)

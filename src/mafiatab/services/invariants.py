@@ -242,6 +242,38 @@ def game_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Proble
     return problems_of_game(check_record(record, t), game.id)
 
 
+def removed_players(s: Session, t: db.Tournament) -> dict[str, str]:
+    """The players removed from the tournament by any game's newest protocol (in the
+    caller's transaction), each with the clause that removed him («FIIM 7.3»): the
+    check-in desk seats them no more."""
+    profile, _problems = profile_of(t)
+    clause = profile.removal_from_tournament.clause
+    out: dict[str, str] = {}
+    for g in gather(s, t.id).games.values():
+        for seat in removed_from_tournament(g, profile):
+            out.update((x.player, clause) for x in g.seats if x.seat == seat and x.player)
+    return out
+
+
+def change_problems(s: Session, t: db.Tournament, game: model.Game) -> list[Problem]:
+    """The problems a rewrite of a stored game answers for (a decision on an appeal or a
+    protest, in the caller's transaction): those that name the game as it would be
+    stored, and those it would make in any other game (a removal from the tournament,
+    FIIM 7.3, of a player who has played a later round names that later game). The whole
+    record is read: a decision is rare, and its reach is not one round."""
+    record = gather(s, t.id)
+    before = {_key(p) for p in check_record(record, t)}
+    record.games[game.id] = game
+    record.states[game.id] = "written"
+    return [p for p in check_record(record, t)
+            if p.game == game.id or _key(p) not in before]
+
+
+def _key(p: Problem) -> tuple[str, str | None, int | None, str]:
+    """A problem told apart from another of the record, the players' names aside."""
+    return (p.code, p.game, p.seat, repr(sorted(p.params.items())))
+
+
 class TournamentCheck:
     """The tournament-wide invariants of a stored tournament, one read transaction."""
 
@@ -272,17 +304,18 @@ class TournamentCheck:
             record.states[code] = "written"
             return problems_of_game(check_record(record, t), code)
 
+    def of_protocol(self, tournament: int, game: model.Game) -> list[Problem]:
+        """The problems that name a game with `game` as its protocol (as a step on it
+        would meet them; what the record needs of the others only): the live screen's
+        warnings, read on each of its refreshes."""
+        with self.store.read() as s:
+            return game_problems(s, tournament_row(s, tournament), game)
+
     def removed(self, tournament: int) -> set[str]:
         """The players removed from the tournament (FIIM 7.3, FSM 8.1.1) by any game's
         newest protocol: the seating seats them no more."""
         with self.store.read() as s:
-            t = tournament_row(s, tournament)
-            profile, _problems = profile_of(t)
-            out: set[str] = set()
-            for g in gather(s, tournament).games.values():
-                for seat in removed_from_tournament(g, profile):
-                    out.update(x.player for x in g.seats if x.seat == seat and x.player)
-            return out
+            return set(removed_players(s, tournament_row(s, tournament)))
 
     def seated(self, tournament: int, code: str) -> list[str] | None:
         """The game's players by seat as seated, replacements on record applied; None
@@ -301,5 +334,5 @@ class TournamentCheck:
                                   _replacements(s, tournament))[code]
 
 
-__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "check_record", "game_problems",
-           "gather"]
+__all__ = ["REPLACE_ACTIONS", "Record", "TournamentCheck", "change_problems", "check_record",
+           "game_problems", "gather", "removed_players"]

@@ -56,6 +56,7 @@ from mafiatab.rules.profile import RuleProfile
 from mafiatab.services import protocols, revision_log
 from mafiatab.services.clock import utcnow
 from mafiatab.services.games import Games
+from mafiatab.services.invariants import TournamentCheck
 from mafiatab.services.tournaments import NotFound, PermissionDenied, RevisionInfo, StateError
 
 #: the key of the live screen's bookkeeping in a protocol (format 1 keeps unknown keys)
@@ -116,6 +117,9 @@ class LiveGame:
     problems: list[Problem] = field(default_factory=list)
     #: ids of applied operations no longer in the log (undos, undone events), oldest first
     gone: list[str] = field(default_factory=list)
+    #: the tournament-wide problems of the game as kept (`services.invariants`): one
+    #: player at two tables, a player not seated here, a removed player playing on
+    record: list[Problem] = field(default_factory=list)
 
     @property
     def log(self) -> list[dict[str, Any]]:
@@ -186,8 +190,10 @@ def load(games: Games, tournament: int, code: str) -> LiveGame:
     roles = roles_of(game)
     done_replay = (replay(game.log or [], roles, profile, code, finish=False)
                    if roles is not None else None)
+    record = TournamentCheck(games.store).of_protocol(tournament, game)
     return LiveGame(info, game, profile, ids, set(ids) | set(gone), seq, done_replay,
-                    list(done_replay.problems) if done_replay else [], gone)
+                    list(done_replay.problems) if done_replay else [], gone,
+                    [p for p in record if not p.warning])
 
 
 def load_for(games: Games, steps: protocols.Protocols, tournament: int, code: str, *,

@@ -40,6 +40,7 @@ a save that says nothing of it keeps its base's, and a submit is refused while a
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections.abc import Mapping
@@ -228,7 +229,10 @@ class Protocols:
                     kept, problems = reconcile(placed, stored, self._profile(scene))
                     if problems:
                         raise ProtocolRefused(problems)
-                    return self._write_draft(s, scene, kept, base, actor, reason, typed)
+                    info = self._write_draft(s, scene, kept, base, actor, reason, typed)
+                    # the record's problems beside the kept draft, as `check` finds them
+                    return dataclasses.replace(info, problems=[
+                        p for p in game_problems(s, scene.t, kept) if not p.warning])
         except StaleRevision:  # lost a race in the very last instant: say who won
             raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
         assert conflict is not None

@@ -97,6 +97,9 @@ class RevisionInfo:
     protocol: dict[str, Any]
     #: a draft's fields that could not be read, as typed, with their problems
     typed: dict[str, RawField] = field(default_factory=dict)
+    #: a saved draft's tournament-wide problems (`services.invariants`): the draft is
+    #: kept as typed, its submit will refuse them; empty for any other revision read
+    problems: list[Problem] = field(default_factory=list)
 
     def game_struct(self) -> model.Game:
         return decode_game(encode_game_dict(self.protocol))

@@ -147,6 +147,9 @@ DAY: Final[dict[str, tuple[str, str]]] = {
                     "the change breaks a seating rule (one club at a table, or a pin)"),
     "too_few_present": ("на тур {round} пришло слишком мало игроков ({present})",
                         "too few players came for round {round} ({present})"),
+    "removed": ("игрок {player} снят с турнира ({clause}) — сажать его за стол нельзя",
+                "player {player} is removed from the tournament ({clause}): he may not be "
+                "seated"),
 }
 
 

@@ -280,16 +280,19 @@ def check(tid: int, code: str, body: Draft, me: Who, svc: Svc) -> dict[str, Any]
 @router.put("/t/{tid}/games/{code}/draft")
 def draft(tid: int, code: str, body: Draft, me: Who, svc: Svc) -> dict[str, Any]:
     """Save a draft; 409 if someone saved after `base_revision`; 422 if it contradicts
-    the game's log. A protocol sent without a `log` keeps the stored one; its id, stage,
+    the game's log. The draft is kept with the tournament-wide problems it has (one
+    player at two tables, a player not seated here, ...) in `problems`, shaped as
+    `check`'s; its submit refuses them. A protocol sent without a `log` keeps the stored one; its id, stage,
     round and table are the stored game's. `"log": null` (head judge, organizer) removes
     the stored log, and the audit log keeps it."""
     user, game = _sent(svc, me, tid, code, body.protocol)
     drop = "log" in body.protocol and body.protocol["log"] is None
-    return _revision(svc.protocols.save_draft(tid, code, game, actor=user,
-                                              base_revision=body.base_revision,
-                                              drop_log=drop,
-                                              typed=_typed(svc, tid, code, body.typed)),
-                     me.lang)
+    saved = svc.protocols.save_draft(tid, code, game, actor=user,
+                                     base_revision=body.base_revision, drop_log=drop,
+                                     typed=_typed(svc, tid, code, body.typed))
+    # kept as sent; the record's problems beside it, as `check` gives them
+    return {**_revision(saved, me.lang),
+            "problems": [p.as_dict(me.lang) for p in saved.problems]}
 
 
 @router.post("/t/{tid}/games/{code}/submit")

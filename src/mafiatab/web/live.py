@@ -87,6 +87,8 @@ WORDS: dict[str, tuple[str, str]] = {
                      "The protocol is submitted: the game cannot be recorded"),
     "revote": ("Переголосование", "Repeated vote"),
     "tap_to_close": ("нажмите, чтобы закрыть", "tap to close"),
+    "record_problems": ("Протокол нарушает правила турнира — подать его нельзя",
+                        "The protocol breaks the tournament's rules: it cannot be submitted"),
 }
 #: the step line's parts: the engine's own words (`domain.words.STEP`), one catalogue
 STEP_TEXT: Final = STEP
@@ -173,6 +175,10 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
                     "time": _clock(ev.get("at"), zone)}
                    for i, ev in zip(live.ids, live.log, strict=True)],
         "problems": [p.as_dict(lang) for p in live.problems],
+        # the record's problems in words (round, table, seat, rule; the screen is the
+        # game's, so without its code): the submit will refuse them
+        "record_problems": [dict(p.as_dict(lang), text=short_message(p, lang))
+                            for p in live.record],
         "ended": False, "result": None, "step": None, "fouls": {},
     }
     if live.replayed is None:

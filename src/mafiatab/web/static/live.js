@@ -421,6 +421,13 @@
       parts.push(h('div', {'class': 'lv-notice' + (notice.err ? ' err' : ''), id: 'lv-notice', role: 'alert'},
         h('span', {text: notice.text}), h('small', {text: W.tap_to_close})));
     }
+    var record = server.record_problems || [];
+    if (record.length) {
+      // the tournament-wide problems of the protocol as kept, in words with their rule
+      parts.push(h('div', {'class': 'lv-record', id: 'lv-record', role: 'alert'},
+        h('b', {text: W.record_problems}),
+        h('ul', null, record.map(function (p) { return h('li', {text: p.text}); }))));
+    }
     var step = server.step;
     var dealQueued = queue.some(function (op) { return op.event && op.event.type === 'deal'; });
     if (!server.dealt && !dealQueued) {
