@@ -106,3 +106,28 @@ def test_staff_reads_are_refused_by_the_service(services: Services, world: World
     assert not _refused(the_table, judge)
     assert {g.code for g in services.games.tables_of(a, actor=judge)} == {
         g.code for g in services.games.overview(a) if g.judge == judge}
+
+
+def test_the_appeals_schedule_and_the_filing_form_are_refused_by_the_service(
+        services: Services, world: World) -> None:
+    """The schedule the deadlines count from is for those a deadline concerns (staff, a
+    judge, a player); the filing form for a player (his own) or staff."""
+    a = world.a
+    game = next(g.code for g in services.games.overview(a) if g.confirmed_revision)
+    player = world.code_a[1]
+    reads: dict[str, tuple[Callable[[str | None], Any], set[str | None]]] = {
+        "schedule": (lambda x: services.appeals.schedule(a, actor=x),
+                     {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "schedule warnings": (lambda x: services.appeals.schedule_warnings(a, actor=x),
+                              {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "filing form": (lambda x: services.appeals.filer(a, game, actor=x),
+                        {None, VIEWER_NAME, ORG2, world.code_b[1], "judge1"}),
+    }
+    for name, (read, outsiders) in reads.items():
+        for who in outsiders:
+            assert _refused(read, who), (name, who)
+        for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME, player):
+            assert not _refused(read, who), (name, who)
+    assert _refused(lambda x: services.appeals.schedule(world.b, actor=x), ORGANIZER_NAME)
+    assert services.appeals.filer(a, game, actor=player) == {world.code_a[0]}
+    assert services.appeals.filer(a, game, actor=HEAD_JUDGE_NAME) == set()
