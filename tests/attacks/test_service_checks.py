@@ -131,3 +131,54 @@ def test_the_appeals_schedule_and_the_filing_form_are_refused_by_the_service(
     assert _refused(lambda x: services.appeals.schedule(world.b, actor=x), ORGANIZER_NAME)
     assert services.appeals.filer(a, game, actor=player) == {world.code_a[0]}
     assert services.appeals.filer(a, game, actor=HEAD_JUDGE_NAME) == set()
+
+
+def _jpeg() -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.new("RGB", (64, 64), (200, 30, 30)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+def test_the_screens_decide_who_watches_and_who_sees_a_photo(
+        services: Services, world: World, hidden: None) -> None:
+    """While the standings are closed, the overlay's grant, a player's photo, the
+    standings stream's variant and the audit log are decided by the services: an
+    outsider is refused (or gets the public stream), the staff, the player's own account
+    (his photo) and the live key may."""
+    a = world.a
+    pid, own = world.code_a[0], world.code_a[1]
+    services.photos.set_photo(a, pid, _jpeg(), actor=ORGANIZER_NAME)
+    screens = services.screens
+    outsiders: list[str | None] = [None, VIEWER_NAME, ORG2, world.code_b[1], "judge1"]
+    watch: Callable[[str | None], Any] = lambda x: screens.require_watch(  # noqa: E731
+        a, key=None, user=x)
+    photo: Callable[[str | None], Any] = lambda x: screens.photo(  # noqa: E731
+        a, pid, key=None, user=x)
+    audit: Callable[[str | None], Any] = lambda x: services.tournaments.audit_log(  # noqa: E731
+        a, actor=x or "")
+    for who in outsiders:
+        assert _refused(watch, who), who
+        assert _refused(photo, who), who
+        assert services.standings.stream_variant(a, actor=who) == "public", who
+    for who in outsiders[1:] + [own]:
+        assert _refused(audit, who), who
+    assert _refused(watch, own)
+    assert not _refused(photo, own)
+    for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+        assert screens.require_watch(a, key=None, user=who) == "staff"
+        assert screens.photo(a, pid, key=None, user=who).image
+        assert services.standings.stream_variant(a, actor=who) == "staff"
+        assert not _refused(audit, who)
+    assert services.standings.stream_variant(world.b, actor=ORGANIZER_NAME) == "public"
+    key = screens.make_overlay_key(a, actor=ORGANIZER_NAME)
+    try:
+        assert screens.require_watch(a, key=key, user=None) == "key"
+        assert screens.photo(a, pid, key=key, user=None).image
+        assert _refused(lambda x: screens.photo(a, pid, key=key + "x", user=x), None)
+    finally:
+        screens.revoke_overlay_key(a, actor=ORGANIZER_NAME)
+        services.photos.remove_photo(a, pid, actor=ORGANIZER_NAME)
