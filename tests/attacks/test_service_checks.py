@@ -182,3 +182,26 @@ def test_the_screens_decide_who_watches_and_who_sees_a_photo(
     finally:
         screens.revoke_overlay_key(a, actor=ORGANIZER_NAME)
         services.photos.remove_photo(a, pid, actor=ORGANIZER_NAME)
+
+
+def test_confirming_and_returning_ask_the_role_before_the_game(
+        services: Services, world: World) -> None:
+    """The API's confirm and return leave the role to the service, which asks it first:
+    an outsider is refused whether the game exists or not (he learns nothing of it);
+    staff get past the check (to the missing game's 404)."""
+    from mafiatab.services.errors import NotFound
+
+    a = world.a
+    real = next(g.code for g in services.games.overview(a))
+    acts: dict[str, Callable[[str, str], Any]] = {
+        "confirm": lambda x, g: services.protocols.confirm(a, g, actor=x, base_revision=1),
+        "return": lambda x, g: services.protocols.send_back(a, g, actor=x, reason="r",
+                                                             base_revision=1),
+    }
+    for name, act in acts.items():
+        for who in (VIEWER_NAME, world.code_a[1], ORG2, "judge1"):
+            for game in (real, "no-such-game"):
+                assert _refused(lambda x, act=act, game=game: act(x, game), who), (name, who)
+        for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+            with pytest.raises(NotFound):
+                act(who, "no-such-game")
