@@ -11,6 +11,7 @@ organizer, a judge of another table) and as the staff who may."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -184,6 +185,10 @@ def test_the_screens_decide_who_watches_and_who_sees_a_photo(
         services.photos.remove_photo(a, pid, actor=ORGANIZER_NAME)
 
 
+def _swap(act: Callable[[str, str], Any], game: str, who: str) -> Any:
+    return act(who, game)
+
+
 def test_confirming_and_returning_ask_the_role_before_the_game(
         services: Services, world: World) -> None:
     """The API's confirm and return leave the role to the service, which asks it first:
@@ -201,7 +206,7 @@ def test_confirming_and_returning_ask_the_role_before_the_game(
     for name, act in acts.items():
         for who in (VIEWER_NAME, world.code_a[1], ORG2, "judge1"):
             for game in (real, "no-such-game"):
-                assert _refused(lambda x, act=act, game=game: act(x, game), who), (name, who)
+                assert _refused(partial(_swap, act, game), who), (name, who)
         for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
             with pytest.raises(NotFound):
                 act(who, "no-such-game")
