@@ -111,8 +111,9 @@ def test_staff_reads_are_refused_by_the_service(services: Services, world: World
 
 def test_the_appeals_schedule_and_the_filing_form_are_refused_by_the_service(
         services: Services, world: World) -> None:
-    """The schedule the deadlines count from is for those a deadline concerns (staff, a
-    judge, a player); the filing form for a player (his own) or staff."""
+    """The schedule the deadlines count from and the list of cases are for those a
+    deadline concerns (staff, a judge, a player); the filing form for a player (his own)
+    or staff."""
     a = world.a
     game = next(g.code for g in services.games.overview(a) if g.confirmed_revision)
     player = world.code_a[1]
@@ -121,6 +122,8 @@ def test_the_appeals_schedule_and_the_filing_form_are_refused_by_the_service(
                      {None, VIEWER_NAME, ORG2, world.code_b[1]}),
         "schedule warnings": (lambda x: services.appeals.schedule_warnings(a, actor=x),
                               {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "cases": (lambda x: services.appeals.cases(a, actor=x),
+                  {None, VIEWER_NAME, ORG2, world.code_b[1]}),
         "filing form": (lambda x: services.appeals.filer(a, game, actor=x),
                         {None, VIEWER_NAME, ORG2, world.code_b[1], "judge1"}),
     }

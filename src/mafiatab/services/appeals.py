@@ -355,13 +355,14 @@ class Appeals:
                 bool(stored))
 
     @staticmethod
-    def _involved(s: Session, t: db.Tournament, actor: str | None) -> None:
-        """`PermissionDenied` unless the actor is one a deadline concerns (staff, the
-        commission, a judge, a player)."""
+    def _involved(s: Session, t: db.Tournament, actor: str | None) -> str:
+        """The actor, when a deadline concerns him (staff, the commission, a judge, a
+        player); else `PermissionDenied`."""
         if actor is None or not (roles_in(s, t.id, actor) & INVOLVED
                                  or account_players(s, t.id, actor)):
             raise PermissionDenied("not_allowed", user=actor or "-", action="read",
                                    tournament=t.name, roles=sorted(INVOLVED))
+        return actor
 
     def schedule(self, tournament: int, *, actor: str | None) -> ap.Schedule:
         """The rounds' days and starts the deadlines count from (for those involved)."""
@@ -473,18 +474,21 @@ class Appeals:
             return True
         return actor in self._judges(s, tid, game_row(s, tid, row.game_code))
 
-    def cases(self, tournament: int, *, actor: str, open_only: bool = False) -> list[CaseView]:
+    def cases(self, tournament: int, *, actor: str | None,
+              open_only: bool = False) -> list[CaseView]:
         """The cases the account may read: all for the head judge, the commission and the
-        organizer; a judge's games' cases; a player's own. Open ones first."""
+        organizer; a judge's games' cases; a player's own. Open ones first. Anyone no
+        deadline concerns (a viewer, an outsider) is refused."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            reader = self._involved(s, t, actor)
             schedule, _ = self._schedule(s, t.id)
             profile = self._profile(t)
             query = select(db.AppealCase).where(db.AppealCase.tournament_id == t.id)
             if open_only:
                 query = query.where(db.AppealCase.status == ap.Status.OPEN.value)
             rows = [r for r in s.scalars(query.order_by(db.AppealCase.number))
-                    if self._may_read(s, t.id, r, actor)]
+                    if self._may_read(s, t.id, r, reader)]
             views = [self._view(s, r, schedule, profile) for r in rows]
         views.sort(key=lambda v: (v.case.status is not ap.Status.OPEN, v.number))
         return views

@@ -46,7 +46,7 @@ from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.web_support import STAFF
-from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
+from mafiatab.storage.models import JUDGE
 from mafiatab.texts import number
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import render
@@ -65,9 +65,6 @@ from mafiatab.web.security import (
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["appeals"])
-
-#: who sees the list of cases (each sees the cases he may read)
-INVOLVED: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION, JUDGE, PLAYER})
 
 WORDS: Final[dict[str, tuple[str, str]]] = {
     "appeals": ("Протесты и апелляции", "Protests and appeals"),
@@ -214,10 +211,6 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-def _involved(me: Principal, tid: int) -> str:
-    return require_role(me, tid, INVOLVED)
-
-
 def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
     """A time typed in a form: with no offset it is on the tournament's clock (`zone`;
     the zone database resolves daylight saving time)."""
@@ -264,6 +257,7 @@ def case_json(v: CaseView, lang: str) -> dict[str, Any]:
 
 
 def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str, Any]:
+    cases = svc.appeals.cases(tid, actor=user)  # first: the service refuses the uninvolved
     t, players, stages = svc.tournaments.context(tid)
     staff = me.is_staff(tid)
     rounds = sorted({(g.stage, g.round) for g in svc.games.overview(tid)})
@@ -274,7 +268,7 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
             "zones": zones,
             "schedule_rows": schedule_rows(schedule, rounds) if schedule is not None else [],
             "stages": stages,
-            "t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
+            "t": t, "tid": tid, "cases": cases, "staff": staff,
             "names": {p.id: p.nickname for p in players}, "players": players,
             "schedule": schedule,
             "schedule_warnings": svc.appeals.schedule_warnings(tid, actor=user) if staff else [],
@@ -285,7 +279,7 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
 
 @router.get("/t/{tid}/appeals", response_class=HTMLResponse)
 def appeals_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = _involved(me, tid)
+    user = require_user(me)
     return render(request, "appeals.html", **_list_context(svc, me, tid, user))
 
 
@@ -849,7 +843,7 @@ class PlayerAccess(Body):
 @api.get("/t/{tid}/appeals")
 def api_cases(tid: int, me: Who, svc: Svc, open: bool = False) -> list[dict[str, Any]]:
     """The cases the asker may read, open ones first."""
-    user = _involved(me, tid)
+    user = require_user(me)
     return [case_json(v, me.lang) for v in svc.appeals.cases(tid, actor=user, open_only=open)]
 
 
