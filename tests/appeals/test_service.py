@@ -67,7 +67,7 @@ def test_fsm_8_9_2_day_one_scores_before_day_two_and_all_before_the_last_round(c
 
 def test_fsm_8_9_2_not_after_the_tables_are_closed(cup: Cup) -> None:
     svc = cup.svc
-    sched = svc.appeals.schedule(cup.tid)
+    sched = svc.appeals.schedule(cup.tid, actor=HJ)
     closed = cup.published + timedelta(minutes=30)
     svc.appeals.set_schedule(cup.tid, type(sched)(rounds=sched.rounds, tables_closed_at=closed), actor=HJ)
     assert "appeal_tables_closed" in _refused(
@@ -249,8 +249,8 @@ def test_decision_making_an_invalid_protocol_is_refused_like_any_protocol(cup: C
 
 def test_schedule_from_actual_starts_when_none_is_stored(cup: Cup) -> None:
     svc = cup.svc
-    assert svc.appeals.schedule_warnings(cup.tid) == []
-    sched = svc.appeals.schedule(cup.tid)
+    assert svc.appeals.schedule_warnings(cup.tid, actor=HJ) == []
+    sched = svc.appeals.schedule(cup.tid, actor=HJ)
     assert sched.find("qual", 1) is not None and sched.find("final", 1) is not None
 
 

@@ -259,8 +259,8 @@ def test_fsm_8_9_2_the_stored_schedule_knows_the_last_round(cup: Cup) -> None:
     from mafiatab.domain.appeals import Refused
 
     svc = cup.svc
-    last = svc.appeals.schedule(cup.tid).last_round_start()
-    assert last is not None and svc.appeals.schedule(cup.tid).last_round_known
+    last = svc.appeals.schedule(cup.tid, actor=HJ).last_round_start()
+    assert last is not None and svc.appeals.schedule(cup.tid, actor=HJ).last_round_known
     with pytest.raises(Refused) as refused:
         svc.appeals.file(cup.tid, _appeal("g1"), actor=PLAYER, now=last + timedelta(minutes=1))
     codes = {r.code: r.clause for r in refused.value.refusals}

@@ -11,6 +11,7 @@ organizer, a judge of another table) and as the staff who may."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 import pytest
@@ -106,3 +107,109 @@ def test_staff_reads_are_refused_by_the_service(services: Services, world: World
     assert not _refused(the_table, judge)
     assert {g.code for g in services.games.tables_of(a, actor=judge)} == {
         g.code for g in services.games.overview(a) if g.judge == judge}
+
+
+def test_the_appeals_schedule_and_the_filing_form_are_refused_by_the_service(
+        services: Services, world: World) -> None:
+    """The schedule the deadlines count from and the list of cases are for those a
+    deadline concerns (staff, a judge, a player); the filing form for a player (his own)
+    or staff."""
+    a = world.a
+    game = next(g.code for g in services.games.overview(a) if g.confirmed_revision)
+    player = world.code_a[1]
+    reads: dict[str, tuple[Callable[[str | None], Any], set[str | None]]] = {
+        "schedule": (lambda x: services.appeals.schedule(a, actor=x),
+                     {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "schedule warnings": (lambda x: services.appeals.schedule_warnings(a, actor=x),
+                              {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "cases": (lambda x: services.appeals.cases(a, actor=x),
+                  {None, VIEWER_NAME, ORG2, world.code_b[1]}),
+        "filing form": (lambda x: services.appeals.filer(a, game, actor=x),
+                        {None, VIEWER_NAME, ORG2, world.code_b[1], "judge1"}),
+    }
+    for name, (read, outsiders) in reads.items():
+        for who in outsiders:
+            assert _refused(read, who), (name, who)
+        for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME, player):
+            assert not _refused(read, who), (name, who)
+    assert _refused(lambda x: services.appeals.schedule(world.b, actor=x), ORGANIZER_NAME)
+    assert services.appeals.filer(a, game, actor=player) == {world.code_a[0]}
+    assert services.appeals.filer(a, game, actor=HEAD_JUDGE_NAME) == set()
+
+
+def _jpeg() -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.new("RGB", (64, 64), (200, 30, 30)).save(out, format="JPEG")
+    return out.getvalue()
+
+
+def test_the_screens_decide_who_watches_and_who_sees_a_photo(
+        services: Services, world: World, hidden: None) -> None:
+    """While the standings are closed, the overlay's grant, a player's photo, the
+    standings stream's variant and the audit log are decided by the services: an
+    outsider is refused (or gets the public stream), the staff, the player's own account
+    (his photo) and the live key may."""
+    a = world.a
+    pid, own = world.code_a[0], world.code_a[1]
+    services.photos.set_photo(a, pid, _jpeg(), actor=ORGANIZER_NAME)
+    screens = services.screens
+    outsiders: list[str | None] = [None, VIEWER_NAME, ORG2, world.code_b[1], "judge1"]
+    watch: Callable[[str | None], Any] = lambda x: screens.require_watch(  # noqa: E731
+        a, key=None, user=x)
+    photo: Callable[[str | None], Any] = lambda x: screens.photo(  # noqa: E731
+        a, pid, key=None, user=x)
+    audit: Callable[[str | None], Any] = lambda x: services.tournaments.audit_log(  # noqa: E731
+        a, actor=x or "")
+    for who in outsiders:
+        assert _refused(watch, who), who
+        assert _refused(photo, who), who
+        assert services.standings.stream_variant(a, actor=who) == "public", who
+    for who in outsiders[1:] + [own]:
+        assert _refused(audit, who), who
+    assert _refused(watch, own)
+    assert not _refused(photo, own)
+    for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+        assert screens.require_watch(a, key=None, user=who) == "staff"
+        assert screens.photo(a, pid, key=None, user=who).image
+        assert services.standings.stream_variant(a, actor=who) == "staff"
+        assert not _refused(audit, who)
+    assert services.standings.stream_variant(world.b, actor=ORGANIZER_NAME) == "public"
+    key = screens.make_overlay_key(a, actor=ORGANIZER_NAME)
+    try:
+        assert screens.require_watch(a, key=key, user=None) == "key"
+        assert screens.photo(a, pid, key=key, user=None).image
+        assert _refused(lambda x: screens.photo(a, pid, key=key + "x", user=x), None)
+    finally:
+        screens.revoke_overlay_key(a, actor=ORGANIZER_NAME)
+        services.photos.remove_photo(a, pid, actor=ORGANIZER_NAME)
+
+
+def _swap(act: Callable[[str, str], Any], game: str, who: str) -> Any:
+    return act(who, game)
+
+
+def test_confirming_and_returning_ask_the_role_before_the_game(
+        services: Services, world: World) -> None:
+    """The API's confirm and return leave the role to the service, which asks it first:
+    an outsider is refused whether the game exists or not (he learns nothing of it);
+    staff get past the check (to the missing game's 404)."""
+    from mafiatab.services.errors import NotFound
+
+    a = world.a
+    real = next(g.code for g in services.games.overview(a))
+    acts: dict[str, Callable[[str, str], Any]] = {
+        "confirm": lambda x, g: services.protocols.confirm(a, g, actor=x, base_revision=1),
+        "return": lambda x, g: services.protocols.send_back(a, g, actor=x, reason="r",
+                                                             base_revision=1),
+    }
+    for name, act in acts.items():
+        for who in (VIEWER_NAME, world.code_a[1], ORG2, "judge1"):
+            for game in (real, "no-such-game"):
+                assert _refused(partial(_swap, act, game), who), (name, who)
+        for who in (ORGANIZER_NAME, HEAD_JUDGE_NAME):
+            with pytest.raises(NotFound):
+                act(who, "no-such-game")

@@ -56,7 +56,7 @@ def test_the_schedule_is_rows_of_rounds_and_reaches_the_service_the_same(
     assert r.status_code == 303, r.text
     svc = Services(make_engine(f"sqlite:///{world.db}"))
     zone = svc.zones.zone(tid)
-    got = svc.appeals.schedule(tid)
+    got = svc.appeals.schedule(tid, actor="headjudge")
     rows = {(x.stage, x.round): (x.day, x.starts) for x in got.rounds}
     assert {k: rows[k] for k in (("qual", 1), ("qual", 2), ("final", 1))} == {
         ("qual", 1): (1, dt.datetime(2026, 3, 7, 10, tzinfo=zone)),

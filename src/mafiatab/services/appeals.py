@@ -120,6 +120,8 @@ DECIDERS: Final = {HEAD_JUDGE: ap.Role.HEAD_JUDGE, APPEALS_COMMISSION: ap.Role.A
 READ_ALL: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION})
 #: who may give a player a sign-in or enter the schedule
 MANAGE: Final = STAFF
+#: who reads the schedule the deadlines count from: those whom a deadline concerns
+INVOLVED: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION, JUDGE, PLAYER})
 
 
 def _utcnow() -> dt.datetime:
@@ -354,15 +356,28 @@ class Appeals:
                             last_round_known=bool(stored)),
                 bool(stored))
 
-    def schedule(self, tournament: int) -> ap.Schedule:
-        with self.store.read() as s:
-            tournament_row(s, tournament)
-            return self._schedule(s, tournament)[0]
+    @staticmethod
+    def _involved(s: Session, t: db.Tournament, actor: str | None) -> str:
+        """The actor, when a deadline concerns him (staff, the commission, a judge, a
+        player); else `PermissionDenied`."""
+        if actor is None or not (roles_in(s, t.id, actor) & INVOLVED
+                                 or account_players(s, t.id, actor)):
+            raise PermissionDenied("not_allowed", user=actor or "-", action="read",
+                                   tournament=t.name, roles=sorted(INVOLVED))
+        return actor
 
-    def schedule_warnings(self, tournament: int) -> list[str]:
+    def schedule(self, tournament: int, *, actor: str | None) -> ap.Schedule:
+        """The rounds' days and starts the deadlines count from (for those involved)."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            self._involved(s, t, actor)
+            return self._schedule(s, t.id)[0]
+
+    def schedule_warnings(self, tournament: int, *, actor: str | None) -> list[str]:
         """Codes of what the head judge should know about the schedule."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            self._involved(s, t, actor)
             _sched, stored = self._schedule(s, t.id)
         return [] if stored else ["schedule_missing"]
 
@@ -461,18 +476,21 @@ class Appeals:
             return True
         return actor in self._judges(s, tid, game_row(s, tid, row.game_code))
 
-    def cases(self, tournament: int, *, actor: str, open_only: bool = False) -> list[CaseView]:
+    def cases(self, tournament: int, *, actor: str | None,
+              open_only: bool = False) -> list[CaseView]:
         """The cases the account may read: all for the head judge, the commission and the
-        organizer; a judge's games' cases; a player's own. Open ones first."""
+        organizer; a judge's games' cases; a player's own. Open ones first. Anyone no
+        deadline concerns (a viewer, an outsider) is refused."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            reader = self._involved(s, t, actor)
             schedule, _ = self._schedule(s, t.id)
             profile = self._profile(t)
             query = select(db.AppealCase).where(db.AppealCase.tournament_id == t.id)
             if open_only:
                 query = query.where(db.AppealCase.status == ap.Status.OPEN.value)
             rows = [r for r in s.scalars(query.order_by(db.AppealCase.number))
-                    if self._may_read(s, t.id, r, actor)]
+                    if self._may_read(s, t.id, r, reader)]
             views = [self._view(s, r, schedule, profile) for r in rows]
         views.sort(key=lambda v: (v.case.status is not ap.Status.OPEN, v.number))
         return views
@@ -486,6 +504,19 @@ class Appeals:
                                        tournament=t.name, roles=sorted(READ_ALL | {PLAYER, JUDGE}))
             schedule, _ = self._schedule(s, t.id)
             return self._view(s, row, schedule, self._profile(t))
+
+    def filer(self, tournament: int, game: str, *, actor: str | None) -> set[str]:
+        """The players the account files for on the game (its own player; none for
+        staff, who file for any player); `PermissionDenied` for anyone else, `NotFound`
+        for a game that does not exist. What the filing form asks first."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            mine = account_players(s, t.id, actor) if actor is not None else set()
+            if actor is None or not (mine or roles_in(s, t.id, actor) & STAFF):
+                raise PermissionDenied("not_allowed", user=actor or "-", action="file",
+                                       tournament=t.name, roles=sorted(STAFF | {PLAYER}))
+            game_row(s, t.id, game)
+            return mine
 
     def filing_deadline(self, tournament: int, game: str, kind: ap.Kind, *, actor: str
                         ) -> tuple[ap.Deadline | None, list[ap.Refusal]]:

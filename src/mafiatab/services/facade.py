@@ -76,8 +76,9 @@ class Services:
         self.invariants = TournamentCheck(self.store)
         self.standings = StandingsBoard(self.store, self.tournaments)
         self.appeals = Appeals(self.store, self.access, clock=clock)
+        self.photos = Photos(self.store)
         self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,
-                                     self.standings, clock=clock)
+                                     self.standings, self.photos, clock=clock)
         self.exports = Exports(self.store, self.tournaments, self.standings, self.games)
         self.account_admin = AccountAdmin(self.store)
         self.roster = Roster(self.store)
@@ -86,7 +87,6 @@ class Services:
         self.people = People(self.store, self.tournaments)
         self.zones = TournamentClock(self.store)
         self.videos = GameVideo(self.store)
-        self.photos = Photos(self.store)
 
 
 __all__ = ["Services"]

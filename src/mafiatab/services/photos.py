@@ -302,16 +302,7 @@ class Photos:
                 record_audit(s, actor, tid, "photo_removed", {"player": player})
         return removed
 
-    # --- reading ---
-    def photo(self, tournament: int, player: str) -> Photo:
-        """The stored photo, or `PhotoNotFound` (the web layer checks who may see it)."""
-        with self.store.read() as s:
-            row = s.scalar(select(db.PlayerPhoto).where(
-                db.PlayerPhoto.tournament_id == tournament, db.PlayerPhoto.player_code == player))
-            if row is None:
-                raise PhotoNotFound("no_photo", player=player)
-            return Photo(row.player_code, row.image, row.digest)
-
+    # --- reading (the photo itself: ScreenService.photo, which decides who sees it) ---
     def digests(self, tournament: int) -> dict[str, str]:
         """player -> his photo's digest, for every player with a photo (no image read)."""
         with self.store.read() as s:

@@ -77,6 +77,7 @@ from mafiatab.services.store import (
     game_row,
     profile_of,
     record_audit,
+    require_role,
     revision_row,
     roles_in,
     tournament_row,
@@ -468,10 +469,10 @@ class Protocols:
         conflict: ConflictError | None = None
         try:
             with self.store.write() as s:
+                # the role first: an outsider learns nothing of the game (not even that
+                # there is none), and the route leaves the check to this one
+                require_role(s, tournament_row(s, tournament), actor, CONFIRMERS, action)
                 scene = self._scene(s, tournament, code, actor)
-                if not scene.roles & CONFIRMERS:
-                    raise PermissionDenied("not_allowed", user=actor, action=action,
-                                           tournament=scene.t.name, roles=sorted(CONFIRMERS))
                 base = scene.row.head_revision if base_revision is None else base_revision
                 if base != scene.row.head_revision:
                     conflict = self._conflict(s, scene, base, actor, None, action)

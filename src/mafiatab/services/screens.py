@@ -46,6 +46,7 @@ from mafiatab.domain.standings import Row
 from mafiatab.services import live_log
 from mafiatab.services.access import STAFF, Access
 from mafiatab.services.games import Games
+from mafiatab.services.photos import Photo, PhotoNotFound, Photos
 from mafiatab.services.standings import StandingsBoard
 from mafiatab.services.store import Store, game_row, record_audit, require_role, tournament_row
 from mafiatab.services.tournaments import PermissionDenied, ServiceError, Tournaments
@@ -140,13 +141,14 @@ class ScreenService:
     `Store` and the services whose public reads they combine."""
 
     def __init__(self, store: Store, access: Access, tournaments: Tournaments, games: Games,
-                 standings: StandingsBoard,
+                 standings: StandingsBoard, photos: Photos,
                  clock: Callable[[], dt.datetime] = _utcnow) -> None:
         self.store = store
         self.access = access
         self.tournaments = tournaments
         self.games = games
         self.standings = standings
+        self.photos = photos
         #: the time the roles delay is measured by (tests move it)
         self.clock = clock
         #: (tournament, game) -> (the last revision read, the deal's time then)
@@ -268,10 +270,31 @@ class ScreenService:
                     self.screens(tournament).announcements)
 
     # --- who may see the overlay ---
-    def may_watch(self, tournament: int, *, key: str | None, user: str | None) -> bool:
-        """The overlay's reader: the live key, staff, or anyone while the tournament's
-        standings are public."""
-        return self.watch_grant(tournament, key=key, user=user) is not None
+    def require_watch(self, tournament: int, *, key: str | None,
+                      user: str | None) -> Literal["key", "public", "staff"]:
+        """The reader's grant to watch the overlay (see `watch_grant`); `PermissionDenied`
+        when nothing lets him: what the overlay's stream asks before it opens."""
+        grant = self.watch_grant(tournament, key=key, user=user)
+        if grant is None:
+            raise PermissionDenied("not_allowed", user=user or "-", action="overlay",
+                                   tournament=str(tournament), roles=sorted(STAFF))
+        return grant
+
+    def photo(self, tournament: int, player: str, *, key: str | None,
+              user: str | None) -> Photo:
+        """A player's photo for whoever may watch the overlay (its key, the public
+        standings, staff) or may change the photo (staff, the player himself); else
+        `PermissionDenied`; `PhotoNotFound` when he has none."""
+        if self.watch_grant(tournament, key=key, user=user) is None and not (
+                user is not None and self.photos.may_change(tournament, player, actor=user)):
+            raise PermissionDenied("not_allowed", user=user or "-", action="read",
+                                   tournament=str(tournament), roles=sorted(STAFF | {"player"}))
+        with self.store.read() as s:
+            row = s.scalar(select(db.PlayerPhoto).where(
+                db.PlayerPhoto.tournament_id == tournament, db.PlayerPhoto.player_code == player))
+            if row is None:
+                raise PhotoNotFound("no_photo", player=player)
+            return Photo(row.player_code, row.image, row.digest)
 
     def watch_grant(self, tournament: int, *, key: str | None,
                     user: str | None) -> Literal["key", "public", "staff"] | None:
@@ -348,11 +371,7 @@ class ScreenService:
         says whether that grant was the key (the push stream renders once for all its
         listeners of one grant and checks each of them itself)."""
         if not verified:
-            grant = self.watch_grant(tournament, key=key, user=user)
-            if grant is None:
-                raise PermissionDenied("not_allowed", user=user or "-", action="overlay",
-                                       tournament=str(tournament), roles=["head_judge"])
-            keyed = grant == "key"
+            keyed = self.require_watch(tournament, key=key, user=user) == "key"
         live = live_log.load(self.games, tournament, code)
         _t, players, stages = self.tournaments.context(tournament)
         names = {p.id: p.nickname for p in players}

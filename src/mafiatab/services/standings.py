@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from sqlalchemy import func, select
 
@@ -143,6 +143,12 @@ class StandingsBoard:
             extras_hidden = bool(t.hide_extras_until_end) and not finished and not staff
         rows = None if hidden else self.cached(tournament, stages).rows
         return rows, extras_hidden
+
+    def stream_variant(self, tournament: int, *, actor: str | None) -> Literal["staff", "public"]:
+        """Which standings stream the reader gets: the staff a bare "re-read" (their own
+        table shows what the public's may not), anyone else the public table itself."""
+        with self.store.read() as s:
+            return "staff" if staff_in(s, tournament_row(s, tournament), actor) else "public"
 
     def player_games(self, tournament: int, player: str, stages: Iterable[str] | None = None,
                      *, actor: str | None) -> tuple[list[GameExplanation], bool]:

@@ -126,6 +126,13 @@ ACTIONS: Final[dict[str, tuple[str, str]]] = {
     "return": ("вернуть", "return"),
     "manage": ("управлять турниром", "manage the tournament"),
     "replace": ("заменить игрока", "replace a player"),
+    "read": ("читать", "read"),
+    "file": ("подать протест или апелляцию", "file a protest or an appeal"),
+    "overlay": ("смотреть оверлей трансляции", "watch the stream overlay"),
+    "read_standings": ("смотреть таблицу", "read the standings"),
+    "write": ("писать в обсуждение", "write in the thread"),
+    "withdraw": ("отозвать", "withdraw"),
+    "decide": ("решить", "decide"),
 }
 STATES: Final[dict[str, tuple[str, str]]] = {
     "draft": ("черновик", "a draft"),

@@ -46,7 +46,7 @@ from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.web_support import STAFF
-from mafiatab.storage.models import APPEALS_COMMISSION, HEAD_JUDGE, JUDGE, ORGANIZER, PLAYER
+from mafiatab.storage.models import JUDGE
 from mafiatab.texts import number
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import render
@@ -65,9 +65,6 @@ from mafiatab.web.security import (
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["appeals"])
-
-#: who sees the list of cases (each sees the cases he may read)
-INVOLVED: Final = frozenset({ORGANIZER, HEAD_JUDGE, APPEALS_COMMISSION, JUDGE, PLAYER})
 
 WORDS: Final[dict[str, tuple[str, str]]] = {
     "appeals": ("Протесты и апелляции", "Protests and appeals"),
@@ -214,10 +211,6 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-def _involved(me: Principal, tid: int) -> str:
-    return require_role(me, tid, INVOLVED)
-
-
 def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
     """A time typed in a form: with no offset it is on the tournament's clock (`zone`;
     the zone database resolves daylight saving time)."""
@@ -264,20 +257,21 @@ def case_json(v: CaseView, lang: str) -> dict[str, Any]:
 
 
 def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str, Any]:
+    cases = svc.appeals.cases(tid, actor=user)  # first: the service refuses the uninvolved
     t, players, stages = svc.tournaments.context(tid)
     staff = me.is_staff(tid)
     rounds = sorted({(g.stage, g.round) for g in svc.games.overview(tid)})
-    schedule = svc.appeals.schedule(tid) if staff else None
+    schedule = svc.appeals.schedule(tid, actor=user) if staff else None
     zones = zone_choices(me.lang) if staff else []
     return {**clock_words(svc, tid, me.lang), "zone_set": svc.zones.is_set(tid),
             "server_zone": dict(zones).get(server_zone_name(), server_zone_name()),
             "zones": zones,
             "schedule_rows": schedule_rows(schedule, rounds) if schedule is not None else [],
             "stages": stages,
-            "t": t, "tid": tid, "cases": svc.appeals.cases(tid, actor=user), "staff": staff,
+            "t": t, "tid": tid, "cases": cases, "staff": staff,
             "names": {p.id: p.nickname for p in players}, "players": players,
             "schedule": schedule,
-            "schedule_warnings": svc.appeals.schedule_warnings(tid) if staff else [],
+            "schedule_warnings": svc.appeals.schedule_warnings(tid, actor=user) if staff else [],
             "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
             "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
             "status_of": lambda v: status_words(v, me.lang), "code_made": None}
@@ -285,17 +279,15 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
 
 @router.get("/t/{tid}/appeals", response_class=HTMLResponse)
 def appeals_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = _involved(me, tid)
+    user = require_user(me)
     return render(request, "appeals.html", **_list_context(svc, me, tid, user))
 
 
-def _filer(svc: Services, me: Principal, tid: int) -> tuple[str, set[str]]:
-    """The account and the players it files for; only a player (or staff) files."""
+def _filer(svc: Services, me: Principal, tid: int, code: str) -> tuple[str, set[str]]:
+    """The account and the players it files for (the service refuses anyone but a
+    player or staff)."""
     user = require_user(me)
-    mine = svc.appeals.players_of(tid, user)
-    if not mine and not me.is_staff(tid):
-        raise HTTPException(status_code=403)
-    return user, mine
+    return user, svc.appeals.filer(tid, code, actor=user)
 
 
 def _awarded(svc: Services, tid: int, code: str, lang: str) -> dict[str, dict[str, str]]:
@@ -339,8 +331,7 @@ def _new_context(svc: Services, me: Principal, tid: int, code: str, mine: set[st
 
 @router.get("/t/{tid}/games/{code}/appeal", response_class=HTMLResponse)
 def new_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    _user, mine = _filer(svc, me, tid)
-    svc.games.status(tid, code)
+    _user, mine = _filer(svc, me, tid, code)
     return render(request, "appeal_new.html", **_new_context(svc, me, tid, code, mine))
 
 
@@ -352,7 +343,7 @@ def _decimal(value: str | None) -> str | None:
 
 @router.post("/t/{tid}/games/{code}/appeal")
 async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user, mine = _filer(svc, me, tid)
+    user, mine = _filer(svc, me, tid, code)
     f = await _form(request)
     player = f.get("player") or (sorted(mine)[0] if len(mine) == 1 else "")
     if not player:
@@ -852,14 +843,14 @@ class PlayerAccess(Body):
 @api.get("/t/{tid}/appeals")
 def api_cases(tid: int, me: Who, svc: Svc, open: bool = False) -> list[dict[str, Any]]:
     """The cases the asker may read, open ones first."""
-    user = _involved(me, tid)
+    user = require_user(me)
     return [case_json(v, me.lang) for v in svc.appeals.cases(tid, actor=user, open_only=open)]
 
 
 @api.post("/t/{tid}/games/{code}/appeals", status_code=201)
 def api_file(tid: int, code: str, body: FilingBody, me: Who, svc: Svc) -> dict[str, Any]:
     """File a protest or an appeal; 422 with every refusal and its clause."""
-    user, mine = _filer(svc, me, tid)
+    user, mine = _filer(svc, me, tid, code)
     player = body.player or (sorted(mine)[0] if len(mine) == 1 else None)
     if player is None:
         raise HTTPException(status_code=400, detail="player")
@@ -933,9 +924,9 @@ def api_decide(tid: int, case: str, body: DecisionBody, me: Who, svc: Svc) -> di
 
 @api.get("/t/{tid}/schedule")
 def api_schedule(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
-    _involved(me, tid)
-    out: dict[str, Any] = msgspec.to_builtins(svc.appeals.schedule(tid))
-    out["warnings"] = svc.appeals.schedule_warnings(tid)
+    user = require_user(me)
+    out: dict[str, Any] = msgspec.to_builtins(svc.appeals.schedule(tid, actor=user))
+    out["warnings"] = svc.appeals.schedule_warnings(tid, actor=user)
     return out
 
 

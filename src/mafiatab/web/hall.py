@@ -22,7 +22,6 @@ from sse_starlette.sse import EventSourceResponse
 
 from mafiatab.domain.points import format_points
 from mafiatab.i18n import pick
-from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import Hall
 from mafiatab.web import texts
@@ -153,7 +152,8 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
     svc = screens_of(request)
     _t, _players, stages = await run_in_threadpool(svc.tournaments.context, tid)
     stage = stage if stage in {s.id for s in stages} else None
-    staff = me.is_staff(tid)
+    staff = await run_in_threadpool(
+        lambda: svc.standings.stream_variant(tid, actor=me.user) == "staff")
 
     def draw() -> str:
         return REREAD if staff else _public_table(svc, tid, stage, me.lang)
@@ -172,7 +172,7 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
         # then reads what it may), as the judge's and the player's streams do
         return (isinstance(token, str) and user is not None
                 and svc.accounts.session_user(token) == user
-                and bool(svc.access.roles_of(tid, user) & STAFF))
+                and svc.standings.stream_variant(tid, actor=user) == "staff")
 
     async def stream() -> Any:
         async for event in events:

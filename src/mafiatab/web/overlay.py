@@ -201,11 +201,6 @@ def with_photos(state: dict[str, Any], svc: Services, tid: int) -> dict[str, Any
     return state
 
 
-def _access(request: Request, me: Principal, tid: int, key: str | None) -> None:
-    if not screens_of(request).screens.may_watch(tid, key=key, user=me.user):
-        raise HTTPException(status_code=403, detail="not allowed")
-
-
 @router.get("/t/{tid}/overlay/{code}", response_class=HTMLResponse)
 def overlay_page(request: Request, tid: int, code: str, me: Who) -> Response:
     """The OBS browser source of one table (1920×1080, transparent)."""
@@ -244,14 +239,14 @@ async def overlay_events(request: Request, tid: int, code: str,
     """The overlay's server-sent events: its state after every change of the game."""
     me = await run_in_threadpool(principal, request)
     svc = screens_of(request)
-    await run_in_threadpool(_access, request, me, tid, key)
+    # the roles delay is the key's: a keyed listener gets its own render
+    keyed = await run_in_threadpool(
+        lambda: svc.screens.require_watch(tid, key=key, user=me.user) == "key")
     # 404 for a game that is not there, before a topic is made for it: else every made-up
     # code would be probed (and its failure logged) every second for as long as it is open
     await run_in_threadpool(svc.screens.overlay_version, tid, code)
     lang = lang if lang in LANGS else me.lang
     hub = hub_of(request)
-    # the roles delay is the key's: a keyed listener gets its own render
-    keyed = await run_in_threadpool(svc.screens.watch_grant, tid, key=key, user=me.user) == "key"
 
     def probe() -> Any:
         # the game's version, and the players' photos (one uploaded mid-game shows at once)

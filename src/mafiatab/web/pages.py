@@ -491,14 +491,14 @@ async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
 def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    log = svc.tournaments.audit_log(tid, actor=require_user(me))
     t, players, _s = svc.tournaments.context(tid)
     # an entry names a player by his nickname; the id stays in the stored log and the API
     nick = {p.id: p.nickname for p in players}
     entries = [(at, user, action, {**detail, **{k: nick.get(detail[k], detail[k])
                                                  for k in ("player", "before", "after")
                                                  if isinstance(detail.get(k), str)}})
-               for at, user, action, detail in reversed(svc.tournaments.audit_log(tid, actor=user))]
+               for at, user, action, detail in reversed(log)]
     return render(request, "audit.html", t=t, tid=tid, entries=entries)
 
 

@@ -70,19 +70,11 @@ async def photo_remove(request: Request, tid: int, pid: str, me: Who, svc: Svc) 
     return see_other(safe_next(nxt if isinstance(nxt, str) else None))
 
 
-def _may_see(svc: Services, me: Principal, tid: int, pid: str, key: str | None) -> bool:
-    if svc.screens.may_watch(tid, key=key, user=me.user):
-        return True
-    return me.user is not None and svc.photos.may_change(tid, pid, actor=me.user)
-
-
 @router.get("/t/{tid}/players/{pid}/photo.jpg")
 def photo_get(request: Request, tid: int, pid: str, me: Who, svc: Svc,
               key: str | None = None) -> Response:
-    if not _may_see(svc, me, tid, pid, key):
-        raise HTTPException(status_code=403, detail="not allowed")
     try:
-        photo = svc.photos.photo(tid, pid)
+        photo = svc.screens.photo(tid, pid, key=key, user=me.user)
     except PhotoNotFound:
         raise HTTPException(status_code=404) from None
     etag = f'"{photo.digest}"'
