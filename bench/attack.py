@@ -232,7 +232,9 @@ def build_world(url: str, fresh: bool) -> World:
         c = svc.tournaments.create_tournament(tc.name, tc.rules, actor=ORGANIZER,
                                               stages=tc.stages, participants=len(tc.players))
         svc.tournaments.register_players(c, tc.players, actor=ORGANIZER)
-        svc.access.grant(c, "headjudge", "head_judge", actor=ORGANIZER)
+        # two head judges who may each decide (the organizer files, so he may not)
+        for name in ("headjudge", "judge2"):
+            svc.access.grant(c, name, "head_judge", actor=ORGANIZER)
         first = next(g for g in tc.games if g.stage == tc.stages[0].id and g.round == 1)
         info = svc.games.add_game(c, first, actor=ORGANIZER)
         info = svc.protocols.submit(c, first.id, actor=ORGANIZER, base_revision=info.number)
@@ -446,9 +448,11 @@ def attack(base: str, proc: subprocess.Popen[bytes], w: World, t: Tally, stop: f
     figures["queue_other_owner"] = f"{r.status_code} {r.text[:160]}"
     if r.status_code == 503:
         t.findings.append(f"{label}: one organizer's jobs shut out A's organizer")
+    figures["rss_queue_running"] = memory(pids)[0]
     for tid in w.org2_tournaments:
         c2.send("POST", f"/api/t/{tid}/seating/cancel")
     org.send("POST", f"/api/t/{w.a}/seating/cancel")
+    figures["rss_queue_cancelled"] = memory(pids)[0]
 
     # 7. two appeal decisions at one moment
     filed = org.send("POST", f"/api/t/{w.c}/games/{w.appeal_game}/appeals", json={
@@ -459,14 +463,17 @@ def attack(base: str, proc: subprocess.Popen[bytes], w: World, t: Tally, stop: f
         head = Client(base, t)
         head.login("headjudge")
         go = threading.Barrier(2)
-        decided: list[int] = []
+        decided: list[str] = []
 
         def decide(c: Client) -> None:
             go.wait()
-            decided.append(c.send("POST", f"/api/t/{w.c}/appeals/{case}/decision",
-                                  json={"outcome": "rejected", "reason": "race"}).status_code)
+            r = c.send("POST", f"/api/t/{w.c}/appeals/{case}/decision",
+                       json={"outcome": "rejected", "reason": "race"})
+            decided.append(f"{r.status_code} {r.json().get('error', '')}".strip())
 
-        racers = [threading.Thread(target=decide, args=(c,)) for c in (org, head)]
+        second = Client(base, t)
+        second.login("judge2")
+        racers = [threading.Thread(target=decide, args=(c,)) for c in (second, head)]
         for racer in racers:
             racer.start()
         for racer in racers:
@@ -521,6 +528,7 @@ def attack(base: str, proc: subprocess.Popen[bytes], w: World, t: Tally, stop: f
         if who in ("anon", "code", ORG2):
             ok = sum(t.statuses[s] - was.get(s, 0) for s in t.statuses if s < 300)
             sweeps[f"{who} 2xx"] = ok
+        sweeps[f"{who} MB"] = memory(pids)[0]
     figures["sweep"] = sweeps
     figures["rss_end"], figures["vm_hwm"] = memory(pids)
     return figures
