@@ -47,6 +47,10 @@ TAKEN = "taken-over-pass-1"
 ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
 ROLE_WORDS = re.compile(r"(?<!\w)(шериф\w{0,3}|дон\w{0,2}|мафи\w{0,3}|sheriff|don|mafia"
                         r"|don_check|sheriff_check)(?!\w)", re.IGNORECASE)
+#: the identities with no role in tournament A (the player's code is A's, but a player)
+OUTSIDERS = ("anon", "code", ORG2)
+#: what anyone may send into A: signing in, the language, a player's own appeal
+OUTSIDER_WRITES = ("/api/login", "/login", "/code", "/login/code", "/lang/{lang}")
 ROUTES_DIR = tempfile.TemporaryDirectory(prefix="mafiatab-attack-routes-")
 SKIP = ("/logout", "/api/logout", "/logout/everywhere", "/api/logout/everywhere",
         "/account/password", "/api/account/password")
@@ -288,12 +292,19 @@ def sweep(c: Client, who: str, w: World, rng: random.Random, stop: float,
                 path = path.replace("{" + name + "}", value)
             fields = {f: rng.choice(FIELD_VALUES) for f in rng.sample(FIELDS, 6)}
             if method == "GET":
-                c.get(path, template, params=dict(list(fields.items())[:2]))
+                r = c.get(path, template, params=dict(list(fields.items())[:2]))
             elif path.startswith("/api"):
-                c.send(method, path, template, json=fields)
+                r = c.send(method, path, template, json=fields)
             else:
-                c.send(method, path, template, data=fields)
+                r = c.send(method, path, template, data=fields)
             sent += 1
+            # an outsider's write into A that is taken (a page's 303 that is no sign-in)
+            taken = r.status_code < 300 or (
+                r.status_code == 303 and "/login" not in r.headers.get("location", ""))
+            if (who in OUTSIDERS and method != "GET" and taken
+                    and f"/t/{w.a}/" in path + "/" and template not in OUTSIDER_WRITES):
+                c.t.notes.append(f"{who} {method} {template} {r.status_code} "
+                                 f"{r.headers.get('location', '')[:60]}")
             if "/seating/generate" in path:
                 c.send("POST", path.replace("generate", "cancel"), template)
     return sent
@@ -564,7 +575,7 @@ def report(label: str, t: Tally, figures: dict[str, Any], seconds: float) -> Non
     print(f"   limits hit: 429 {t.statuses[429]}, 413 {t.statuses[413]}, 503 {t.statuses[503]}")
     for k, v in figures.items():
         print(f"   {k}: {v}")
-    for n in t.notes[:5]:
+    for n in t.notes[:40]:
         print("   note: " + n)
     print("   successful attacks: " + ("; ".join(t.findings) if t.findings else "none"))
 
