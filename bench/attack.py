@@ -554,7 +554,8 @@ def start_demo(folder: Path, port: int) -> subprocess.Popen[bytes]:
 def start_pg(url: str, port: int) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).with_name("mafiatab")
     return subprocess.Popen([str(exe), "serve", "--db", url, "--workers", "2", "--port",
-                             str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL)
+                             str(port), "--host", "127.0.0.1"], stdout=subprocess.DEVNULL,
+                            cwd=ROUTES_DIR.name)  # its secret's file stays out of the tree
 
 
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
