@@ -249,7 +249,8 @@ class Access:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require(s, actor, Act.MANAGE, TournamentRef(t.id))
-            row = s.get(SignInCode, code_id)
+            # an id past the database's integer is no code's (PostgreSQL refuses the lookup)
+            row = s.get(SignInCode, code_id) if 0 < code_id < 2**31 else None
             if row is None or row.tournament_id != t.id:
                 raise AccountError("no_code")
             require(s, actor, Act.REVOKE_CODE, AccountRef(row.user_name, t.id, row.role))

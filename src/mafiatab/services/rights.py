@@ -154,7 +154,10 @@ class Known:
         todo = [n for n in dict.fromkeys(names) if n not in self.holders]
         for i in range(0, len(todo), 500):
             part = todo[i:i + 500]
-            users = {u.id: u for u in s.scalars(select(db.User).where(db.User.name.in_(part)))}
+            # a NUL is in no account's name, and PostgreSQL's text refuses it in a query
+            names_asked = [n for n in part if "\x00" not in n]
+            users = {u.id: u for u in s.scalars(
+                select(db.User).where(db.User.name.in_(names_asked)))}
             roles: dict[int, dict[int, set[str]]] = {uid: {} for uid in users}
             for uid, tid, role in s.execute(
                     select(db.RoleGrant.user_id, db.RoleGrant.tournament_id, db.RoleGrant.role)
