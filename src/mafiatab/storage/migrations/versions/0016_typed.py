@@ -1,4 +1,4 @@
-"""What the judge typed that could not be read (issue 20): the column
+"""What the judge typed that could not be read: the column
 `protocol_revisions.typed`, each unread field's text with its problems, kept with the draft
 revision that holds it (NULL: none; every revision before this one). Downgrade drops it.
 
