@@ -7,6 +7,11 @@ The default table: seats 1-10 played by p1-p10 with roles
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +106,29 @@ def free_port(ports: range) -> int:
         s.bind(("127.0.0.1", 0))
         free: int = s.getsockname()[1]
         return free
+
+
+@contextmanager
+def serving(app: Any, port: int | None = None) -> Iterator[str]:
+    """A real uvicorn server of `app` in a thread on 127.0.0.1 (a free port unless given):
+    its address, once it has started (waited for as a state, up to two minutes on a loaded
+    machine); stopped on the way out."""
+    import uvicorn
+
+    if port is None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the app did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -26,9 +26,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import socket
-import threading
-import time
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -38,7 +35,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from sqlalchemy import select
 
 from mafiatab.domain.words import ROLE
@@ -49,6 +45,7 @@ from mafiatab.web.demo import DEMO_PASSWORD, ORGANIZER_NAME
 from tests.attacks.conftest import RELAXED, World
 from tests.attacks.test_every_route import routes_of
 from tests.exports.test_exports import pdf_text
+from tests.helpers import serving
 
 ROLES = ["red", "red", "don", "red", "black", "red", "sheriff", "red", "black", "red"]
 #: paths no viewer's content comes from (they sign in or out, or change the language)
@@ -90,20 +87,9 @@ def text_of(r: httpx.Response, tmp: Path) -> str:
 
 @pytest.fixture(scope="module")
 def server(world: World) -> Iterator[tuple[str, Any]]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     app = create_app(str(world.db), secret="roles-test", limits=RELAXED)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app) as base:
+        yield base, app
 
 
 def _client(base: str) -> httpx.Client:

@@ -9,36 +9,21 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, HEAD_JUDGE_NAME, ORGANIZER_NAME
 from tests.attacks.conftest import RELAXED, World
+from tests.helpers import serving
 
 
 @pytest.fixture(scope="module")
 def server(world: World) -> Iterator[str]:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    app = create_app(str(world.db), secret="stream-test", limits=RELAXED)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(str(world.db), secret="stream-test", limits=RELAXED)) as base:
+        yield base
 
 
 def _events(client: httpx.Client, url: str, out: queue.Queue[str]) -> None:

@@ -5,17 +5,14 @@ docs/screens/invariants-*.png."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-import uvicorn
 
-from tests.helpers import REPO, free_port
+from tests.helpers import REPO, free_port, serving
 from tests.invariants.test_web import Site
 from tests.invariants.world import HEAD, J1, PASSWORD, SEATING, code_of, protocol, submitted_by_old_code
 from tests.web.test_browser import RU_CONTEXT, browser  # noqa: F401  (fixture)
@@ -40,18 +37,8 @@ def served(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path
     players = list(SEATING[2][1])
     players[0] = "p11"
     submitted_by_old_code(svc, tid, r2, protocol(svc, tid, r2, players), J1)
-    port = free_port(range(8870, 8890))
-    server = uvicorn.Server(uvicorn.Config(site.app, host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the app did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", site
-    server.should_exit = True
-    thread.join(10)
+    with serving(site.app, free_port(range(8870, 8890))) as base:
+        yield base, site
 
 
 def _signed_in(browser: Any, base: str, user: str, size: str) -> Any:  # noqa: F811
