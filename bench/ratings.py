@@ -37,6 +37,7 @@ from typing import Any
 
 from mafiatab.domain.protocol import BLACK, DON, RED, SHERIFF, TEAM_OF
 from mafiatab.domain.ratings import (
+    DEFAULT_GRID,
     ModelParams,
     Prediction,
     RatedGame,
@@ -150,7 +151,9 @@ class World:
     (logits), `learn_games`: in how many games he gets most of it (an exponential curve);
     `heavy`: the sheriff's and the don's weight in their team (1: every role alike);
     `red_edge`: the red team's logit between equal teams (-0.24: red wins 44 %);
-    `drift`: how far skill wanders in a year (standard deviation).
+    `drift`: how far skill wanders in a year (standard deviation); `first_killed`: how much
+    the red player shot in the first night weighs in his team's strength (1: as much as
+    anyone, 0: not at all; the simulation shoots a red player at random every game).
     """
 
     spread: float = 0.5
@@ -159,10 +162,12 @@ class World:
     heavy: float = 1.0
     red_edge: float = -0.24
     drift: float = 0.2
+    first_killed: float = 1.0
 
     def label(self) -> str:
         return (f"spread {self.spread:<4} learn {self.learn:<4} over {self.learn_games:<4.0f} "
-                f"heavy {self.heavy:<4} edge {self.red_edge:<+5} drift {self.drift}")
+                f"heavy {self.heavy:<4} edge {self.red_edge:<+5} drift {self.drift:<4} "
+                f"shot {self.first_killed}")
 
 
 def simulate_club(seed: int, world: World, years: int = 7, evenings: int = 120,
@@ -209,12 +214,14 @@ def simulate_club(seed: int, world: World, years: int = 7, evenings: int = 120,
                     ten = present[table * 10:(table + 1) * 10]
                     roles = ROLE_DECK[:]
                     rng.shuffle(roles)
+                    shot = rng.choice([k for k, r in enumerate(roles) if TEAM_OF[r] == RED])
                     strength = {RED: 0.0, BLACK: 0.0}
                     total = {RED: 0.0, BLACK: 0.0}
-                    for i, r in zip(ten, roles, strict=True):
+                    for k, (i, r) in enumerate(zip(ten, roles, strict=True)):
                         s = skill[i] - world.learn * math.exp(-played[i] / world.learn_games)
-                        strength[TEAM_OF[r]] += weights[r] * s
-                        total[TEAM_OF[r]] += weights[r]
+                        wr = weights[r] * (world.first_killed if k == shot else 1.0)
+                        strength[TEAM_OF[r]] += wr * s
+                        total[TEAM_OF[r]] += wr
                     z = world.red_edge + strength[RED] / total[RED] - strength[BLACK] / total[BLACK]
                     p_red = 1.0 / (1.0 + math.exp(-z))
                     result = RED if rng.random() < p_red else BLACK
@@ -223,7 +230,7 @@ def simulate_club(seed: int, world: World, years: int = 7, evenings: int = 120,
                                            (0, len(games)),
                                            tuple(RatedSeat(f"P{i}", r)
                                                  for i, r in zip(ten, roles, strict=True)),
-                                           result, "club"))
+                                           result, "club", shot))
                     truth.append(p_red)
                     for i in ten:
                         played[i] += 1
@@ -248,18 +255,26 @@ def sweep_worlds() -> list[World]:
     worlds = [mid]
     for name, values in (("spread", (0.2, 0.9)), ("learn", (0.0, 2.0)),
                          ("learn_games", (15.0, 250.0)), ("heavy", (2.0,)),
-                         ("red_edge", (0.3,)), ("drift", (0.0, 0.6))):
+                         ("red_edge", (0.3,)), ("drift", (0.0, 0.6)),
+                         ("first_killed", (0.0, 0.5))):
         worlds += [replace(mid, **{name: v}) for v in values]
     worlds += [World(spread=0.9, learn=2.0, learn_games=15.0),
                World(spread=0.2, learn=0.0, drift=0.0)]
     return worlds
 
 
+#: ours with the grid's half that takes a first night's victim's game at full weight only
+#: (what the other half adds)
+ONLY_FULL = ModelParams(grid=tuple(s for s in DEFAULT_GRID if s.first_killed == 1.0))
+
+
 def sweep(seeds: Sequence[int], years: int) -> None:
-    """Every world of the sweep: the log-loss of ours, the Elo baseline (club K and
-    tournament K), the base rate and the truth, all on the same games."""
-    print(f"{'world':<72}{'games':>6}{'truth':>8}{'ours':>8}{'elo 16':>8}{'elo 4':>8}"
-          f"{'base':>8}  ours-elo")
+    """Every world of the sweep: the log-loss of ours, of ours without the grid's half that
+    learns nothing from a first night's victim's game ("fk=1"), the Elo baseline (club K
+    and tournament K), the base rate and the truth, all on the same games; "shot" is how
+    much ours learned a game says about its first night's victim (0 to 1)."""
+    print(f"{'world':<82}{'games':>6}{'truth':>8}{'ours':>8}{'fk=1':>8}{'elo 16':>8}"
+          f"{'elo 4':>8}{'base':>8}  ours-elo  shot")
     for world in sweep_worlds():
         rows: dict[str, list[float]] = defaultdict(list)
         n = 0
@@ -268,15 +283,19 @@ def sweep(seeds: Sequence[int], years: int) -> None:
             y = outcomes_of(games)
             n += len(games)
             rows["truth"].append(log_loss(truth, y))
-            rows["ours"].append(log_loss(_p(rate_games(games).predictions), y))
+            ours = rate_games(games)
+            rows["ours"].append(log_loss(_p(ours.predictions), y))
+            rows["shot"].append(ours.first_killed)
+            rows["fk1"].append(log_loss(_p(rate_games(games, ONLY_FULL).predictions), y))
             rows["elo16"].append(log_loss(_p(rate_elo(
                 [replace(g, kind="tournament") for g in games]).predictions), y))
             rows["elo4"].append(log_loss(_p(rate_elo(games).predictions), y))
             rows["base"].append(log_loss(_p(rate_base_rate(games)), y))
         m = {k: statistics.fmean(v) for k, v in rows.items()}
         best_elo = min(m["elo16"], m["elo4"])
-        print(f"{world.label():<72}{n // len(seeds):>6}{m['truth']:>8.4f}{m['ours']:>8.4f}"
-              f"{m['elo16']:>8.4f}{m['elo4']:>8.4f}{m['base']:>8.4f}  {m['ours'] - best_elo:+.4f}")
+        print(f"{world.label():<82}{n // len(seeds):>6}{m['truth']:>8.4f}{m['ours']:>8.4f}"
+              f"{m['fk1']:>8.4f}{m['elo16']:>8.4f}{m['elo4']:>8.4f}{m['base']:>8.4f}"
+              f"  {m['ours'] - best_elo:+.4f}  {m['shot']:.2f}")
 
 
 # --- openskill --------------------------------------------------------------------------
@@ -382,8 +401,8 @@ def report(title: str, games: Sequence[RatedGame], truth: list[float] | None,
 
 def speed(sizes: Sequence[int]) -> None:
     """The whole history recomputed: ours and the Elo baseline on the same games (a
-    federation's 3,000 players, ten tables a round), seconds and ours/Elo; linear in games
-    when the per-game time stays flat."""
+    federation's 3,000 players, ten tables a round, every game recording its first
+    killed), seconds and ours/Elo; linear in games when the per-game time stays flat."""
     rng = random.Random(7)
     print(f"{'games':>8}{'ours s':>9}{'elo s':>8}{'ours/elo':>10}{'ours us/game':>14}")
     for n in sizes:
@@ -393,8 +412,9 @@ def speed(sizes: Sequence[int]) -> None:
             rng.shuffle(roles)
             seats = tuple(RatedSeat(f"p{p}", r)
                           for p, r in zip(rng.sample(range(3000), 10), roles, strict=True))
+            shot = rng.choice([k for k, r in enumerate(roles) if TEAM_OF[r] == RED])
             games.append(RatedGame("T", f"g{i}", "fsm", (f"{i // 100:06d}", 0, i // 10 % 10),
-                                   (0, i), seats, rng.choice((RED, BLACK))))
+                                   (0, i), seats, rng.choice((RED, BLACK)), first_killed=shot))
         t0 = time.process_time()
         rate_games(games)
         ours = time.process_time() - t0

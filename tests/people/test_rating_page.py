@@ -32,7 +32,8 @@ def season(target_result: str) -> list[tuple[str, list[Game]]]:
     def order(k: int) -> list[str]:
         return (rot[k:] + rot[:k])[:10]
 
-    first = [game(f"g{k + 1}", k + 1, order(k), results[k], date="2026-01-10")
+    first = [game(f"g{k + 1}", k + 1, order(k), results[k], date="2026-01-10",
+                  first_killed=1 if k == 0 else None)
              for k in range(6)]
     second = [game(f"g{k + 1}", k + 1, order(2 * k + 1),
                    target_result if k == 2 else results[(k + 3) % 6], date="2026-02-10")
@@ -134,6 +135,8 @@ def test_the_rating_page(sqlite_engine: Engine) -> None:
     assert 'id="reliability"' in html
     assert "Наклон калибровки не считается: меньше 100 игр" in html  # 11 games say nothing
     assert "Опыт: 100 рейтинговых игр" in html and "одна доля побед красных" in html
+    # one game records its first killed: what the games say about him, and from how many
+    assert "Первый убитый (ПУ): игра говорит о нём" in html and "таких игр: 1)" in html
     what = client.get(f"/rating?t={tids[1]}&g=g3").text
     assert "Записанный итог: победа красных" in what and "Шанс красных до игры" in what
     # a visitor cannot change the setting; the organizer can

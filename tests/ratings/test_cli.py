@@ -185,3 +185,23 @@ def test_a_minimum_of_games_marks_the_others_provisional(tmp_path: Path) -> None
     en = run("ratings", str(a), str(b), "--min-games", "5", "--lang", "en")
     assert en.stdout.count("(provisional)") == 10
     assert run("ratings", str(a), str(b), "--min-games", "-1").returncode == 2
+
+
+def test_what_a_first_killed_players_game_says_is_printed_when_games_record_him(
+        tmp_path: Path) -> None:
+    """The grid's learned share for the first killed (docs/ratings.md): printed only when
+    some rated game records who was shot first, with the number of such games."""
+    a, b = _two_files(tmp_path)
+    bare = run("ratings", str(a), str(b))
+    assert bare.returncode == 0, bare.stderr
+    assert "Первый убитый (ПУ)" not in bare.stdout
+    shot = tmp_path / "shot.json"
+    shot.write_bytes(dumps(tournament("fsm", [game("s1", date="2026-06-01", first_killed=1),
+                                              game("s2", rnd=2, date="2026-06-01")],
+                                      name="June Cup")))
+    ru = run("ratings", str(a), str(b), str(shot))
+    assert ru.returncode == 0, ru.stderr
+    assert "Первый убитый (ПУ): игра говорит о нём" in ru.stdout
+    assert "таких игр: 1)" in ru.stdout
+    en = run("ratings", str(a), str(b), str(shot), "--lang", "en")
+    assert "First killed: a game tells" in en.stdout

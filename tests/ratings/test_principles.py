@@ -38,10 +38,12 @@ DECK = [RED] * 6 + [SHERIFF] + [BLACK] * 2 + [DON]
 
 
 def club(seed: int, games: int, *, spread: float, learn: float, learn_games: float = 40.0,
-         edge: float = -0.2, newcomers: float = 0.15) -> list[RatedGame]:
+         edge: float = -0.2, newcomers: float = 0.15, shot: float | None = None
+         ) -> list[RatedGame]:
     """A club's evenings: two tables a round, newcomers joining, results drawn from the
     logistic of the red edge plus the team means of skill less a newcomer's deficit
-    `learn * exp(-games played / learn_games)`."""
+    `learn * exp(-games played / learn_games)`. With `shot`, every game records a red
+    player shot in the first night, whose skill counts `shot` times in his team's mean."""
     rng = random.Random(seed)
     skill = [rng.gauss(0.0, spread) for _ in range(30)]
     played = [0] * len(skill)
@@ -59,16 +61,20 @@ def club(seed: int, games: int, *, spread: float, learn: float, learn_games: flo
                 ten = present[10 * table:10 * table + 10]
                 roles = DECK[:]
                 rng.shuffle(roles)
+                victim = rng.choice([k for k, r in enumerate(roles) if TEAM_OF[r] == RED])
                 mean = {RED: 0.0, BLACK: 0.0}
-                for i, r in zip(ten, roles, strict=True):
+                for k, (i, r) in enumerate(zip(ten, roles, strict=True)):
                     s = skill[i] - learn * math.exp(-played[i] / learn_games)
+                    if shot is not None and k == victim:
+                        s *= shot
                     mean[TEAM_OF[r]] += s / (7 if TEAM_OF[r] == RED else 3)
                 p = 1.0 / (1.0 + math.exp(-(edge + mean[RED] - mean[BLACK])))
                 out.append(RatedGame(
                     "club", f"d{day}-r{rnd}-t{table}", "fiim2018", (f"{day:05d}", 0, rnd),
                     (0, len(out)), tuple(RatedSeat(f"p{i}", r) for i, r in zip(ten, roles,
                                                                                  strict=True)),
-                    RED if rng.random() < p else BLACK, "club"))
+                    RED if rng.random() < p else BLACK, "club",
+                    victim if shot is not None else None))
                 for i in ten:
                     played[i] += 1
     return out
@@ -165,3 +171,39 @@ def test_reliability_groups_by_tenth() -> None:
     assert [(b.low, b.games) for b in bins] == [(0.0, 2), (0.5, 1), (0.9, 2)]
     assert bins[0].observed == 0.5 and bins[2].observed == 0.75
     assert math.isclose(bins[0].predicted, 0.06)
+
+
+def test_a_first_nights_victim_is_judged_by_what_the_games_show() -> None:
+    """Where the victim's skill never mattered to the result, the grid learns that his
+    game says little about him; where it mattered as anyone's, that it says much; and
+    taking that into account predicts better than the full-weight half alone."""
+    full_only = ModelParams(grid=tuple(s for s in ModelParams().grid if s.first_killed == 1.0))
+    idle = club(7, 4000, spread=1.0, learn=0.0, shot=0.0)
+    whole = club(7, 4000, spread=1.0, learn=0.0, shot=1.0)
+    said_idle = rate_games(idle).first_killed
+    said_whole = rate_games(whole).first_killed
+    assert said_idle < 0.5 < said_whole, (said_idle, said_whole)
+    y = outcomes_of(idle)
+    assert log_loss(_preds(idle), y) < log_loss(_preds(idle, full_only), y)
+
+
+def test_games_that_record_no_victim_are_rated_as_by_the_full_weight_half_alone() -> None:
+    games = club(11, 600, spread=0.6, learn=1.0)
+    full_only = ModelParams(grid=tuple(s for s in ModelParams().grid if s.first_killed == 1.0))
+    assert all(math.isclose(a, b, rel_tol=1e-9)
+               for a, b in zip(_preds(games), _preds(games, full_only), strict=True))
+    assert rate_games(games).first_killed == 0.5
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 1000), at=st.integers(0, 199))
+def test_a_games_victim_changes_no_prediction_of_it_or_of_games_beside_it(
+        seed: int, at: int) -> None:
+    """Who is shot first is known only after the game: recording him changes the
+    predictions of later games only."""
+    games = club(seed, 200, spread=0.6, learn=1.0, shot=0.5)
+    bare = [replace(g, first_killed=None) if i == at else g for i, g in enumerate(games)]
+    when = games[at].when
+    later = [i for i, g in enumerate(games) if g.when > when]
+    first_later = later[0] if later else len(games)
+    assert _preds(bare)[:first_later] == _preds(games)[:first_later]

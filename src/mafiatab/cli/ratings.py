@@ -43,6 +43,11 @@ TEXT: dict[str, tuple[str, str]] = {
                    "играм).",
                    "Experience: 100 rated games add {gain} points to a player's strength "
                    "(learned from the games)."),
+    "first_killed_teaches": (
+        "Первый убитый (ПУ): игра говорит о нём {share} того, что о других игроках "
+        "(выучено по играм, где он записан; таких игр: {n}).",
+        "First killed: a game tells {share} as much about him as about the other players "
+        "(learned from the games that record him: {n})."),
     "calibration_title": ("Надёжность прогнозов: предсказанная и наблюдаемая доля побед "
                           "красных по десяткам процентов",
                           "Reliability: predicted and observed red-win rate by tenth"),
@@ -267,6 +272,10 @@ def _print(run: Any, lang: str, predictions: bool, min_games: int = 0) -> None:
                        pair[0] if lang == "ru" else pair[1])
         out.print(pt)
     out.print(_t("experience", lang, gain=_num(run.ours.experience, lang, 0, sign=True)))
+    shot = sum(1 for g in run.games if g.first_killed is not None)
+    if shot:
+        out.print(_t("first_killed_teaches", lang, n=shot,
+                     share=_num(100 * run.ours.first_killed, lang, 0) + " %"))
     m = run.measures
     out.print(_t("measure", lang, ours=_num(m["ours"].log_loss, lang, 4),
                  elo=_num(m["elo"].log_loss, lang, 4), base=_num(m["base_rate"].log_loss, lang, 4),

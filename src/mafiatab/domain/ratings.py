@@ -102,6 +102,10 @@ class RatedGame:
     seats: tuple[RatedSeat, ...]
     result: str  # "red", "black" or "draw"
     kind: str = "tournament"
+    #: the index in `seats` of the player killed in the first night (None: nobody, or
+    #: not recorded); known only after the game, so it changes no prediction, only what
+    #: the game teaches about him (`Setting.first_killed`)
+    first_killed: int | None = None
 
     @property
     def outcome(self) -> float:
@@ -143,11 +147,13 @@ def rated_games(t: Tournament, file_index: int, settings: RatingSettings = Ratin
         stage_index, stage_kind = stages.get(g.stage, (len(stages), ""))
         if stage_kind not in settings.stage_kinds:
             continue
+        by_seat = sorted(g.seats, key=lambda s: s.seat)
         seats = tuple(
             RatedSeat(person_of.get(s.player, s.player) if person_of else s.player, s.role)
-            for s in sorted(g.seats, key=lambda s: s.seat))
+            for s in by_seat)
+        shot = next((i for i, s in enumerate(by_seat) if s.seat == g.first_killed), None)
         out.append(RatedGame(t.name, g.id, t.rules, (date, stage_index, g.round),
-                             (file_index, gi), seats, g.result, kind))
+                             (file_index, gi), seats, g.result, kind, shot))
     return out
 
 
@@ -198,6 +204,10 @@ class Ratings:
     #: ours: what 100 rated games of experience add to a player's strength, in rating
     #: points, as the games have taught it (0 for the baseline)
     experience: float = 0.0
+    #: ours: how much a game teaches about the player shot in its first night, as the
+    #: games have weighed the grid (1: as much as about anyone, 0: nothing; 1/2 when no
+    #: game has recorded one, the grid's two halves being equally good)
+    first_killed: float = 0.5
 
 
 def _sigmoid(z: float) -> float:
@@ -236,12 +246,20 @@ class Setting:
     #: the experience curve: "log" keeps rising, log(1 + n / tau); "exp" levels off,
     #: -exp(-n / tau) (most of it learned within a few tau)
     curve: str = "log"
+    #: how much a game teaches about the player killed in its first night, from 1 (as
+    #: much as about anyone: his team's result is his) to 0 (nothing: he left before he
+    #: could change it); his prediction is made as for everybody (nobody knows before the
+    #: game who will be shot)
+    first_killed: float = 1.0
 
 
 #: The grid: how widely skill is spread (narrow to wide) times how fast players learn
-#: (within tens of games, or over hundreds). The data weighs the six online.
+#: (within tens of games, or over hundreds) times what the first night's victim's game
+#: says about him (all of it, or nothing). The data weighs the twelve online: on games
+#: that record nobody shot first the two halves stay equal.
 DEFAULT_GRID: tuple[Setting, ...] = tuple(
-    Setting(sd, sd / 2, 0.02, tau) for sd in (0.25, 0.5, 1.0) for tau in (10.0, 80.0))
+    Setting(sd, sd / 2, 0.02, tau, first_killed=fk)
+    for fk in (1.0, 0.0) for sd in (0.25, 0.5, 1.0) for tau in (10.0, 80.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +350,7 @@ class _Table:
         self.drift2 = np.array([s.drift ** 2 for s in grid])
         self.tau = np.array([s.tau for s in grid])
         self.levels = np.array([s.curve == "exp" for s in grid])
+        self.first_killed = np.array([s.first_killed for s in grid])
         self.index: dict[str, int] = {}
         cap = 64
         self.g_mu = np.zeros((cap, k))
@@ -502,12 +521,18 @@ class Model:
             gain = ((y - p) * k)[:, None, :]
             shrink = (h * k)[:, None, :]
             x = one.x[:, :, None]
+            # what the game teaches each seat: all of it, but for the first night's victim
+            # as much as the setting says (his update is tempered by that factor)
+            teach = np.ones((len(idx), one.x.shape[1], len(w)))
+            for gi, i in enumerate(idx):
+                if batch[i].first_killed is not None:
+                    teach[gi, batch[i].first_killed] = t.first_killed
             rows, parts = one.rows.ravel(), one.parts.ravel()
             kk = len(w)
             for mu, var, at, cur in ((t.g_mu, t.g_var, rows, one.g_var),
                                      (t.c_mu, t.c_var, parts, one.c_var)):
-                np.add.at(mu, at, (cur * x * gain).reshape(-1, kk))
-                np.add.at(var, at, (-cur * cur * x * x * shrink).reshape(-1, kk))
+                np.add.at(mu, at, (cur * x * gain * teach).reshape(-1, kk))
+                np.add.at(var, at, (-cur * cur * x * x * shrink * teach).reshape(-1, kk))
             self.beta_mu += np.sum(beta_var * one.xb * gain[:, 0, :], axis=0)
             self.beta_var -= np.sum(beta_var ** 2 * one.xb ** 2 * shrink[:, 0, :], axis=0)
             np.add.at(t.games, rows, 1)
@@ -531,6 +556,11 @@ class Model:
         n = games / self.table.tau
         gain = self.beta_mu * np.where(self.table.levels, 1.0 - np.exp(-n), np.log1p(n))
         return float(ELO_SCALE * (self.setting_weights() @ gain))
+
+    def first_killed_teaches(self) -> float:
+        """How much a game teaches about its first night's victim (0 to 1), the grid's
+        weighted mean: what the games have shown about him."""
+        return float(self.setting_weights() @ self.table.first_killed)
 
     def shown(self, people: Sequence[str]) -> list[float]:
         """These people's shown ratings now (people not seen yet: the origin)."""
@@ -567,7 +597,7 @@ def rate_games(games: Iterable[RatedGame], params: ModelParams = ModelParams()) 
         for g, p in zip(batch, model.rate_batch(batch), strict=True):
             preds.append(Prediction(g.tournament, g.game, p))
     return Ratings(model.ratings(), preds, {r: model.weight(r) for r in ROLES},
-                   model.experience_gain())
+                   model.experience_gain(), model.first_killed_teaches())
 
 
 @dataclass(frozen=True, slots=True)

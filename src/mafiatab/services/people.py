@@ -197,6 +197,10 @@ class RatingTable:
     index: dict[int, RatingRow] = field(default_factory=dict, repr=False)
     #: what 100 rated games of experience add to a player's strength (rating points)
     experience: float = 0.0
+    #: how much a game teaches about its first night's victim (0 to 1) and in how many
+    #: rated games one is recorded
+    first_killed: float = 0.5
+    first_killed_games: int = 0
     #: the reliability tables of ours and of the baseline ("ours", "elo"), and their
     #: calibration slopes
     calibration: dict[str, list[Bin]] = field(default_factory=dict)
@@ -765,6 +769,8 @@ class People:
              "elo": (log_loss(elo_p, y), brier(elo_p, y)),
              "base_rate": (log_loss(base_p, y), brier(base_p, y))},
             games, model, names, experience=model.experience_gain(),
+            first_killed=model.first_killed_teaches(),
+            first_killed_games=sum(1 for g in games if g.first_killed is not None),
             calibration={"ours": reliability(ours_p, y), "elo": reliability(elo_p, y)},
             history={int(k): v for k, v in history.items()},
             slopes={"ours": slope_if_enough(ours_p, y), "elo": slope_if_enough(elo_p, y)})
@@ -823,6 +829,7 @@ class _RatedProtocol(msgspec.Struct):
     table: int
     seats: list[model.Seat]
     result: str
+    first_killed: int | None = None
     date: str | None = None
 
 
@@ -830,11 +837,11 @@ _RATED_DECODER = msgspec.json.Decoder(list[_RatedProtocol])
 
 
 def _rating_view(texts: Sequence[str]) -> list[model.Game]:
-    """Stored protocols as games with their time, seats and result only."""
+    """Stored protocols as games with their time, seats, result and first killed only."""
     if not texts:
         return []
     return [model.Game(id=g.id, stage=g.stage, round=g.round, table=g.table, date=g.date,
-                       seats=g.seats, result=g.result)
+                       seats=g.seats, result=g.result, first_killed=g.first_killed)
             for g in _RATED_DECODER.decode("[" + ",".join(texts) + "]")]
 
 

@@ -107,6 +107,11 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                    "по играм).",
                    "Experience: 100 rated games add {gain} points to a player's strength "
                    "(learned from the games)."),
+    "first_killed_teaches": (
+        "Первый убитый (ПУ): игра говорит о нём {share} того, что о других игроках "
+        "(выучено по играм, где он записан; таких игр: {n}).",
+        "First killed: a game tells {share} as much about him as about the other players "
+        "(learned from the games that record him: {n})."),
     "calibration": ("Надёжность прогнозов", "How reliable the predictions are"),
     "calibration_hint": (
         "Игры разложены по прогнозу шанса красных (по десяткам процентов); у надёжного "
