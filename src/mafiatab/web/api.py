@@ -51,7 +51,8 @@ Int = Annotated[int, Field(ge=0, le=1_000_000)]
 
 class NewTournament(Body):
     name: str = Field(min_length=1, max_length=200)
-    rules: str = Field("fsm", max_length=20)
+    #: required: as on the page's form, no federation's rules are preselected
+    rules: str = Field(min_length=1, max_length=20)
     stages: list[dict[str, Any]] = Field(
         default_factory=lambda: [{"id": "qual", "name": "Qualification", "kind": "qualification"}],
         max_length=20)
