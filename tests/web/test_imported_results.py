@@ -83,6 +83,9 @@ def test_the_imported_table_is_a_tournament_page(
     assert set(_people_links(page.text)) == {"Бета", "Альфа", "Новичок"}
     # no live standings of an empty tournament beside it
     assert 'id="standings"' not in page.text
+    api = c.get(f"/api/t/{imported}/standings").json()
+    assert api["standings"] == [] and api["published_results"]["source"] == "osen-2025.csv"
+    assert [r["total"] for r in api["published_results"]["rows"]] == ["2.45", "1.1", "0.3"]
     en = client_for("anon")
     en.get("/lang/en")
     assert "Results imported from 'osen-2025.csv'" in unescape(en.get(f"/t/{imported}").text)

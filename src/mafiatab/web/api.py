@@ -17,6 +17,7 @@ from pydantic import Field
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
 from mafiatab.domain.problems import Problem, ProtocolRefused, Typed
+from mafiatab.domain.published import FIELD as PUBLISHED
 from mafiatab.domain.typed import MAX_FIELDS, MAX_NAME, MAX_TEXT, RawField
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.facade import Services
@@ -225,6 +226,8 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
         out["extras_hidden"] = True
     out["confirmed_games"], out["games"], out["after_round"] = (
         ctx["done"], ctx["total"], ctx["last_round"])
+    if ctx["published"] is not None:  # results imported as another system published them
+        out[PUBLISHED] = ctx["t"].other[PUBLISHED]
     return out
 
 
