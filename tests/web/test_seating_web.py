@@ -43,7 +43,7 @@ def _wait(c: TestClient, tid: int, timeout: float = 60) -> dict[str, Any]:
 def cup(client_for: Callable[[str], TestClient]) -> int:
     """A new tournament of 30 players (two clubs) with judges, made through the API."""
     org = client_for("organizer")
-    tid: int = _post(org, "/api/tournaments", {"name": "Seating cup"}).json()["id"]
+    tid: int = _post(org, "/api/tournaments", {"name": "Seating cup", "rules": "fsm"}).json()["id"]
     clubs = {1: "Red", 2: "Red", 3: "Red", 4: "Blue", 5: "Blue"}
     players = [{"id": f"p{i:02d}", "nickname": f"Ник {i}", "club": clubs.get(i)}
                for i in range(1, 31)]

@@ -408,6 +408,24 @@ _ROLE_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+@app.command("schema")
+def schema_command(
+    document: Annotated[str, typer.Argument(
+        help="tournament (the tournament file, format 1) or standings (the output of "
+        "`standings --json`) / турнирный файл или таблица")],
+    lang: LangOpt = Lang.ru,
+) -> None:
+    """The JSON Schema of the tournament file or of the standings output, generated from
+    the program's own types (docs/tournament-file.md) / JSON-схема файла турнира или
+    таблицы."""
+    from mafiatab.formats.schema import NAMES, dumps_schema
+
+    if document not in NAMES:
+        fail_usage(i18n.t("unknown_schema", lang.value, value=document,
+                           choices=", ".join(NAMES)))
+    sys.stdout.write(dumps_schema(document))
+
+
 @app.command("rules")
 def rules_command(
     profile: Annotated[str, typer.Argument(help="fiim2018 or fsm")] = "fsm",

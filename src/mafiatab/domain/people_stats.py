@@ -26,6 +26,7 @@ from fractions import Fraction
 from mafiatab.domain.points import Hundredths
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import BLACK_ROLES, DRAW, RESULTS, ROLES, SEATS, TEAM_OF, Tournament
+from mafiatab.domain.published import places, published_table
 from mafiatab.domain.ratings import Model, RatedGame, WhatIf, WhatIfSeat
 from mafiatab.domain.scoring import COMPENSATION
 from mafiatab.domain.standings import compute_standings, explain_games
@@ -64,6 +65,9 @@ class PlayerDigest:
     place: int
     total: Hundredths
     games: tuple[GameLine, ...]
+    #: an imported table's figures as published: games and wins (None: not published)
+    published_games: int | None = None
+    published_wins: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +77,9 @@ class TournamentDigest:
     #: date of the first dated game ("" when none)
     date: str
     players: Mapping[str, PlayerDigest]
+    #: results imported as another system published them: the source's file name
+    #: (None: the tournament was played here, its standings are mafiatab's own)
+    imported: str | None = None
 
 
 def _plain(value: Hundredths) -> Hundredths:
@@ -104,10 +111,18 @@ def digest(t: Tournament, p: RuleProfile) -> TournamentDigest:
             e.game, e.stage, kinds.get(e.stage, ""), e.round, e.table, e.seat, e.role,
             e.result, e.result != DRAW and team == e.result, _plain(e.total), fk, ci, named,
             guessed, seated))
+    date = next((g.date for g in t.games if g.date), "")
+    table = published_table(t.other) if not t.games else None
+    if table is not None:
+        # no protocols: the published table is the tournament's result, as published
+        place = places(table)
+        return TournamentDigest(t.name, t.rules, date or "", {
+            r.player: PlayerDigest(r.player, place[r.player], _plain(r.total or 0), (),
+                                   r.games, r.counts.get("wins"))
+            for r in table.rows}, table.source or "—")
     players = {}
     for pid, row in rows.items():
         players[pid] = PlayerDigest(pid, row.place, _plain(row.total), tuple(lines.get(pid, ())))
-    date = next((g.date for g in t.games if g.date), "")
     return TournamentDigest(t.name, t.rules, date or "", players)
 
 
@@ -159,6 +174,17 @@ class TournamentLine:
     players: int
     total: Hundredths
     games: tuple[GameLine, ...]
+    #: imported as published (the source's file name; None: played here)
+    imported: str | None = None
+    #: games as the published table counts them (an imported tournament's)
+    published_games: int | None = None
+
+    @property
+    def game_count(self) -> int:
+        """Games played: the protocols', or as published for an imported tournament."""
+        if self.imported is not None:
+            return self.published_games or 0
+        return len(self.games)
 
 
 @dataclass(slots=True)
@@ -175,6 +201,9 @@ class PersonStats:
     guessed: int
     partners: list[Mate]
     opponents: list[Mate]
+    #: the imported tournaments' figures as published (no protocols: no role, seat or
+    #: table behind them, so they are kept apart from `all`)
+    imported: Tally = field(default_factory=Tally)
 
     @property
     def accuracy(self) -> Fraction | None:
@@ -197,13 +226,19 @@ def person_stats(person: int, played: Sequence[Played], top: int = TOP_N) -> Per
     mates: dict[int, Mate] = {}
     first_killed = made = named = guessed = 0
     ci: Hundredths = 0
+    imported = Tally()
     for pl in played:
         mine = pl.digest.players.get(pl.code)
         if mine is None:  # registered, never played
             continue
         tournaments.append(TournamentLine(pl.tournament, pl.digest.name, pl.digest.date,
                                           pl.digest.rules, mine.place,
-                                          len(pl.digest.players), mine.total, mine.games))
+                                          len(pl.digest.players), mine.total, mine.games,
+                                          pl.digest.imported, mine.published_games))
+        if pl.digest.imported is not None:
+            imported.games += mine.published_games or 0
+            imported.wins += mine.published_wins or 0
+            imported.points += mine.total
         for line in mine.games:
             everything.add(line)
             by_role[line.role].add(line)
@@ -228,7 +263,7 @@ def person_stats(person: int, played: Sequence[Played], top: int = TOP_N) -> Per
     tournaments.sort(key=lambda x: (x.date, x.tournament))
     return PersonStats(person, tournaments, everything, by_role, by_seat, first_killed, ci,
                        made, named, guessed, _top(mates.values(), "together", top),
-                       _top(mates.values(), "against", top))
+                       _top(mates.values(), "against", top), imported)
 
 
 @dataclass(slots=True)
@@ -237,6 +272,8 @@ class ClubStats:
     tournaments: int
     all: Tally
     by_role: dict[str, Tally]
+    #: the members' imported results as published (kept apart from `all`, as a person's)
+    imported: Tally = field(default_factory=Tally)
 
 
 def club_totals(members: Sequence[PersonStats]) -> ClubStats:
@@ -244,9 +281,13 @@ def club_totals(members: Sequence[PersonStats]) -> ClubStats:
     for each of them)."""
     everything = Tally()
     by_role = {r: Tally() for r in ROLES}
+    imported = Tally()
     seen: set[int] = set()
     for m in members:
         seen.update(t.tournament for t in m.tournaments)
+        imported.games += m.imported.games
+        imported.wins += m.imported.wins
+        imported.points += m.imported.points
         everything.games += m.all.games
         everything.wins += m.all.wins
         everything.points += m.all.points
@@ -254,7 +295,7 @@ def club_totals(members: Sequence[PersonStats]) -> ClubStats:
             by_role[r].games += m.by_role[r].games
             by_role[r].wins += m.by_role[r].wins
             by_role[r].points += m.by_role[r].points
-    return ClubStats(len(members), len(seen), everything, by_role)
+    return ClubStats(len(members), len(seen), everything, by_role, imported)
 
 
 def next_game_what_if(model: Model, game: RatedGame) -> WhatIf:

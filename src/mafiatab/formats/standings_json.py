@@ -1,9 +1,14 @@
-"""The standings output `mafiatab.standings/1` (shared/spec/tournament-format.md)."""
+"""The standings output `mafiatab.standings/1` (docs/tournament-file.md).
+
+Written through the typed records below, which are also what `mafiatab schema standings`
+describes: the document and its schema come from one definition."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+import msgspec
 
 from mafiatab.domain.points import to_json_number
 from mafiatab.domain.standings import Standings
@@ -11,32 +16,56 @@ from mafiatab.domain.standings import Standings
 FORMAT = "mafiatab.standings/1"
 
 
-def standings_to_dict(s: Standings) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "tournament": s.tournament,
-        "rules": s.rules,
-        "stages": list(s.stages),
-        "standings": [
-            {
-                "place": r.place,
-                "player": r.player,
-                "nickname": r.nickname,
-                "games": r.games,
-                "wins": r.wins,
-                "wins_don_sheriff": r.wins_don_sheriff,
-                "first_killed": r.first_killed,
-                "main": to_json_number(r.main),
-                "extra": to_json_number(r.extra),
-                "total": to_json_number(r.total),
-                "best_move": to_json_number(r.best_move),
-                "compensation": to_json_number(r.compensation),
-                "penalties": to_json_number(r.penalties),
-                "lot_needed": r.lot_needed,
-            }
+class StandingsRow(msgspec.Struct, kw_only=True):
+    """One player's line; points rounded half up to two places (ranking used the exact
+    values)."""
+
+    place: int
+    player: str
+    nickname: str
+    games: int
+    wins: int
+    wins_don_sheriff: int
+    first_killed: int
+    main: float
+    extra: float
+    total: float
+    best_move: float
+    compensation: float
+    penalties: float
+    #: shares its place with players no criterion and no recorded lot separates
+    lot_needed: bool
+
+
+class StandingsDocument(msgspec.Struct, kw_only=True):
+    """The standings of a tournament (of the stages listed)."""
+
+    format: str
+    tournament: str
+    rules: str
+    stages: list[str]
+    standings: list[StandingsRow]
+
+
+def standings_document(s: Standings) -> StandingsDocument:
+    return StandingsDocument(
+        format=FORMAT, tournament=s.tournament, rules=s.rules, stages=list(s.stages),
+        standings=[
+            StandingsRow(
+                place=r.place, player=r.player, nickname=r.nickname, games=r.games,
+                wins=r.wins, wins_don_sheriff=r.wins_don_sheriff,
+                first_killed=r.first_killed, main=to_json_number(r.main),
+                extra=to_json_number(r.extra), total=to_json_number(r.total),
+                best_move=to_json_number(r.best_move),
+                compensation=to_json_number(r.compensation),
+                penalties=to_json_number(r.penalties), lot_needed=r.lot_needed)
             for r in s.rows
-        ],
-    }
+        ])
+
+
+def standings_to_dict(s: Standings) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(standings_document(s))
+    return out
 
 
 def dumps_standings(s: Standings) -> str:

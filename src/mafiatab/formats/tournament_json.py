@@ -1,4 +1,4 @@
-"""The tournament file, format 1 (shared/spec/tournament-format.md): JSON in and out.
+"""The tournament file, format 1 (docs/tournament-file.md): JSON in and out.
 
 Reading checks the *shape* (types, required fields, known words) and collects every
 problem with its place; the rules themselves are checked by `domain.validation`, so that a

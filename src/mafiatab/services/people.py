@@ -144,7 +144,9 @@ class PersonPage:
 class ClubPage:
     name: str
     members: list[tuple[PersonInfo, PersonStats]]
-    tournaments: list[tuple[int, str, int]]  # id, name, members who played
+    #: id, name, members who played, the source of results imported as published (None:
+    #: played here)
+    tournaments: list[tuple[int, str, int, str | None]]
     totals: ClubStats
 
 
@@ -548,11 +550,12 @@ class People:
             stats, _ = self._stats([p.id for p in infos], s)
         members = [(p, stats[p.id]) for p in infos]
         members.sort(key=lambda m: (-m[1].all.points, -m[1].all.games, m[0].nickname))
-        played: dict[int, tuple[str, set[int]]] = {}
+        played: dict[int, tuple[str, str | None, set[int]]] = {}
         for p, st in members:
             for t in st.tournaments:
-                played.setdefault(t.tournament, (t.name, set()))[1].add(p.id)
-        tournaments = sorted(((tid, nm, len(who)) for tid, (nm, who) in played.items()),
+                played.setdefault(t.tournament, (t.name, t.imported, set()))[2].add(p.id)
+        tournaments = sorted(((tid, nm, len(who), source)
+                              for tid, (nm, source, who) in played.items()),
                              key=lambda x: x[0])
         return ClubPage(name, members, tournaments, club_totals([st for _, st in members]))
 

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.published import source_of
 from mafiatab.domain.typed import RawField
 from mafiatab.domain.typed import from_json as typed_from_json
 from mafiatab.formats.tournament_json import (
@@ -114,6 +115,8 @@ class TournamentSummary:
     games: int
     confirmed: int
     created_at: dt.datetime
+    #: results imported as another system published them: the source's file name
+    imported: str | None = None
 
 
 @dataclass(slots=True)
@@ -383,7 +386,8 @@ class Tournaments:
                                .group_by(db.Game.tournament_id))
             return [
                 TournamentSummary(t.id, t.name, t.rules, players.get(t.id, 0),
-                                  games.get(t.id, 0), confirmed.get(t.id, 0), t.created_at)
+                                  games.get(t.id, 0), confirmed.get(t.id, 0), t.created_at,
+                                  source_of(t.other or {}))
                 for t in s.scalars(select(db.Tournament).order_by(db.Tournament.id))
             ]
 

@@ -91,6 +91,8 @@ TEXT: dict[str, tuple[str, str]] = {
                   "The demo's database is kept from the last start (all you did in it is "
                   "there); to start anew: mafiatab demo --fresh"),
     "demo_open": ("Откройте {url} (остановить: Ctrl+C)", "Open {url} (stop: Ctrl+C)"),
+    "unknown_schema": ("Схемы {value!r} нет; есть: {choices}.",
+                       "No schema {value!r}; there are: {choices}."),
     "unknown_rules": ("Правила {value!r} неизвестны; есть: {choices}.",
                       "Unknown rules {value!r}; there are: {choices}."),
     "rules_setting": ("Параметр", "Setting"),

@@ -12,6 +12,30 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "nav_clubs": ("Клубы", "Clubs"),
     "nav_rating": ("Рейтинг федерации", "The federation's rating"),
     "person_page": ("Все турниры игрока", "The player's tournaments"),
+    # a player's own page: where his games, his cases and the appeal form are
+    "me_games_link": ("Мои игры и баллы", "My games and points"),
+    "me_cases_link": ("Мои протесты и апелляции", "My protests and appeals"),
+    "me_appeal_link": ("Протест или апелляция по последней игре",
+                       "A protest or an appeal on the last game"),
+    "me_file": ("Протест или апелляция по этой игре", "A protest or an appeal on this game"),
+    # results imported as another system published them (import-records --from csv)
+    "imported": ("импортировано", "imported"),
+    "imported_from": ("Результаты импортированы из «{source}»: таблица как она была "
+                      "опубликована, без протоколов игр.",
+                      "Results imported from '{source}': the table as it was published, "
+                      "without the games' protocols."),
+    "imported_scales": ("Значения проверены по шкалам правил {rules}.",
+                        "The values were checked against the scales of the {rules} rules."),
+    "imported_lenient": ("Значения вне этих шкал оставлены как опубликованы и помечены †.",
+                         "Values off those scales are kept as published, marked †."),
+    "published_table": ("Таблица как опубликована", "The table as published"),
+    "per_game": ("Баллы за игры", "Points per game"),
+    "imported_line": ("Импортированные результаты: {tournaments}, {games}; побед: {wins}; "
+                      "баллов: {points} — по опубликованным таблицам, без протоколов (в "
+                      "цифрах по ролям и местам их нет).",
+                      "Imported results: {tournaments}, {games}; wins: {wins}; points: "
+                      "{points} — from the published tables, without protocols (not in "
+                      "the figures by role and seat)."),
     "sign_in": ("Войти", "Sign in"),
     "sign_out": ("Выйти", "Sign out"),
     "account": ("Учётная запись", "Account"),

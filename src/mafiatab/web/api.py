@@ -17,6 +17,7 @@ from pydantic import Field
 from mafiatab.domain import protocol as model
 from mafiatab.domain.points import to_json_number
 from mafiatab.domain.problems import Problem, ProtocolRefused, Typed
+from mafiatab.domain.published import FIELD as PUBLISHED
 from mafiatab.domain.typed import MAX_FIELDS, MAX_NAME, MAX_TEXT, RawField
 from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.facade import Services
@@ -51,7 +52,8 @@ Int = Annotated[int, Field(ge=0, le=1_000_000)]
 
 class NewTournament(Body):
     name: str = Field(min_length=1, max_length=200)
-    rules: str = Field("fsm", max_length=20)
+    #: required: as on the page's form, no federation's rules are preselected
+    rules: str = Field(min_length=1, max_length=20)
     stages: list[dict[str, Any]] = Field(
         default_factory=lambda: [{"id": "qual", "name": "Qualification", "kind": "qualification"}],
         max_length=20)
@@ -224,6 +226,8 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
         out["extras_hidden"] = True
     out["confirmed_games"], out["games"], out["after_round"] = (
         ctx["done"], ctx["total"], ctx["last_round"])
+    if ctx["published"] is not None:  # results imported as another system published them
+        out[PUBLISHED] = ctx["t"].other[PUBLISHED]
     return out
 
 

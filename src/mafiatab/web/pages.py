@@ -18,9 +18,10 @@ from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.published import ordered, published_table
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
-from mafiatab.i18n import local_time
+from mafiatab.i18n import federation, local_time
 from mafiatab.rules import PROFILES
 from mafiatab.services.errors import ServiceError
 from mafiatab.services.facade import Services
@@ -85,10 +86,13 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     if extras_hidden:
         rows = shown_order(rows)
     done, total, last = _progress(svc.games.overview(tid), stage)
-    people = svc.people.person_ids(tid) if rows else {}
+    # results imported as another system published them: shown as published, beside
+    # (or, with no protocols, instead of) mafiatab's own standings
+    published = None if hidden else published_table(t.other or {})
+    people = svc.people.person_ids(tid) if rows or published else {}
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
             "people": people, "hidden": hidden, "extras_hidden": extras_hidden,
-            "done": done, "total": total, "last_round": last}
+            "done": done, "total": total, "last_round": last, "published": published}
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
@@ -99,7 +103,9 @@ def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
     # in the total would tell what is hidden)
     shown = not (context["hidden"] or context["extras_hidden"])
     return render(request, "standings.html", **context,
-                  lots=shown_lots(svc, tid, me.lang) if shown else [])
+                  lots=shown_lots(svc, tid, me.lang) if shown else [], ordered=ordered,
+                  rule_titles={p.id: p.title for p in PROFILES.values()},
+                  federation=federation)
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)

@@ -505,8 +505,10 @@ def person_json(page: PersonPage) -> dict[str, Any]:
         "best_move": {"made": st.best_move_made, "named": st.named, "guessed": st.guessed},
         "partners": [{"person": m.person, **_tally(m.together)} for m in st.partners],
         "opponents": [{"person": m.person, **_tally(m.against)} for m in st.opponents],
+        "imported": _tally(st.imported),
         "tournaments": [{"tournament": t.tournament, "name": t.name, "place": t.place,
                          "players": t.players, "points": to_json_number(t.total),
+                         "imported": t.imported, "games_played": t.game_count,
                          "games": [{"game": g.game, "seat": g.seat, "role": g.role,
                                     "result": g.result, "won": g.won,
                                     "points": to_json_number(g.points)} for g in t.games]}
