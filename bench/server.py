@@ -120,7 +120,7 @@ def start_workers(url: str, port: int, workers: int, *, backlog: int = 2048,
     return subprocess.Popen([*pinned(pin), sys.executable, "-c", code], env=env)
 
 
-def wait_up(base: str, seconds: float = 30) -> None:
+def wait_up(base: str, seconds: float = 120) -> None:
     """Until the server answers `/api/session` (or give up: the bench stops)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

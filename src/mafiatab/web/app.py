@@ -236,11 +236,11 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
 
     watch.install(app, engine)
     app.add_middleware(BodyLimit)  # nothing reads a body past the limit
-    # a sign-in from an address over its limit is refused before any other work
-    app.add_middleware(SignInGate)
     # the public's poll of a table, from memory before the rest of the stack
     app.add_middleware(PublicFast, secret=key, cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE,
                        langs=LANGS)
+    # a sign-in from an address over its limit is refused before any other work
+    app.add_middleware(SignInGate)
     # outermost: every request counted and timed, also the gate's refusals
     app.add_middleware(watch.Watch)
     return app
