@@ -115,6 +115,8 @@ class Kind:
     #: (method, status, content type, request body, response body) of one answer: the floor's
     sample: tuple[str, int, str, bytes, bytes] | None = None
     floor: float | None = None
+    #: each request on a connection of its own (a new phone), for the floor too
+    fresh: bool = False
 
     @property
     def per(self) -> float:
@@ -217,6 +219,7 @@ async def run_kinds(server: Server, meter: Meter, demo: Demo, protocols: dict[st
         await c.close()
     pages = max(50, args.n // 10)
     with meter.kind("page") as k:
+        k.fresh = True
         async def page(_i: int, _j: int) -> None:
             c = Conn("127.0.0.1", port)  # a new phone: no cookie, a connection of its own
             a = await c.request("GET", f"/t/{tid}")
@@ -378,8 +381,10 @@ async def run_floor(port: int, pid: int, meter: Meter, samples: list[Kind],
         c0, t0 = cpu_of(pid), time.monotonic()
 
         async def one(_n: int, j: int, conns: list[Conn] = conns, i: int = i,
-                      method: str = method, body: bytes = body) -> None:
+                      method: str = method, body: bytes = body, fresh: bool = k.fresh) -> None:
             await conns[j].request(method, f"/floor/{i}", body)
+            if fresh:
+                await conns[j].close()
 
         await many(count, len(conns), one)
         used = max(0.0, cpu_of(pid) - c0 - meter.idle * (time.monotonic() - t0))
