@@ -78,12 +78,14 @@ def fresh_postgres(url: str) -> None:
 
 
 def start_app(url: str, port: int, *, backlog: int = 2048, per_address: str | None = None,
-              profile: str | None = None, plain: bool = False) -> subprocess.Popen[bytes]:
+              profile: str | None = None, plain: bool = False,
+              pin: str | None = None) -> subprocess.Popen[bytes]:
     """One uvicorn process serving `create_app(url)`; `per_address`: the sign-in limit per
     address (`SignInLimits.per_address`) instead of the app's default; `profile`: the event
     loop's thread under cProfile, its stats written to that file at SIGTERM; `plain`:
     asyncio's loop and h11 even where uvloop and httptools are installed (uvicorn takes them
-    by itself then), so that the two can be compared in one run."""
+    by itself then), so that the two can be compared in one run; `pin`: the cores it runs
+    on (`taskset -c`), so that a load generator on the others leaves it alone."""
     limits = ("" if per_address is None else
               f", limits=__import__('mafiatab.web.security', fromlist=['x'])"
               f".SignInLimits(per_address={per_address!r})")
@@ -97,11 +99,16 @@ def start_app(url: str, port: int, *, backlog: int = 2048, per_address: str | No
                "signal.signal(signal.SIGTERM, lambda *a: (pr.disable(), "
                f"pr.dump_stats({profile!r}), sys.exit(0))); pr.enable(); {run}")
     code = "import uvicorn; from mafiatab.web.app import create_app; " + run
-    return subprocess.Popen([sys.executable, "-c", code])
+    return subprocess.Popen([*pinned(pin), sys.executable, "-c", code])
 
 
-def start_workers(url: str, port: int, workers: int, *,
-                  backlog: int = 2048) -> subprocess.Popen[bytes]:
+def pinned(pin: str | None) -> list[str]:
+    """The command's prefix that runs it on the cores `pin` ("0", "0,1"), or nothing."""
+    return ["taskset", "-c", pin] if pin else []
+
+
+def start_workers(url: str, port: int, workers: int, *, backlog: int = 2048,
+                  pin: str | None = None) -> subprocess.Popen[bytes]:
     """The app as `serve --workers N` runs it (uvicorn's processes, each `worker_app`);
     one worker runs the same way, in one process."""
     from mafiatab.web.server import WORKER_DB_ENV
@@ -110,10 +117,10 @@ def start_workers(url: str, port: int, workers: int, *,
     code = ("import uvicorn; uvicorn.run('mafiatab.web.server:worker_app', factory=True, "
             f"workers={workers}, host='127.0.0.1', port={port}, log_level='error', "
             f"backlog={backlog}, proxy_headers=False)")
-    return subprocess.Popen([sys.executable, "-c", code], env=env)
+    return subprocess.Popen([*pinned(pin), sys.executable, "-c", code], env=env)
 
 
-def wait_up(base: str, seconds: float = 30) -> None:
+def wait_up(base: str, seconds: float = 120) -> None:
     """Until the server answers `/api/session` (or give up: the bench stops)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -140,13 +147,15 @@ class Server:
 @contextmanager
 def serving(url: str, *, workers: int | None = None, backlog: int = 2048,
             per_address: str | None = None, stop_wait: float = 20,
-            profile: str | None = None, plain: bool = False) -> Iterator[Server]:
+            profile: str | None = None, plain: bool = False,
+            pin: str | None = None) -> Iterator[Server]:
     """The app on a free port, up and answering, stopped when the block ends. `workers`:
-    `serve --workers N`'s way (None: one `create_app` process)."""
+    `serve --workers N`'s way (None: one `create_app` process); `pin`: its cores."""
     port = free_port()
     process = (start_app(url, port, backlog=backlog, per_address=per_address,
-                         profile=profile, plain=plain)
-               if workers is None else start_workers(url, port, workers, backlog=backlog))
+                         profile=profile, plain=plain, pin=pin)
+               if workers is None else start_workers(url, port, workers, backlog=backlog,
+                                                     pin=pin))
     try:
         server = Server(port, f"http://127.0.0.1:{port}", process)
         wait_up(server.base)

@@ -205,6 +205,7 @@ class Protocols:
         with their problems (None: the base revision's stay).
         """
         conflict: ConflictError | None = None
+        written: tuple[RevisionInfo, model.Game] | None = None
         try:
             with self.store.write() as s:
                 scene = self._scene(s, tournament, code, actor)
@@ -231,13 +232,20 @@ class Protocols:
                     if problems:
                         raise ProtocolRefused(problems)
                     info = self._write_draft(s, scene, kept, base, actor, reason, typed)
-                    # the record's problems beside the kept draft, as `check` finds them
-                    return dataclasses.replace(info, problems=[
-                        p for p in game_problems(s, scene.t, kept) if not p.warning])
+                    written = (info, kept)
         except StaleRevision:  # lost a race in the very last instant: say who won
             raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
-        assert conflict is not None
-        raise conflict
+        if written is None:
+            assert conflict is not None
+            raise conflict
+        # the record's problems beside the kept draft, as `check` finds them: read after
+        # the commit, as the draft refuses nothing for them (its submit does), so that the
+        # tournament-wide check (most of a save's work) never holds the write lock that
+        # the other tables' saves wait for
+        info, kept = written
+        with self.store.read() as s:
+            problems = game_problems(s, tournament_row(s, tournament), kept)
+        return dataclasses.replace(info, problems=[p for p in problems if not p.warning])
 
     def submit(self, tournament: int, code: str, *, actor: str, base_revision: int | None,
                game: model.Game | None = None, own_autosave: bool = False,

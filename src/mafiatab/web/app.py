@@ -10,11 +10,10 @@ web app's own tables.
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
@@ -24,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab import i18n
 from mafiatab.domain.points import format_points
@@ -34,11 +34,14 @@ from mafiatab.storage.engine import check_schema, make_engine
 from mafiatab.texts import count, number
 from mafiatab.texts.audit import audit_sentence
 from mafiatab.web import forms, texts
+from mafiatab.web.public_cache import SECURITY_HEADERS, PublicCache, PublicFast
 from mafiatab.web.security import (
+    LANGS,
     SESSION_COOKIE,
     BodyLimit,
     HashGate,
     NeedLogin,
+    Principal,
     SecureCookies,
     SignInGate,
     SignInLimits,
@@ -59,9 +62,11 @@ TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read o
 
 
 def render(request: Request, name: str, status_code: int = 200,
-           headers: dict[str, str] | None = None, **context: Any) -> HTMLResponse:
-    """A page in the asker's language, with the CSRF token for its forms."""
-    p = principal(request)
+           headers: dict[str, str] | None = None, who: Principal | None = None,
+           **context: Any) -> HTMLResponse:
+    """A page in the asker's language, with the CSRF token for its forms (`who`: render
+    it as that asker, e.g. an anonymous one whose token is a placeholder)."""
+    p = who or principal(request)
     context.setdefault("status_code", status_code)
     context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
                    w=lambda key, **kw: texts.word(key, p.lang, **kw))
@@ -85,6 +90,34 @@ def _stage_names(request: Request, tid: int) -> Callable[[str], str]:
     return name
 
 
+#: how long the session cookie lives in the browser (seconds)
+SESSION_MAX_AGE: Final = 14 * 24 * 3600
+
+
+class SecurityHeaders:
+    """ASGI middleware: every answer gets `SECURITY_HEADERS` unless it set its own (a
+    plain ASGI wrapper: Starlette's `BaseHTTPMiddleware` costs each request a task and a
+    stream of its own)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                present = {k.lower() for k, _v in headers}
+                headers += [(k, v) for k, v in SECURITY_HEADERS if k not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
 
@@ -106,33 +139,22 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
                   "(GET /api/session gives both).")
     #: the process's one set of services (one store, one standings cache)
     app.state.services = svc
-    app.state.fragments = {}
-    app.state.render_lock = threading.Lock()
-    # the public standings poll's own threads: a stamp re-read or a render after a change
+    # the public's standings' own threads: a stamp re-read or a render after a change
     # never waits behind the judges' requests in the shared thread pool
     app.state.public_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="public")
-    app.state.refreshing = set()
+    app.state.public = PublicCache(svc, app.state.public_pool)
     install_guard(app, engine, limits)  # sign-in limits: memory, database or Redis
     # the event loop's gate in front of the hashing threads (see `password_sign_in`)
     app.state.hash_gate = HashGate(HASH_SLOTS)
     share_hash_slots(engine)  # and the server's processes share `HASH_SLOTS` (docs/security.md)
-    app.add_middleware(SessionMiddleware, secret_key=secret or secrets.token_urlsafe(32),
+    key = secret or secrets.token_urlsafe(32)
+    app.add_middleware(SessionMiddleware, secret_key=key,
                        session_cookie=SESSION_COOKIE, same_site="lax",
-                       https_only=False, max_age=14 * 24 * 3600)
+                       https_only=False, max_age=SESSION_MAX_AGE)
     app.add_middleware(SecureCookies)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-            "frame-ancestors 'none'")
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(TooMany)
     async def too_many(request: Request, e: TooMany) -> Response:
@@ -214,6 +236,9 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
 
     watch.install(app, engine)
     app.add_middleware(BodyLimit)  # nothing reads a body past the limit
+    # the public's poll of a table, from memory before the rest of the stack
+    app.add_middleware(PublicFast, secret=key, cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE,
+                       langs=LANGS)
     # a sign-in from an address over its limit is refused before any other work
     app.add_middleware(SignInGate)
     # outermost: every request counted and timed, also the gate's refusals

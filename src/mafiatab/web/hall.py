@@ -24,11 +24,10 @@ from mafiatab.domain.points import format_points
 from mafiatab.i18n import pick
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import Hall
-from mafiatab.web import texts
 from mafiatab.web.app import TEMPLATES
 from mafiatab.web.deps import Who
 from mafiatab.web.overlay import screens_of
-from mafiatab.web.pages import standings_context
+from mafiatab.web.pages import public_table
 from mafiatab.web.push import PING, hub_of
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal
 
@@ -138,10 +137,7 @@ async def hall_events(request: Request, tid: int, lang: str | None = None) -> Re
 
 def _public_table(svc: Services, tid: int, stage: str | None, lang: str) -> str:
     """The public standings fragment, as the page's poll serves it to the public."""
-    anon = Principal(user=None, lang=lang, csrf="")
-    context = standings_context(svc, anon, tid, stage)
-    context.update(lang=lang, me=anon, csrf="", w=lambda key, **kw: texts.word(key, lang, **kw))
-    return TEMPLATES.get_template("standings_table.html").render(context)
+    return public_table(svc, tid, stage, lang).decode()
 
 
 @router.get("/t/{tid}/standings/events")

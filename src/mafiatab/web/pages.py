@@ -3,10 +3,7 @@ judge's overview and set-up. Each route checks who asks, calls the service, rend
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-import hashlib
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -33,10 +30,11 @@ from mafiatab.services.web_support import (
     GameStatus,
 )
 from mafiatab.storage.models import CONFIRMED
-from mafiatab.web import forms
-from mafiatab.web.app import render
+from mafiatab.web import forms, texts
+from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.lots import shown_lots
+from mafiatab.web.public_cache import PLACEHOLDER, cache_of, page_bytes
 from mafiatab.web.security import (
     Principal,
     check_csrf,
@@ -96,16 +94,44 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)
-def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
-                    stage: str | None = None) -> Response:
+async def tournament_page(request: Request, tid: int, stage: str | None = None) -> Response:
+    """The standings page. For a reader nobody signed in as, it is the same page for every
+    phone of one language until the tournament changes (but for its CSRF token): rendered
+    once per change and kept (`web.public_cache`), as the hall opens it after a round."""
+    svc = service(request)
+    if request.session.get("sid") is not None:
+        return await run_in_threadpool(_page, request, svc, tid, stage)
+    me = principal(request)  # anonymous: no database
+    cache = cache_of(request.app)
+    stamp = await cache.stamp(tid)
+    anon = Principal(user=None, lang=me.lang, csrf=PLACEHOLDER)
+    key = ("page", tid, stage or None, me.lang, stamp, request.url.path)
+    kept, _etag = await cache.get(
+        key, lambda: bytes(_page(request, svc, tid, stage, anon).body))
+    return HTMLResponse(page_bytes(kept, me.csrf))
+
+
+def _page(request: Request, svc: Services, tid: int, stage: str | None,
+          who: Principal | None = None) -> HTMLResponse:
+    me = who or principal(request)
     context = standings_context(svc, me, tid, stage or None)
     # the lots drawn, on the record (not while the table or its extras are hidden: a tie
     # in the total would tell what is hidden)
     shown = not (context["hidden"] or context["extras_hidden"])
-    return render(request, "standings.html", **context,
+    return render(request, "standings.html", who=who, **context,
                   lots=shown_lots(svc, tid, me.lang) if shown else [], ordered=ordered,
                   rule_titles={p.id: p.title for p in PROFILES.values()},
                   federation=federation)
+
+
+def public_table(svc: Services, tid: int, stage: str | None, lang: str) -> bytes:
+    """The standings table as the public sees it, in `lang`: what the page's poll and its
+    event stream send to everyone who is not staff."""
+    anon = Principal(user=None, lang=lang, csrf="")
+    context = standings_context(svc, anon, tid, stage)
+    context.update(lang=lang, me=anon, csrf="",
+                   w=lambda key, **kw: texts.word(key, lang, **kw))
+    return TEMPLATES.get_template("standings_table.html").render(context).encode()
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
@@ -113,10 +139,10 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
     """The table alone, polled by htmx every few seconds by every phone in the hall.
 
     For the public it is rendered once per change of the tournament (the service's stamp)
-    and language, and served from memory until the next change, on the event loop itself:
-    a poll costs no database query (the stamp is re-read at most once a second) and no
-    thread. An unchanged table answers 304 to the browser's ETag, which saves the hall's
-    Wi-Fi the bytes. Staff get a fresh render (they see what the public does not)."""
+    and language, and served from memory until the next change (`web.public_cache`; the
+    poll without a stage is answered there before this route). An unchanged table answers
+    304 to the browser's ETag, which saves the hall's Wi-Fi the bytes. Staff get a fresh
+    render (they see what the public does not)."""
     svc = service(request)
     if request.session.get("sid") is not None:
         me = await run_in_threadpool(principal, request)
@@ -126,53 +152,14 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
                                **standings_context(svc, me, tid, stage or None)))
     else:
         me = principal(request)  # anonymous: no database
-    pool: ThreadPoolExecutor = request.app.state.public_pool
-    loop = asyncio.get_running_loop()
-    stamp = svc.standings.recent_stamp(tid)
-    if stamp is None:
-        stale = svc.standings.last_stamp(tid)
-        if stale is None:
-            stamp = await loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
-        else:
-            # the stamp is re-read once, in the public pool's own thread (never queued
-            # behind the judges' requests); meanwhile phones get the table of the last one
-            stamp = stale
-            refreshing: set[int] = request.app.state.refreshing
-            if tid not in refreshing:
-                refreshing.add(tid)
-                refresh = loop.run_in_executor(pool, svc.standings.fresh_stamp, tid)
-
-                def done(f: Any) -> None:
-                    refreshing.discard(tid)
-                    f.exception()  # retrieved, so a failed refresh is not logged as lost
-
-                refresh.add_done_callback(done)
-    key = (tid, stage or None, me.lang, stamp)
-    cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
-    hit = cache.get(key)
-    if hit is None:
-        hit = await loop.run_in_executor(pool, _render_public_fragment, request, svc, me, tid,
-                                         stage or None, key)
-    body, etag = hit
+    cache = cache_of(request.app)
+    stamp = await cache.stamp(tid)
+    key = ("table", tid, stage or None, me.lang, stamp)
+    body, etag = await cache.get(key, lambda: public_table(svc, tid, stage or None, me.lang))
     headers = {"ETag": etag, "Cache-Control": "no-cache"}
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
     return HTMLResponse(body, headers=headers)
-
-
-def _render_public_fragment(request: Request, svc: Services, me: Principal, tid: int,
-                            stage: str | None, key: tuple[Any, ...]) -> tuple[bytes, str]:
-    cache: dict[Any, tuple[bytes, str]] = request.app.state.fragments
-    with request.app.state.render_lock:  # one render per change, not one per phone
-        hit = cache.get(key)
-        if hit is None:
-            body = bytes(render(request, "standings_table.html",
-                                **standings_context(svc, me, tid, stage)).body)
-            etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-            if len(cache) > 256:
-                cache.clear()
-            hit = cache[key] = (body, etag)
-    return hit
 
 
 def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],

@@ -339,6 +339,12 @@ class HashGate:
                 best = rank
         return None if best is None else (best[3], best[2])
 
+    @property
+    def in_use(self) -> int:
+        """How many checks hold a slot now."""
+        with self._lock:
+            return sum(self._running.values())
+
     def failed(self, who: str) -> None:
         """A wrong password or code from `who`: after a few its waiters go last."""
         now = time.monotonic()
