@@ -719,6 +719,13 @@ class Appeals:
                 raise PermissionDenied("not_allowed", user=actor, action="decide",
                                        tournament=t.name, roles=sorted(DECIDERS))
             row = self._case_row(s, t.id, ref)
+            first = s.scalar(select(db.AppealDecision).where(db.AppealDecision.case_id == row.id))
+            if first is not None:
+                # decided since the decider opened it: the same answer on every backend
+                # (SQLite's writes take turns; PostgreSQL's meet at the unique row), the
+                # conflict that names who decided, not the core's "case closed"
+                raise DecidedMeanwhile(case=case_id(row.number), game=row.game_code,
+                                       author=first.decided_by, at=_aware(first.decided_at))
             if t.confirmer_must_differ and row.filed_by == actor:
                 # four eyes: whoever files a case, for himself or "for" a player, never
                 # decides it, as nobody confirms his own protocol
