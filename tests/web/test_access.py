@@ -220,6 +220,7 @@ DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/screens/overlay-key", STAFF, {}),
     ("POST", "/t/{tid}/screens/overlay-key/revoke", STAFF, {}),
     ("POST", "/t/{tid}/screens/settings", STAFF, {"roles_delay": "bad"}),
+    ("POST", "/t/{tid}/screens/settings", STAFF, {}),  # nothing to set is refused too
     ("GET", "/api/t/{tid}/screens", STAFF, None),
     ("POST", "/api/t/{tid}/screens", STAFF, {}),
     ("POST", "/api/t/{tid}/screens/overlay-key", STAFF, None),

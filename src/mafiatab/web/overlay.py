@@ -423,14 +423,12 @@ async def settings_page(request: Request, tid: int, me: Who) -> Response:
     user = require_user(me)
     f = await _form(request)
     svc = screens_of(request)
+    # the staff's settings, read first: the asker is refused (by the service) before
+    # anything of the form is looked at, an empty form too
+    await run_in_threadpool(lambda: svc.screens.settings(tid, actor=user))
     if "roles_delay" in f:
-        try:
-            delay = _minutes(f["roles_delay"])
-        except HTTPException:
-            # the asker's refusal (the service's) before the content's
-            await run_in_threadpool(lambda: svc.screens.settings(tid, actor=user))
-            raise
-        await run_in_threadpool(svc.screens.set_roles_delay, tid, delay, actor=user)
+        await run_in_threadpool(svc.screens.set_roles_delay, tid, _minutes(f["roles_delay"]),
+                                actor=user)
     if "announcements" in f:
         await run_in_threadpool(svc.screens.set_announcements, tid, f["announcements"], actor=user)
     return RedirectResponse(f"/t/{tid}/screens", status_code=303)
