@@ -38,7 +38,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain.problems import Word, translate_clause
-from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError, StateError
+from mafiatab.services.errors import NotFound, PermissionDenied, StateError, Unreadable
 from mafiatab.services.invariants import removed_players
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
@@ -406,7 +406,7 @@ class CheckinService:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "check_in")
             if present is None:
-                raise ServiceError("bad_input", field="present")
+                raise Unreadable("bad_input", field="present")
             self._participant(s, t.id, player)
             self._mark(s, t.id, player, present, DESK, actor)
         return present
