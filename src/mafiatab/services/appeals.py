@@ -622,11 +622,6 @@ class Appeals:
             row = self._case_row(s, tournament, ref)
             return self._thread_role(s, tournament, row, actor) is not None
 
-    def may_set_end(self, tournament: int, game: str, actor: str) -> bool:
-        """Whether the account is the game's judge (staff may anyway)."""
-        with self.store.read() as s:
-            return actor in self._judges(s, tournament, game_row(s, tournament, game))
-
     def may_decide(self, tournament: int, actor: str) -> bool:
         return bool(self.access.roles_of(tournament, actor) & set(DECIDERS))
 

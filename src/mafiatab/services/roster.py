@@ -333,12 +333,6 @@ class Roster:
             return set(s.scalars(select(db.Participant.code).where(
                 db.Participant.tournament_id == tournament, db.Participant.withdrawn.is_(True))))
 
-    def refuse_withdrawn(self, tournament: int, ids: Sequence[str]) -> None:
-        """Refuse a seating that seats a withdrawn player."""
-        gone = [i for i in ids if i in self.withdrawn(tournament)]
-        if gone:
-            raise RosterError("withdrawn_seated", players=", ".join(gone))
-
     def add_text(self, tournament: int, text: str, *, actor: str) -> Added:
         self._may_register(tournament, actor)
         return self.add(tournament, parse_text(text), actor=actor)
