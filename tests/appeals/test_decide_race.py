@@ -1,24 +1,28 @@
-"""Two decisions of one case at the same moment, on PostgreSQL: on main the second one's
+"""Two decisions of one case at the same moment, on PostgreSQL and on SQLite: on main the second one's
 transaction met the first one's row of `appeal_decisions` (one decision per case) and the
 server answered 500 (the data stayed right). Now it is refused as a conflict (409) that
 names who decided first and keeps his decision.
 
 The race is made, not hoped for: a third connection holds `appeal_decisions` locked while
 the two head judges decide, and lets go only once both transactions are waiting for it
-(a state read from `pg_stat_activity`, not a time)."""
+(a state read from `pg_stat_activity`, not a time). SQLite's writes take turns, so there
+the second decision reads the first one's: the same 409 naming the winner, never the
+core's "case closed" (422)."""
 
 from __future__ import annotations
 
 import threading
 import time
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 
 from mafiatab.domain.appeals import Filing, Kind, Outcome, Subject
+from mafiatab.services.appeals import DecidedMeanwhile
 from mafiatab.services.errors import ConflictError
 from mafiatab.storage.engine import make_engine, upgrade
 from mafiatab.storage.models import HEAD_JUDGE
@@ -106,3 +110,51 @@ def test_two_decisions_at_once_give_a_conflict_naming_the_first(
     assert case.id in error.message("ru")
     decided = svc.appeals.case(cup.tid, case.id, actor=HJ)
     assert decided.case.decision is not None and decided.case.decision.by == winner
+
+
+def _filed(cup: Cup) -> tuple[str, datetime]:
+    soon = cup.published + timedelta(minutes=5)
+    filing = Filing(kind=Kind.APPEAL, player="p3", game="g1", subject=Subject.POSITIVE_EXTRA,
+                    awarded=Decimal("0"), claimed=Decimal("0.4"), text="my extra")
+    return cup.svc.appeals.file(cup.tid, filing, actor=PLAYER, now=soon).id, soon
+
+
+def test_two_decisions_at_once_on_sqlite_give_the_same_conflict(tmp_path: Path) -> None:
+    engine = make_engine(str(tmp_path / "race.sqlite"))
+    upgrade(engine)
+    try:
+        cup = make_cup(engine)
+        svc = cup.svc
+        svc.access.grant(cup.tid, SECOND, HEAD_JUDGE, actor=ORG)
+        case, soon = _filed(cup)
+        start = threading.Barrier(2)
+        outcomes: dict[str, object] = {}
+
+        def decide(who: str) -> None:
+            start.wait(60)
+            try:
+                outcomes[who] = svc.appeals.decide(
+                    cup.tid, case, actor=who, outcome=Outcome.REJECTED, reason=f"by {who}",
+                    now=soon + timedelta(minutes=1))
+            except Exception as e:  # what each got is compared below
+                outcomes[who] = e
+
+        threads = [threading.Thread(target=decide, args=(who,)) for who in (HJ, SECOND)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        lost = [who for who, got in outcomes.items() if isinstance(got, Exception)]
+        assert len(outcomes) == 2 and len(lost) == 1, outcomes
+        winner = SECOND if lost[0] == HJ else HJ
+        error = outcomes[lost[0]]
+        assert isinstance(error, DecidedMeanwhile), repr(error)  # was: Refused, 422
+        assert error.status == 409 and error.author == winner
+        assert winner in error.message("ru") and case in error.message("en")
+        # a decision asked for later still meets the winner's, by name
+        with pytest.raises(DecidedMeanwhile) as again:
+            svc.appeals.decide(cup.tid, case, actor=lost[0], outcome=Outcome.REJECTED,
+                               reason="again", now=soon + timedelta(minutes=2))
+        assert again.value.author == winner
+    finally:
+        engine.dispose()

@@ -12,6 +12,7 @@ import pytest
 from mafiatab.domain.appeals import Change, Filing, Kind, Outcome, Refused, Status, Subject
 from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.domain.protocol import SeatScores
+from mafiatab.services.appeals import DecidedMeanwhile
 from mafiatab.services.tournaments import PermissionDenied
 from mafiatab.storage.engine import make_engine, upgrade
 from tests.appeals.conftest import HJ, JUDGE, ORG, OTHER, PLAYER, VIEWER_NAME, Cup, make_cup
@@ -179,8 +180,9 @@ def test_fsm_8_9_decision_changes_the_protocol_and_the_standings_with_a_trace(cu
              if e[2].startswith("appeal")]
     assert [a[:2] for a in audit] == [(PLAYER, "appeal_file"), (HJ, "appeal_decide")]
     assert audit[1][2]["revision"] == 2 and audit[1][2]["changes"] == ["seat 3: extra — → +0.4"]
-    with pytest.raises(Refused):  # decided once
+    with pytest.raises(DecidedMeanwhile) as again:  # decided once: 409, naming who decided
         svc.appeals.decide(cup.tid, case.id, actor=HJ, outcome=Outcome.REJECTED, reason="again")
+    assert again.value.status == 409 and again.value.author == HJ
 
 
 def test_fsm_8_9_2_decision_after_the_last_round_started_is_warned(cup: Cup) -> None:

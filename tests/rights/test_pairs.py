@@ -62,13 +62,14 @@ TABLE: dict[Act, str] = {
         u_account     .   .   .   .   .   .   .   .   .   .
         no_roles      .   .   .   .   .   .   .   .   .   .
     """,
-    # a judge's role in T, given or taken
+    # a judge's role in T, given or taken (never given to an account that holds nothing:
+    # the administrator's, and the role would put it within the giver's reach)
     Act.GRANT_ROLE: """
         admin         .   .   .   .   .   .   .   .   .   .
         organizer     .   .   .   .   .   .   .   .   .   .
         admin_only    .   .   .   .   .   .   .   .   .   .
-        t_organizer   Y   Y   Y   .   Y   Y   Y   Y   Y   Y
-        t_head_judge  Y   Y   Y   .   .   Y   Y   Y   Y   Y
+        t_organizer   Y   Y   Y   .   Y   Y   Y   Y   Y   .
+        t_head_judge  Y   Y   Y   .   .   Y   Y   Y   Y   .
         t_judge       .   .   .   .   .   .   .   .   .   .
         t_viewer      .   .   .   .   .   .   .   .   .   .
         t_player_code .   .   .   .   .   .   .   .   .   .

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from mafiatab.services.errors import PermissionDenied
 from mafiatab.storage import models as db
+from mafiatab.storage.models import JUDGE
 from tests.rights.conftest import PASSWORD, World
 
 
@@ -87,3 +88,26 @@ def test_a_split_checks_both_sides(world: World) -> None:
     finally:
         svc.people.split(merge, actor="root")
     assert records(world) == before
+
+
+def test_an_organizer_does_not_take_an_account_without_roles_by_giving_it_one(
+        world: World) -> None:
+    """The vacuous case by a detour: a role given to an account that holds nothing would
+    put it within his reach (every role it holds is then in his tournament), and the
+    reset after it took the account over. The role is refused; so is the reset."""
+    svc = world.svc
+    with pytest.raises(PermissionDenied) as refused:
+        svc.access.grant(world.t, "plain", JUDGE, actor="t_org")
+    assert refused.value.code == "grant_unowned" and "plain" in refused.value.message("ru")
+    with pytest.raises(PermissionDenied):  # the CLI's way, and a player's link, alike
+        svc.access.grant_role(world.t, "plain", JUDGE, actor="t_org")
+    with pytest.raises(PermissionDenied):
+        svc.appeals.link_player(world.t, "p3", "plain", actor="t_org")
+    assert "plain" not in {u for u, _r in svc.access.staff(world.t)}
+    with pytest.raises(PermissionDenied):
+        svc.account_admin.reset_password("plain", "taken-over-2026", actor="t_org")
+    assert svc.accounts.check_password("plain", PASSWORD)
+    # a new account, made by the grant with its password, is the organizer's to invite
+    svc.access.grant(world.t, "t_new_judge", JUDGE, actor="t_org", password=PASSWORD)
+    assert "t_new_judge" in {u for u, _r in svc.access.staff(world.t)}
+    svc.access.revoke_role(world.t, "t_new_judge", JUDGE, actor="t_org")

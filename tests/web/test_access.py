@@ -4,6 +4,9 @@ The table below names, for each route of the app, the roles allowed; the test ca
 route as each role (with a valid CSRF token, so only the role decides) and checks that an
 allowed role is not refused (401/403 or a redirect to the sign-in page) and that every
 other role is. A route added to the app without a line here fails `test_every_route_listed`.
+
+The matrix runs against the built app on SQLite and on PostgreSQL (a fresh schema of its
+own): the refusals come from the services' transactions, which each backend runs.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from mafiatab.web.app import create_app
-from tests.web.conftest import ROLES, World, csrf_of
+from tests.storage.conftest import BACKENDS, pg_schema
+from tests.web.conftest import ROLES, World, csrf_of, make_world
 
 ALL = frozenset(ROLES)
 SIGNED = ALL - {"anon"}
@@ -216,6 +220,7 @@ DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/screens/overlay-key", STAFF, {}),
     ("POST", "/t/{tid}/screens/overlay-key/revoke", STAFF, {}),
     ("POST", "/t/{tid}/screens/settings", STAFF, {"roles_delay": "bad"}),
+    ("POST", "/t/{tid}/screens/settings", STAFF, {}),  # nothing to set is refused too
     ("GET", "/api/t/{tid}/screens", STAFF, None),
     ("POST", "/api/t/{tid}/screens", STAFF, {}),
     ("POST", "/api/t/{tid}/screens/overlay-key", STAFF, None),
@@ -253,6 +258,19 @@ OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "li
                     "replace")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
 PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code"}
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def world(request: pytest.FixtureRequest,
+          tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """The web tests' demo tournament on SQLite and on PostgreSQL (only this module's
+    matrix runs twice; the other web tests keep their SQLite world)."""
+    folder = tmp_path_factory.mktemp("access")
+    if request.param == "sqlite":
+        yield make_world(folder)
+        return
+    with pg_schema() as url:
+        yield make_world(folder, url)
 
 
 def app_routes(routes: list[Any]) -> Iterator[tuple[str, str]]:

@@ -132,11 +132,17 @@ def test_the_organizer_without_admin_still_creates_tournaments(engine: Engine) -
                   headers={"X-CSRF-Token": csrf}).status_code == 200
     page = c.get("/admin/accounts")
     assert page.status_code == 200 and '<option value="plain">' not in page.text
-    # once plain judges in org's tournament (and nowhere else), his password is org's too
-    svc.access.grant(tid, "plain", "judge", actor="org")
+    # nor does a role given to plain (who holds nothing anywhere) make his password
+    # org's: the role is refused (the vacuous case by a detour), and the page stays so
+    with pytest.raises(RightsDenied) as refused:
+        svc.access.grant(tid, "plain", "judge", actor="org")
+    assert refused.value.code == "grant_unowned"
     page = c.get("/admin/accounts")
-    assert '<option value="plain">' in page.text
+    assert '<option value="plain">' not in page.text
     assert '<option value="root">' not in page.text
+    # an account org's grant makes (with its password) is his to reset
+    svc.access.grant(tid, "plain2", "judge", actor="org", password=PASSWORD)
+    assert '<option value="plain2">' in c.get("/admin/accounts").text
 
 
 def _client(engine: Engine, user: str) -> tuple[TestClient, str]:

@@ -117,7 +117,7 @@ def test_the_head_judges_correction_in_the_browser(
     op.check("#four-eyes-check")
     op.click("#four-eyes-btn")
     op.wait_for_url(re.compile(rf".*/t/{tid}/setup#four-eyes$"))
-    assert op.locator("#four-eyes-check").is_checked() and svc.tournaments.four_eyes(tid)
+    assert op.locator("#four-eyes-check").is_checked() and svc.tournaments.four_eyes(tid, operator=True)
     op.locator("#four-eyes").screenshot(path=str(SCREENS / f"correct-four-eyes-{width}.png"))
     org.close()
     # ... and then the head judge's page says he does not confirm his own correction

@@ -178,10 +178,10 @@ def test_four_eyes_from_the_page_the_api_and_the_cli(
     # the head judge does not switch his own check
     r = hj.post(f"/t/{tid}/setup/four-eyes", data={"csrf": csrf_of(hj), "four_eyes": "on"},
                 follow_redirects=False)
-    assert r.status_code == 403 and not svc.tournaments.four_eyes(tid)
+    assert r.status_code == 403 and not svc.tournaments.four_eyes(tid, operator=True)
     r = org.post(f"/t/{tid}/setup/four-eyes", data={"csrf": csrf_of(org), "four_eyes": "on"},
                  follow_redirects=False)
-    assert r.status_code == 303 and svc.tournaments.four_eyes(tid)
+    assert r.status_code == 303 and svc.tournaments.four_eyes(tid, operator=True)
     assert 'id="four-eyes-check" checked' in org.get(f"/t/{tid}/setup").text
     # on: the corrector does not confirm his correction, refused in words
     code, seat, base = submitted(world, svc, 2)
@@ -208,16 +208,16 @@ def test_four_eyes_from_the_page_the_api_and_the_cli(
     r = org.put(f"/api/t/{tid}/four-eyes", json={"on": False},
                 headers={"X-CSRF-Token": csrf_of(org)})
     assert r.status_code == 200 and r.json() == {"four_eyes": False}
-    assert not svc.tournaments.four_eyes(tid)
+    assert not svc.tournaments.four_eyes(tid, operator=True)
     # the CLI
     runner = CliRunner()
     done = runner.invoke(cli_app, ["four-eyes", str(tid), "on", "--as", "organizer",
                                    "--db", str(world.db)])
     assert done.exit_code == 0, done.output
-    assert "«четыре глаза» включено" in done.output and svc.tournaments.four_eyes(tid)
+    assert "«четыре глаза» включено" in done.output and svc.tournaments.four_eyes(tid, operator=True)
     refused = runner.invoke(cli_app, ["four-eyes", str(tid), "off", "--as", "headjudge",
                                       "--db", str(world.db)])
-    assert refused.exit_code == 1 and svc.tournaments.four_eyes(tid)
+    assert refused.exit_code == 1 and svc.tournaments.four_eyes(tid, operator=True)
     actions = [a for _at, _u, a, _d in svc.tournaments.audit_log(tid, actor="organizer")]
     assert actions.count("four_eyes_on") == 2 and actions.count("four_eyes_off") == 1
 

@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 from fastapi.testclient import TestClient
 
 from mafiatab.services.facade import Services
+from mafiatab.services.tournaments import stage_code
 from mafiatab.storage.engine import make_engine
-from mafiatab.web.setup_pages import stage_code
 from tests.web.conftest import World, csrf_of
 
 

@@ -61,7 +61,7 @@ def four_eyes_command(
         if state is not None:
             assert actor is not None
             svc.tournaments.set_options(tid, actor=actor, confirmer_must_differ=STATES[state])
-        on = svc.tournaments.four_eyes(tid)
+        on = svc.tournaments.four_eyes(tid, operator=True)
     print(_t("on" if on else "off", lang))
 
 

@@ -155,7 +155,9 @@ class Access:
               password: str | None = None) -> None:
         """Give a role (organizers: any; head judges: judge and viewer). A `password`
         makes a *new* account with it; an account that exists keeps its password
-        (refused rather than silently ignored, so the organizer knows)."""
+        (refused rather than silently ignored, so the organizer knows). Who may hand out
+        roles here is asked before the name, the role or the password is looked at."""
+        self._may_hand_out(tournament, actor)
         if role not in ROLES:
             raise ServiceError("bad_role", role=role, choices=", ".join(ROLES))
         key = account_key(user)
@@ -175,6 +177,7 @@ class Access:
     def revoke_role(self, tournament: int, user: str, role: str, *, actor: str) -> None:
         """Take a role away; the account's next request no longer has it (roles are read
         on every request). A code account's codes for that role die with it."""
+        self._may_hand_out(tournament, actor)
         key = account_key(user)
         with self.store.write() as s:
             t = tournament_row(s, tournament)
@@ -190,6 +193,12 @@ class Access:
                     SignInCode.role == role, SignInCode.revoked_at.is_(None))):
                 end_code_sessions_in(s, row)
             record_audit(s, actor, t.id, "revoke_role", {"user": key, "role": role})
+
+    def _may_hand_out(self, tournament: int, actor: str) -> None:
+        """Refused unless `actor` hands out some role in the tournament (its staff: the
+        rights model's `MANAGE`); the role and the account are the rights model's next."""
+        with self.store.read() as s:
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
 
     def staff(self, tournament: int) -> list[tuple[str, str]]:
         """(user, role) pairs of the tournament."""
@@ -219,6 +228,7 @@ class Access:
         code to such an account; never one for an account that exists otherwise. It
         lives until the tournament ends, or `ttl`, or until revoked. Head judges hand
         out judge and viewer codes only."""
+        self._may_hand_out(tournament, actor)
         if role not in CODE_ROLES:
             raise AccountError("code_role", roles=list(CODE_ROLES))
         if ttl is not None and not dt.timedelta(minutes=1) <= ttl <= dt.timedelta(days=30):

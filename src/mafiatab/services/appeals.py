@@ -269,6 +269,10 @@ class Appeals:
         """A sign-in code for a player's own page (shown once): (account, code). The
         account is `user` or "<tournament>-<player>", a code account of this tournament
         (never an account that exists otherwise), linked to the player."""
+        with self.store.read() as s:  # the staff's, asked before the names are looked at
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
+        if not player.strip():
+            raise ServiceError("bad_input", field="player")
         key = account_key(user or f"{tournament}-{player}")
         with self.store.write() as s:
             t = tournament_row(s, tournament)
@@ -293,12 +297,16 @@ class Appeals:
             return {p: u for p, u in rows}
 
     # --- the schedule and the games' times -------------------------------------------------
-    def set_schedule(self, tournament: int, schedule: ap.Schedule, *, actor: str) -> None:
+    def set_schedule(self, tournament: int, schedule: ap.Schedule | None, *,
+                     actor: str) -> None:
         """Store the rounds' days and start times (rounds not listed keep theirs) and when
-        the tables were closed. Staff only."""
+        the tables were closed. Staff only (asked first); `schedule` None: what was sent
+        was no schedule (refused after the asker is checked)."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
+            if schedule is None:
+                raise ServiceError("bad_input", field="schedule")
             stages = {code: sid for code, sid in s.execute(
                 select(db.Stage.code, db.Stage.id).where(db.Stage.tournament_id == t.id))}
             for r in schedule.rounds:
@@ -381,16 +389,22 @@ class Appeals:
             _sched, stored = self._schedule(s, t.id)
         return [] if stored else ["schedule_missing"]
 
-    def set_game_end(self, tournament: int, game: str, ended: dt.datetime, *,
+    def set_game_end(self, tournament: int, game: str, ended: dt.datetime | None, *,
                      actor: str) -> None:
-        """When the game ended (its judge or staff): FIIM 8.9.1 counts from it."""
+        """When the game ended (its judge or staff): FIIM 8.9.1 counts from it. `ended`
+        None: no moment was sent (refused after the asker is checked)."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            row = game_row(s, t.id, game)
             roles = roles_in(s, t.id, actor)
-            if not roles & STAFF and not (JUDGE in roles and self._judges(s, t.id, row) & {actor}):
+            if not roles & (STAFF | {JUDGE}):  # an outsider learns nothing of the game
                 raise PermissionDenied("not_allowed", user=actor, action="manage",
                                        tournament=t.name, roles=sorted(STAFF | {JUDGE}))
+            row = game_row(s, t.id, game)
+            if not roles & STAFF and not self._judges(s, t.id, row) & {actor}:
+                raise PermissionDenied("not_allowed", user=actor, action="manage",
+                                       tournament=t.name, roles=sorted(STAFF | {JUDGE}))
+            if ended is None:
+                raise ServiceError("bad_input", field="ended")
             times = s.get(db.GameTime, row.id)
             if times is None:
                 s.add(db.GameTime(game_id=row.id, ended_at=_aware(ended)))
@@ -608,13 +622,15 @@ class Appeals:
             row = self._case_row(s, tournament, ref)
             return self._thread_role(s, tournament, row, actor) is not None
 
-    def may_set_end(self, tournament: int, game: str, actor: str) -> bool:
-        """Whether the account is the game's judge (staff may anyway)."""
-        with self.store.read() as s:
-            return actor in self._judges(s, tournament, game_row(s, tournament, game))
-
     def may_decide(self, tournament: int, actor: str) -> bool:
         return bool(self.access.roles_of(tournament, actor) & set(DECIDERS))
+
+    def require_may_decide(self, tournament: int, actor: str) -> None:
+        """Refused unless `actor` decides cases here (the head judge, the appeals
+        commission): what the decision form asks when what was sent could not be read,
+        so that a refusal for the role comes before one for the content."""
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, DECIDERS, "decide")
 
     def add_message(self, tournament: int, ref: str | int, text: str, *, actor: str,
                     now: dt.datetime | None = None) -> CaseView:
@@ -628,6 +644,8 @@ class Appeals:
                 raise PermissionDenied("not_allowed", user=actor, action="write",
                                        tournament=t.name, roles=[PLAYER, JUDGE, HEAD_JUDGE])
             role, author = who
+            if not text.strip():
+                raise ServiceError("bad_input", field="text")
             message = ap.Message(author=author, role=role, at=moment, text=text.strip())
             ap.add_message(self._load_case(s, row), message)  # raises Refused
             s.add(db.AppealMessage(case_id=row.id, author=author, role=role.value, at=moment,
@@ -639,8 +657,10 @@ class Appeals:
             return self._view(s, row, schedule, self._profile(t))
 
     def withdraw(self, tournament: int, ref: str | int, *, actor: str,
-                 now: dt.datetime | None = None) -> CaseView:
-        """The player takes his case back (it still counts in FSM 8.9.6's limits)."""
+                 now: dt.datetime | None = None, confirmed: bool = True) -> CaseView:
+        """The player takes his case back (it still counts in FSM 8.9.6's limits);
+        `confirmed` False (the form's "yes" missing) is refused after the asker is
+        checked."""
         moment = self._now(now)
         with self.store.write() as s:
             t = tournament_row(s, tournament)
@@ -648,6 +668,8 @@ class Appeals:
             if row.player_code not in account_players(s, t.id, actor):
                 raise PermissionDenied("not_allowed", user=actor, action="withdraw",
                                        tournament=t.name, roles=[PLAYER])
+            if not confirmed:
+                raise ServiceError("bad_input", field="confirm")
             case = ap.withdraw(self._load_case(s, row), moment)
             note = case.messages[-1]
             s.add(db.AppealMessage(case_id=row.id, author=note.author, role=note.role.value,
@@ -692,6 +714,13 @@ class Appeals:
                 raise PermissionDenied("not_allowed", user=actor, action="decide",
                                        tournament=t.name, roles=sorted(DECIDERS))
             row = self._case_row(s, t.id, ref)
+            first = s.scalar(select(db.AppealDecision).where(db.AppealDecision.case_id == row.id))
+            if first is not None:
+                # decided since the decider opened it: the same answer on every backend
+                # (SQLite's writes take turns; PostgreSQL's meet at the unique row), the
+                # conflict that names who decided, not the core's "case closed"
+                raise DecidedMeanwhile(case=case_id(row.number), game=row.game_code,
+                                       author=first.decided_by, at=_aware(first.decided_at))
             if t.confirmer_must_differ and row.filed_by == actor:
                 # four eyes: whoever files a case, for himself or "for" a player, never
                 # decides it, as nobody confirms his own protocol

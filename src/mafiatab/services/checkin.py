@@ -38,7 +38,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain.problems import Word, translate_clause
-from mafiatab.services.errors import NotFound, PermissionDenied, StateError
+from mafiatab.services.errors import NotFound, PermissionDenied, StateError, Unreadable
 from mafiatab.services.invariants import removed_players
 from mafiatab.services.revision_log import whole
 from mafiatab.services.store import (
@@ -398,11 +398,15 @@ class CheckinService:
         return {r.player_code: Presence(r.player_code, r.method, r.by_user, aware(r.at))
                 for r in s.scalars(select(db.CheckIn).where(db.CheckIn.tournament_id == tid))}
 
-    def set_present(self, tournament: int, player: str, present: bool, *, actor: str) -> bool:
-        """The desk ticks (or unticks) a player. Staff only; audited. Returns the new state."""
+    def set_present(self, tournament: int, player: str, present: bool | None, *,
+                    actor: str) -> bool:
+        """The desk ticks (or unticks) a player. Staff only; audited. Returns the new state.
+        `present` None: the request said neither (refused after the asker is checked)."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "check_in")
+            if present is None:
+                raise Unreadable("bad_input", field="present")
             self._participant(s, t.id, player)
             self._mark(s, t.id, player, present, DESK, actor)
         return present

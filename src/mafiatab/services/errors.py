@@ -66,6 +66,13 @@ class StateError(ServiceError):
     status = 409
 
 
+class Unreadable(ServiceError):
+    """What was sent could not be read as the use case's input (422); refused after the
+    asker is checked, so that a refusal for the role comes first."""
+
+    status = 422
+
+
 class PermissionDenied(ServiceError):
     """The user's role in the tournament does not allow the step."""
 
@@ -95,4 +102,5 @@ class ConflictError(ServiceError):
 
 
 
-__all__ = ["ConflictError", "NotFound", "PermissionDenied", "Refused", "ServiceError", "StateError"]
+__all__ = ["ConflictError", "NotFound", "PermissionDenied", "Refused", "ServiceError", "StateError",
+           "Unreadable"]

@@ -21,9 +21,10 @@ from mafiatab.domain.validation import validate_game
 from mafiatab.formats.tournament_json import read_tournament
 from mafiatab.services.access import STAFF, grant_in
 from mafiatab.services.accounts import account_key
-from mafiatab.services.errors import NotFound
+from mafiatab.services.errors import NotFound, ServiceError
 from mafiatab.services.reads import require_published, staff_in
 from mafiatab.services.rights import AccountRef, Act, require
+from mafiatab.services.roster import RosterError
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -121,9 +122,34 @@ class Games:
                 self.assign_judge(tournament, game.id, judge, actor=actor)
         return info
 
+    def enter_seating_lines(self, tournament: int, lines: Sequence[Sequence[str]], *,
+                            actor: str) -> int:
+        """The set-up form's seating, one table a line: stage, round, table, ten players
+        by seat, an optional judge. The staff's (asked first); a line that is no table's,
+        or one that seats a withdrawn player, refuses the whole form (nothing seated).
+        Returns the count."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "save")
+            withdrawn = set(s.scalars(select(db.Participant.code).where(
+                db.Participant.tournament_id == t.id, db.Participant.withdrawn.is_(True))))
+            for x in lines:
+                if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
+                    raise ServiceError("seating_line", line=" ".join(x)[:80])
+                gone = [p for p in x[3:13] if p in withdrawn]
+                if gone:
+                    raise RosterError("withdrawn_seated", players=", ".join(gone))
+            for x in lines:
+                self.enter_seating(tournament, x[0], int(x[1]), int(x[2]), x[3:13], actor=actor,
+                                   judge=x[13] if len(x) > 13 else None)
+        return len(lines)
+
     def import_seating(self, tournament: int, data: bytes, *, actor: str) -> int:
         """Seating from a format-1 file: each of its games' stage, round, table and
-        players by seat (roles, results and scores in it are ignored). Returns the count."""
+        players by seat (roles, results and scores in it are ignored). Returns the count.
+        The staff's, asked before the file is read."""
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, STAFF, "save")
         t, problems = read_tournament(data)
         if t is None:
             raise ProtocolRefused(problems)

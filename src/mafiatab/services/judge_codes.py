@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from mafiatab.services.accounts import AccountError
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.rights import AccountRef, Act, TournamentRef, decide, require
 from mafiatab.services.store import Store, tournament_row
 from mafiatab.storage import models as db
@@ -65,8 +66,15 @@ class JudgeCodes:
             u.code_tournament_id = t.id
             return True
 
-    def issue_for_round(self, tournament: int, stage: str, rnd: int, *, actor: str,
+    def issue_for_round(self, tournament: int, stage: str | None, rnd: int, *, actor: str,
                         lang: str = "ru") -> list[TableCode]:
+        """A code for each table judge of the round who signs in with codes (staff only,
+        asked first: the list names the round's judges). `stage` None: the form named no
+        round (refused after the role is checked)."""
+        with self.store.read() as s:
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
+        if stage is None:
+            raise ServiceError("bad_input", field="round")
         out = []
         for g in self.games.overview(tournament):
             if g.stage != stage or g.round != rnd:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
@@ -169,13 +169,23 @@ class Protocols:
             return profile_of(tournament_row(s, tournament))[0]
 
     def may_edit(self, tournament: int, code: str, actor: str) -> bool:
+        try:
+            self.require_may(tournament, code, actor, "save")
+        except PermissionDenied:
+            return False
+        return True
+
+    def require_may(self, tournament: int, code: str, actor: str, action: str) -> None:
+        """Refused (`PermissionDenied`) unless `actor` may `action` the game's protocol
+        now: "save" (edit it: its judge while it is his, staff always), "replace" (a
+        seated player, as "save"), or "correct" (staff). What a form asks when what was
+        sent could not be read, so that a refusal for the role comes before one for the
+        content; staff are asked before the game is looked up."""
         with self.store.read() as s:
+            if action == "correct":
+                require_role(s, tournament_row(s, tournament), actor, CONFIRMERS, action)
             scene = self._scene(s, tournament, code, actor)
-            try:
-                self._may_edit(scene, actor, "save")
-            except PermissionDenied:
-                return False
-            return True
+            self._may_edit(scene, actor, action)
 
     def four_eyes_refusal(self, tournament: int, code: str, actor: str) -> ServiceError | None:
         """Why four eyes would refuse `actor` confirming the submitted protocol now (the
@@ -300,18 +310,22 @@ class Protocols:
         raise conflict
 
     def correct(self, tournament: int, code: str, game: model.Game, *, actor: str,
-                reason: str, base_revision: int) -> RevisionInfo:
+                reason: str, base_revision: int, unread: Sequence[Problem] = ()
+                ) -> RevisionInfo:
         """The head judge's (or organizer's) correction of a submitted protocol, with its
         reason: a new *submitted* revision (still waiting for confirmation) marked with
         who, when, why and what changed. Refused when the protocol is not submitted, the
-        reason is blank, nothing changed, or the result breaks a rule (every problem)."""
+        reason is blank, nothing changed, or the result breaks a rule (every problem).
+        `unread`: what the form could not read; any refuses the correction (after the
+        role is checked) with those problems."""
         conflict: ConflictError | None = None
         try:
             with self.store.write() as s:
+                # the role first: an outsider learns nothing of the game
+                require_role(s, tournament_row(s, tournament), actor, CONFIRMERS, "correct")
                 scene = self._scene(s, tournament, code, actor)
-                if not scene.staff:
-                    raise PermissionDenied("not_allowed", user=actor, action="correct",
-                                           tournament=scene.t.name, roles=sorted(CONFIRMERS))
+                if unread:
+                    raise ProtocolRefused(list(unread))
                 if base_revision != scene.row.head_revision:
                     conflict = self._conflict(s, scene, base_revision, actor,
                                               self._placed(scene, game), "correct")

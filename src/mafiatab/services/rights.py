@@ -22,7 +22,10 @@ is above its table judges, appeals commission, viewers and players. From that or
   role; a head judge judge, viewer and player: the appeals commission reviews the head
   judge's decisions, so the organizer appoints it), and that every role the account
   holds there be one the actor hands out. Never one's own roles. A code opens the whole
-  account, so it is issued only for an account with no right and no role elsewhere.
+  account, so it is issued only for an account with no right and no role elsewhere. A
+  role is not given to an account that exists and holds nothing anywhere (no role, no
+  right, not a code account of this tournament): that account is the administrator's,
+  and the role would make it the giver's to reset (the vacuous case again).
 * **Acting on a person's records** (a merge, a split) changes each tournament the records
   were played in, on both sides: the kept record's and the merged one's. The actor needs
   the organizer or administrator right and to organize every such tournament. A
@@ -129,6 +132,8 @@ class Holder:
     admin: bool = False
     organizer: bool = False
     roles: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    #: the tournament a code account belongs to (it signs in nowhere else)
+    code_tournament: int | None = None
 
     def in_(self, tournament: int) -> frozenset[str]:
         return self.roles.get(tournament, frozenset())
@@ -170,7 +175,8 @@ class Known:
             for uid, u in users.items():
                 self.holders[u.name] = Holder(
                     u.name, True, u.password_hash is not None, bool(u.admin),
-                    bool(u.organizer), {t: frozenset(r) for t, r in roles[uid].items()})
+                    bool(u.organizer), {t: frozenset(r) for t, r in roles[uid].items()},
+                    u.code_tournament_id)
             for name in part:
                 self.holders.setdefault(name, Holder(name))
 
@@ -259,6 +265,9 @@ def _in_tournament(s: Session, k: Known, me: Holder, act: Act, target: AccountRe
                             tournament=k.name(s, tid), role=above[0])
     if act is Act.ISSUE_CODE and (them.admin or them.organizer or set(them.roles) - {tid}):
         return RightsDenied("code_elsewhere", user=me.name, target=target.name)
+    if (act is Act.GRANT_ROLE and them.exists and not me.admin and not them.roles
+            and not (them.admin or them.organizer) and them.code_tournament != tid):
+        return RightsDenied("grant_unowned", user=me.name, target=target.name)
     return None
 
 

@@ -51,6 +51,8 @@ from mafiatab.texts import say
 from mafiatab.texts.refusals import ROSTER, ROSTER_REASON
 
 MANAGE: Final = frozenset({ORGANIZER, HEAD_JUDGE})
+#: who registers players (the head judge corrects and withdraws them on the day)
+REGISTER: Final = frozenset({ORGANIZER})
 MAX_NICK: Final = 100
 MAX_CLUB: Final = 100
 MAX_ID: Final = 40
@@ -331,24 +333,25 @@ class Roster:
             return set(s.scalars(select(db.Participant.code).where(
                 db.Participant.tournament_id == tournament, db.Participant.withdrawn.is_(True))))
 
-    def refuse_withdrawn(self, tournament: int, ids: Sequence[str]) -> None:
-        """Refuse a seating that seats a withdrawn player."""
-        gone = [i for i in ids if i in self.withdrawn(tournament)]
-        if gone:
-            raise RosterError("withdrawn_seated", players=", ".join(gone))
-
     def add_text(self, tournament: int, text: str, *, actor: str) -> Added:
+        self._may_register(tournament, actor)
         return self.add(tournament, parse_text(text), actor=actor)
 
     def add_file(self, tournament: int, data: bytes, filename: str, *, actor: str) -> Added:
+        self._may_register(tournament, actor)  # before the file is read
         return self.add(tournament, parse_file(data, filename), actor=actor)
 
+    def _may_register(self, tournament: int, actor: str) -> None:
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, REGISTER, "manage")
+
     def add(self, tournament: int, parsed: Parsed, *, actor: str) -> Added:
-        """Register the parsed lines that can be players; the others come back refused."""
+        """Register the parsed lines that can be players (the organizer's); the others
+        come back refused."""
         out = Added(refused=list(parsed.refused))
         with self.store.write() as s:
             t = tournament_row(s, tournament)
-            require_role(s, t, actor, MANAGE, "manage")
+            require_role(s, t, actor, REGISTER, "manage")
             known = s.execute(
                 select(db.Participant.code, db.Player.nickname)
                 .join(db.Player, db.Player.id == db.Participant.player_id)
@@ -409,12 +412,12 @@ class Roster:
     def edit(self, tournament: int, player: str, nickname: str, club: str | None, *,
              actor: str) -> model.Player:
         """Correct a player's nickname and club: the participant moves to that identity."""
-        got = _entry(0, "", [nickname, club or ""], ["nickname", "club"])
-        if isinstance(got, Refusal):
-            raise RosterError("bad_player", player=player, reason=got.word())
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
+            got = _entry(0, "", [nickname, club or ""], ["nickname", "club"])
+            if isinstance(got, Refusal):
+                raise RosterError("bad_player", player=player, reason=got.word())
             row = s.scalar(select(db.Participant).where(db.Participant.tournament_id == t.id,
                                                         db.Participant.code == player))
             if row is None:
@@ -462,6 +465,22 @@ class Roster:
                 raise RosterError("no_participant", player=player)
             record_audit(s, actor, t.id, "withdraw_player" if withdrawn else "reinstate_player",
                          {"player": player})
+
+    def update(self, tournament: int, player: str, *, actor: str, nickname: str | None = None,
+               club: str | None = None, withdrawn: bool | None = None) -> RosterLine:
+        """The API's change of one player (staff, asked first): withdrawn or brought back,
+        his nickname and club corrected; his line as it is now."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
+            if withdrawn is not None:
+                self.withdraw(tournament, player, actor=actor, withdrawn=withdrawn)
+            if nickname is not None:
+                self.edit(tournament, player, nickname, club, actor=actor)
+            line = next((x for x in self.lines(tournament) if x.id == player), None)
+            if line is None:
+                raise RosterError("no_participant", player=player)
+            return line
 
 
 __all__ = ["Added", "Entry", "HEADERS", "Parsed", "Refusal", "Roster", "RosterError",

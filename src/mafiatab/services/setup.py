@@ -133,19 +133,20 @@ class TournamentSetup:
     def change_rules(self, tournament: int, rules: str, options: Mapping[str, str], *,
                      actor: str) -> None:
         """Set the rule profile and its switched readings; refused once a game is entered
-        (with the game), or for a profile or reading that does not exist."""
-        if rules not in PROFILES:
-            raise SetupInvalid("rules_needed", choices=rule_choices())
-        offered = {o.name: o for o in rule_options_of(PROFILES[rules])}
-        chosen = {k: v for k, v in options.items() if k in offered}
-        probe = model.Tournament(name="", rules=rules, players=[], stages=[],
-                                 rule_options=chosen)
-        _, problems = profile_for(probe)
-        if problems:
-            raise ProtocolRefused(problems)
+        (with the game), or for a profile or reading that does not exist (after the role
+        is checked)."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
+            if rules not in PROFILES:
+                raise SetupInvalid("rules_needed", choices=rule_choices())
+            offered = {o.name: o for o in rule_options_of(PROFILES[rules])}
+            chosen = {k: v for k, v in options.items() if k in offered}
+            probe = model.Tournament(name="", rules=rules, players=[], stages=[],
+                                     rule_options=chosen)
+            _, problems = profile_for(probe)
+            if problems:
+                raise ProtocolRefused(problems)
             entered = first_entered(s, t.id)
             if entered is not None:
                 raise SetupRefused("rules_locked", game=entered.game, state=entered.state,
@@ -155,11 +156,16 @@ class TournamentSetup:
             record_audit(s, actor, t.id, "change_rules",
                          {"rules": [old[0], rules], "rule_options": [old[1], chosen]})
 
-    def record_print(self, tournament: int, stage: str, rnd: int, *, actor: str) -> None:
-        """The blank protocols of a round were printed (a step of the path)."""
+    def record_print(self, tournament: int, stage: str | None, rnd: int, *,
+                     actor: str) -> None:
+        """The blank protocols of a round are printed (a step of the path): the staff's,
+        asked before the sheets are made. `stage` None: the form named no round (refused
+        after the role is checked)."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
+            if stage is None:
+                raise ServiceError("bad_input", field="round")
             record_audit(s, actor, t.id, "print_blanks", {"stage": stage, "round": rnd})
 
     def steps(self, tournament: int, *, actor: str) -> list[Step]:

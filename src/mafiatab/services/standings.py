@@ -32,7 +32,7 @@ from mafiatab.domain.standings import (
 )
 from mafiatab.services.access import STAFF
 from mafiatab.services.clock import utcnow
-from mafiatab.services.errors import ServiceError
+from mafiatab.services.errors import PermissionDenied, ServiceError
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.reads import require_published, staff_in
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
@@ -47,6 +47,8 @@ Stamp = tuple[int, int]
 IDENTITY_ACTIONS: Final = ("merge_players", "split_players")
 #: the longest reason of a lot drawn again
 LOT_REASON_MAX: Final = 500
+#: the longest seed of a drawing of lots
+LOT_SEED_MAX: Final = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,18 +218,36 @@ class StandingsBoard:
         return stamp
 
     # --- lots ---
-    def lots(self, tournament: int) -> list[LotRecord]:
-        """Every drawing of lots, oldest first (the standings and the head judge show them)."""
+    def lots(self, tournament: int, *, actor: str | None) -> list[LotRecord]:
+        """Every drawing of lots, oldest first, with its seed, who and when: the
+        tournament's staff's record (the head judge's overview, the API)."""
         with self.store.read() as s:
-            return lot_records(list(tournament_row(s, tournament).lot_draws or []))
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor or "", STAFF, "manage")
+            return lot_records(list(t.lot_draws or []))
+
+    def published_lots(self, tournament: int, *, actor: str | None) -> list[LotRecord]:
+        """The drawings the standings page shows this reader: staff every one; anyone
+        else only while the standings and their extras are published (a tie in the total
+        would tell what is hidden), else none."""
+        with self.store.read() as s:
+            t = tournament_row(s, tournament)
+            try:
+                require_published(s, t, actor, extras=True, action="read_standings")
+            except PermissionDenied:
+                return []
+            return lot_records(list(t.lot_draws or []))
 
     def record_lot(self, tournament: int, seed: str, *, actor: str) -> list[model.LotDraw]:
         """A recorded draw among the players who need one (FIIM 8.8.5, FSM 8.7.6), with
-        who drew it and when; audited."""
+        who drew it and when; audited. A blank seed is refused after the role is checked."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
             known = len(lot_records(list(t.lot_draws or [])))
+        seed = seed.strip()
+        if not seed:
+            raise ServiceError("bad_input", field="seed")
         draws = draw_lots(self.compute(tournament).rows, seed)
         if not draws:
             return []
@@ -240,15 +260,17 @@ class StandingsBoard:
         """A drawing of lots corrected: its groups drawn again with a new seed, recorded
         with the reason, who and when, beside the drawing it replaces (`number`: which;
         default the newest one not yet replaced); audited as `lot_redraw`."""
-        reason = reason.strip()
-        if not reason:
-            raise ServiceError("lot_reason_needed")
-        if len(reason) > LOT_REASON_MAX:
-            raise ServiceError("lot_reason_long", limit=LOT_REASON_MAX)
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
             records = lot_records(list(t.lot_draws or []))
+        reason, seed = reason.strip(), seed.strip()
+        if not seed or len(seed) > LOT_SEED_MAX:
+            raise ServiceError("bad_input", field="seed")
+        if not reason:
+            raise ServiceError("lot_reason_needed")
+        if len(reason) > LOT_REASON_MAX:
+            raise ServiceError("lot_reason_long", limit=LOT_REASON_MAX)
         open_ = [r for r in records if r.replaced_by is None]
         old = next((r for r in reversed(open_) if number is None or r.number == number), None)
         if old is None:
@@ -258,7 +280,9 @@ class StandingsBoard:
                             detail={"seed": seed, "reason": reason, "replaces": old.number,
                                     "before": [list(d.order) for d in old.draws]},
                             known=len(records), extra={"reason": reason, "replaces": old.number})
-        return next(r for r in self.lots(tournament) if r.number == n)
+        with self.store.read() as s:
+            stored = lot_records(list(tournament_row(s, tournament).lot_draws or []))
+        return next(r for r in stored if r.number == n)
 
     def _write_lot(self, tournament: int, draws: list[model.LotDraw], *, actor: str,
                    action: str, detail: dict[str, Any], known: int,

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 from mafiatab.domain import protocol as model
 from mafiatab.domain.standings import Standings
 from mafiatab.domain.teams import Team, TeamRow, TeamsRefused, check_teams, team_standings
-from mafiatab.services.errors import ServiceError
+from mafiatab.services.access import STAFF
+from mafiatab.services.errors import PermissionDenied, ServiceError
 from mafiatab.services.reads import staff_in
 from mafiatab.services.store import (
     Store,
@@ -106,6 +107,12 @@ class TeamService:
             tournament_row(s, tournament)
             return [Team(x.id, x.name, tuple(x.members)) for x in teams_in(s, tournament)]
 
+    def require_may_register(self, tournament: int, actor: str) -> None:
+        """Refused unless `actor` registers teams here (the organizer): what the form asks
+        when its text is no teams, so that a refusal for the role comes first."""
+        with self.store.read() as s:
+            require_role(s, tournament_row(s, tournament), actor, {ORGANIZER}, "manage")
+
     def register(self, tournament: int, teams: Sequence[Team], *, actor: str) -> None:
         """Replace the tournament's teams. Organizer only; refused (`TeamsRefused`) when a
         player is in two teams, unknown, or a team is empty; audited."""
@@ -123,14 +130,20 @@ class TeamService:
                 "teams": [{"id": x.id, "name": x.name, "members": list(x.members)}
                           for x in teams]})
 
-    def view(self, tournament: int, *, actor: str | None) -> list[TeamRow] | None:
+    def view(self, tournament: int, *, actor: str | None, refuse: bool = False
+             ) -> list[TeamRow] | None:
         """The team standings as this reader may see them: None while the standings are
-        closed to him (staff always see them)."""
+        closed to him (staff always see them); with `refuse`, `PermissionDenied` instead
+        (the API)."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
             web = s.get(db.WebSettings, t.id)
             hidden = bool(web and web.standings_hidden and not web.finished)
             if hidden and not staff_in(s, t, actor):
+                if refuse:
+                    raise PermissionDenied("not_allowed", user=actor or "-",
+                                           action="read_standings", tournament=t.name,
+                                           roles=sorted(STAFF))
                 return None
         return self.standings(tournament)
 

@@ -50,6 +50,7 @@ from mafiatab.services.errors import (
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.revision_log import whole
 from mafiatab.services.rights import Act, TournamentRef, require
+from mafiatab.services.setup import SetupInvalid, rule_choices
 from mafiatab.services.store import (
     StaleRevision,
     Store,
@@ -214,6 +215,20 @@ def _diff_value(a: Any, b: Any, path: str, out: dict[str, list[Any]]) -> None:
         out[path] = [a, b]
 
 
+#: the code a new stage of each kind is given (its id in files and addresses, never shown)
+STAGE_CODE: Final = {"qualification": "qual", "semifinal": "semi", "final": "final"}
+
+
+def stage_code(kind: str, taken: set[str]) -> str:
+    """A new stage's id: its kind's code, numbered when the tournament has one already
+    ("semi", "semi2")."""
+    base = STAGE_CODE.get(kind, "stage")
+    n = 1
+    while (code := base if n == 1 else f"{base}{n}") in taken:
+        n += 1
+    return code
+
+
 def revision_info(s: Session, code: str, rev: db.ProtocolRevision) -> RevisionInfo:
     """A stored revision as the services hand it out."""
     author = s.get(db.User, rev.author_id)
@@ -329,8 +344,14 @@ class Tournaments:
 
     def new_tournament(self, name: str, rules: str, *, actor: str,
                        stages: Sequence[model.Stage] = ()) -> int:
-        """A tournament created from the web: only an account with the organizer right."""
+        """A tournament created from the web: only an account with the organizer right
+        (asked first); a name of 1 to 200 characters, rules chosen from the profiles."""
         self.access.require_organizer(actor)
+        name = name.strip()
+        if not name or len(name) > 200:
+            raise ServiceError("bad_input", field="name")
+        if rules not in PROFILES:
+            raise SetupInvalid("rules_needed", choices=rule_choices())
         return self.create_tournament(name, rules, actor=actor, stages=stages)
 
     def import_as_organizer(self, data: bytes, *, actor: str) -> int:
@@ -367,10 +388,15 @@ class Tournaments:
             if changed:
                 record_audit(s, actor, t.id, "set_options", changed)
 
-    def four_eyes(self, tournament: int) -> bool:
-        """Whether the four-eyes rule is on."""
+    def four_eyes(self, tournament: int, *, actor: str | None = None,
+                  operator: bool = False) -> bool:
+        """Whether the four-eyes rule is on: the tournament's staff's to read (the rights
+        model's `MANAGE`), or the server operator's (`operator`: the command line)."""
         with self.store.read() as s:
-            return tournament_row(s, tournament).confirmer_must_differ
+            t = tournament_row(s, tournament)
+            if not operator:
+                require(s, actor or "", Act.MANAGE, TournamentRef(t.id))
+            return t.confirmer_must_differ
 
     def list_tournaments(self) -> list[TournamentSummary]:
         with self.store.read() as s:
@@ -427,14 +453,32 @@ class Tournaments:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, STAFF, "manage")
-            codes = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == t.id)))
-            if stage.id in codes:
-                raise ServiceError("duplicate_player", value=stage.id)
-            if stage.kind not in model.STAGE_KINDS:
-                raise ServiceError("bad_role", role=stage.kind, choices=", ".join(model.STAGE_KINDS))
-            s.add(db.Stage(tournament_id=t.id, code=stage.id, name=stage.name, kind=stage.kind,
-                           compensation=stage.compensation, position=len(codes)))
-            record_audit(s, actor, t.id, "add_stage", {"stage": stage.id})
+            self._add_stage(s, t, stage, actor)
+
+    def add_named_stage(self, tournament: int, name: str, kind: str, *, actor: str) -> str | None:
+        """A stage by its name and kind (the set-up form's); its id is made from the kind
+        ("semi", "semi2"). A blank name adds nothing (None), after the role is checked."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, STAFF, "manage")
+            name = name.strip()[:100]
+            if not name:
+                return None
+            taken = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == t.id)))
+            code = stage_code(kind, taken)
+            self._add_stage(s, t, model.Stage(id=code, name=name, kind=kind), actor)
+            return code
+
+    @staticmethod
+    def _add_stage(s: Session, t: db.Tournament, stage: model.Stage, actor: str) -> None:
+        codes = set(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == t.id)))
+        if stage.id in codes:
+            raise ServiceError("duplicate_player", value=stage.id)
+        if stage.kind not in model.STAGE_KINDS:
+            raise ServiceError("bad_role", role=stage.kind, choices=", ".join(model.STAGE_KINDS))
+        s.add(db.Stage(tournament_id=t.id, code=stage.id, name=stage.name, kind=stage.kind,
+                       compensation=stage.compensation, position=len(codes)))
+        record_audit(s, actor, t.id, "add_stage", {"stage": stage.id})
 
     # --- reading a tournament back ---
     def context(self, tournament: int) -> tuple[db.Tournament, list[model.Player], list[model.Stage]]:

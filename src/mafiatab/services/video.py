@@ -103,20 +103,23 @@ class GameVideo:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def set_video(self, tournament: int, code: str, url: str | None, offset: int = 0, *,
-                  actor: str, base_revision: int | None = None) -> int:
+    def set_video(self, tournament: int, code: str, url: str | None, offset: int | None = 0,
+                  *, actor: str, base_revision: int | None = None) -> int:
         """The game's video (None or "": no video) as a new revision of the same state;
-        returns its number. Refused: `BadVideo`; someone saved in between:
+        returns its number. Refused (after the asker is checked): `BadVideo`, or an
+        `offset` None (a timecode that could not be read); someone saved in between:
         `StaleRevision`."""
-        video: model.Video | None = None
-        if url is not None and url.strip():
-            why = check_video_url(url.strip()) or check_offset(offset)
-            if why is not None:
-                raise BadVideo(why)
-            video = model.Video(url=url.strip(), offset=offset)
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, SETTERS, "manage")
+            if offset is None:
+                raise ServiceError("bad_input", field="offset")
+            video: model.Video | None = None
+            if url is not None and url.strip():
+                why = check_video_url(url.strip()) or check_offset(offset)
+                if why is not None:
+                    raise BadVideo(why)
+                video = model.Video(url=url.strip(), offset=offset)
             row = game_row(s, t.id, code)
             base = row.head_revision if base_revision is None else base_revision
             head = revision_row(s, row.id, row.head_revision)

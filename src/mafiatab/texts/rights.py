@@ -46,6 +46,12 @@ RIGHTS: Final[dict[str, tuple[str, str]]] = {
         "{target} works in '{tournament}', which you do not organize: the owner or the "
         "server's administrator changes that password",
     ),
+    "grant_unowned": (
+        "у {target} нет ни одной роли ни в одном турнире и ни одного права: роль этой "
+        "учётной записи даёт администратор сервера (иначе её пароль стал бы ваш)",
+        "{target} holds no role in any tournament and no right: the server's administrator "
+        "gives that account a role (else its password would be yours to change)",
+    ),
     "account_no_roles": (
         "у {target} нет ни одной роли ни в одном турнире: его пароль меняет владелец или "
         "администратор сервера",

@@ -71,6 +71,14 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
     ),
     "bad_role": ("неизвестная роль {role!r}: {choices}", "unknown role {role!r}: {choices}"),
+    "seating_line": (
+        "строка рассадки не разобрана (этап, тур, стол, десять игроков, судья): {line}",
+        "a seating line that cannot be read (stage, round, table, ten players, judge): {line}",
+    ),
+    "bad_input": (
+        "поле «{field}» не заполнено или заполнено неверно",
+        "the field '{field}' is empty or not valid",
+    ),
     "lot_changed": ("жребий уже провёл кто-то другой: обновите страницу",
                     "somebody else has just drawn lots: reload the page"),
     "lot_reason_needed": ("жребий заново: укажите причину", "a lot drawn again needs a reason"),

@@ -23,8 +23,7 @@ from mafiatab.formats.standings_json import standings_to_dict
 from mafiatab.services.facade import Services
 from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
 from mafiatab.services.tournaments import RevisionInfo, decode_game, encode_game_dict
-from mafiatab.services.web_support import STAFF
-from mafiatab.storage.models import JUDGE, ORGANIZER
+from mafiatab.storage.models import JUDGE
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.pages import explain_context, shown_order, standings_context
@@ -32,7 +31,6 @@ from mafiatab.web.security import (
     Body,
     Principal,
     check_csrf,
-    require_role,
     require_user,
 )
 
@@ -182,17 +180,17 @@ def _game(protocol: dict[str, Any]) -> model.Game:
 
 
 def _sent(svc: Services, me: Principal, tid: int, code: str,
-          protocol: dict[str, Any]) -> tuple[str, model.Game]:
+          protocol: dict[str, Any], action: str = "save") -> tuple[str, model.Game]:
     """The sender and the protocol he sent. Where the game is (id, stage, round, table)
     is the stored game's, so it may be left out; a body that is not a protocol is
-    refused with its problems, or with 403 to one who may not edit the game at all."""
+    refused with its problems, or, by the service, to one who may not `action` the
+    game at all (403)."""
     user = require_user(me)
     placed = {"id": code, "stage": "", "round": 1, "table": 1, **protocol}
     try:
         return user, _game(placed)
     except ProtocolRefused:
-        if not svc.protocols.may_edit(tid, code, user):
-            raise HTTPException(status_code=403, detail="not allowed") from None
+        svc.protocols.require_may(tid, code, user, action)
         raise
 
 
@@ -320,8 +318,7 @@ def correct(tid: int, code: str, body: Correction, me: Who, svc: Svc) -> dict[st
     it stays submitted (waiting for confirmation) and is marked in `corrections`
     (docs/format.md). 409 on a newer revision or a protocol not submitted; 422 with every
     problem when it breaks a rule."""
-    user = require_role(me, tid, STAFF)
-    _user, game = _sent(svc, me, tid, code, body.protocol)
+    user, game = _sent(svc, me, tid, code, body.protocol, "correct")
     return _revision(svc.protocols.correct(tid, code, game, actor=user, reason=body.reason,
                                            base_revision=body.base_revision))
 
@@ -329,15 +326,14 @@ def correct(tid: int, code: str, body: Correction, me: Who, svc: Svc) -> dict[st
 @router.put("/t/{tid}/four-eyes")
 def four_eyes(tid: int, body: FourEyes, me: Who, svc: Svc) -> dict[str, Any]:
     """Switch the four-eyes rule (the organizer; audited)."""
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     svc.tournaments.set_options(tid, actor=user, confirmer_must_differ=body.on)
-    return {"four_eyes": svc.tournaments.four_eyes(tid)}
+    return {"four_eyes": svc.tournaments.four_eyes(tid, actor=user)}
 
 
 @router.get("/t/{tid}/four-eyes")
 def four_eyes_state(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
-    require_role(me, tid, STAFF)
-    return {"four_eyes": svc.tournaments.four_eyes(tid)}
+    return {"four_eyes": svc.tournaments.four_eyes(tid, actor=require_user(me))}
 
 
 @router.post("/t/{tid}/games/{code}/return")
@@ -373,7 +369,7 @@ def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
 def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
     """Give a role. A password is for a new account only; with `code` a new account
     for this tournament and role is made and its sign-in code returned once."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service asks who hands out roles first
     if body.code:
         ttl = dt.timedelta(minutes=body.ttl_minutes) if body.ttl_minutes else None
         return {"code": svc.access.create_code(tid, body.user, body.role, actor=user, ttl=ttl)}
@@ -384,7 +380,7 @@ def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
 @router.delete("/t/{tid}/staff")
 def revoke_role(tid: int, body: Revoke, me: Who, svc: Svc) -> dict[str, Any]:
     """Take a role away: in force from the account's next request."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service asks who hands out roles first
     svc.access.revoke_role(tid, body.user, body.role, actor=user)
     return {"ok": True}
 
@@ -431,14 +427,13 @@ def _lot(r: LotRecord) -> dict[str, Any]:
 @router.get("/t/{tid}/lots")
 def lot_list(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
     """Every drawing of lots, oldest first: seed, order, who and when (UTC, ISO)."""
-    require_role(me, tid, STAFF)
-    return [_lot(r) for r in svc.standings.lots(tid)]
+    return [_lot(r) for r in svc.standings.lots(tid, actor=require_user(me))]
 
 
 @router.post("/t/{tid}/lots/redraw")
 def redraw(tid: int, body: Redraw, me: Who, svc: Svc) -> dict[str, Any]:
     """A drawing of lots drawn again with a new seed: a correction with its reason."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     return _lot(svc.standings.redraw_lot(tid, body.seed, actor=user, reason=body.reason,
                                          number=body.number))
 

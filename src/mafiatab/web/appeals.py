@@ -45,8 +45,6 @@ from mafiatab.services.appeals import (
 from mafiatab.services.clock import server_zone_name, utcnow
 from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import profile_for
-from mafiatab.services.web_support import STAFF
-from mafiatab.storage.models import JUDGE
 from mafiatab.texts import number
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import render
@@ -59,7 +57,6 @@ from mafiatab.web.security import (
     check_csrf,
     principal,
     read_form,
-    require_role,
     require_user,
 )
 
@@ -219,6 +216,15 @@ def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
     except ValueError:
         raise HTTPException(status_code=400, detail=f"time {value!r}: ISO, e.g. 2026-03-07T12:30") from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+
+def _when_or_none(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime | None:
+    """`_when`, or None for a blank or unreadable time (the service refuses it once it
+    has checked the asker)."""
+    try:
+        return _when(value, zone) if value.strip() else None
+    except HTTPException:
+        return None
 
 
 def clock_words(svc: Services, tid: int, lang: str) -> dict[str, Any]:
@@ -452,11 +458,7 @@ def thread_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Res
 @router.post("/t/{tid}/appeals/{case}/messages")
 async def message_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not svc.appeals.may_write(tid, case, user):
-        raise HTTPException(status_code=403)
-    text = (await _form(request)).get("text", "").strip()
-    if not text:
-        raise HTTPException(status_code=400, detail="text")
+    text = (await _form(request)).get("text", "")
     view = svc.appeals.add_message(tid, case, text, actor=user)
     return _see(f"/t/{tid}/appeals/{view.id}")
 
@@ -464,12 +466,8 @@ async def message_page(request: Request, tid: int, case: str, me: Who, svc: Svc)
 @router.post("/t/{tid}/appeals/{case}/withdraw")
 async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    view = svc.appeals.case(tid, case, actor=user)
-    if view.case.filing.player not in svc.appeals.players_of(tid, user):
-        raise HTTPException(status_code=403)
-    if (await _form(request)).get("confirm") != "yes":
-        raise HTTPException(status_code=400, detail="confirm")
-    svc.appeals.withdraw(tid, case, actor=user)
+    confirmed = (await _form(request)).get("confirm") == "yes"
+    view = svc.appeals.withdraw(tid, case, actor=user, confirmed=confirmed)
     return _see(f"/t/{tid}/appeals/{view.id}")
 
 
@@ -601,6 +599,7 @@ def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
             edits = _keep_other_scores(svc, tid, view.case.filing.game, data.get("change"))
         change = change_of(edits)
     except (ValueError, msgspec.ValidationError) as e:
+        svc.appeals.require_may_decide(tid, user)  # the asker's refusal before the content's
         raise HTTPException(status_code=400, detail=str(e)) from None
     return svc.appeals.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
                       change=change, committee_agreed=bool(data.get("committee_agreed")),
@@ -610,14 +609,17 @@ def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
 @router.post("/t/{tid}/appeals/{case}/decision")
 async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not svc.appeals.may_decide(tid, user):
-        raise HTTPException(status_code=403)
     f = await _form(request)
     # the form always carries the protocol's parts as they are: they are a change only
     # when the case is accepted
     accepted = f.get("outcome") == ap.Outcome.ACCEPTED.value
+    try:
+        change = _change_from_form(f) if accepted else None
+    except HTTPException:
+        svc.appeals.require_may_decide(tid, user)  # the asker's refusal before the content's
+        raise
     data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
-            "change": _change_from_form(f) if accepted else None,
+            "change": change,
             "committee_agreed": f.get("committee_agreed") == "on",
             "non_game_advantage": f.get("non_game_advantage") == "on"}
     try:
@@ -690,23 +692,26 @@ def _schedule_from_form(f: dict[str, str], zone: dt.tzinfo) -> ap.Schedule:
 
 @router.post("/t/{tid}/appeals-schedule")
 async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    """The schedule from its form's rows (a round's day and start; a new round below)."""
-    user = require_role(me, tid, STAFF)
-    schedule = _schedule_from_form(await _form(request), svc.zones.zone(tid))
-    if not schedule.rounds:
-        raise HTTPException(status_code=400, detail="schedule")
-    svc.appeals.set_schedule(tid, schedule, actor=user)
+    """The schedule from its form's rows (a round's day and start; a new round below);
+    rows that are no schedule are the service's to refuse, once it has checked the asker."""
+    user = require_user(me)
+    f = await _form(request)
+    try:
+        schedule: ap.Schedule | None = _schedule_from_form(f, svc.zones.zone(tid))
+    except HTTPException:
+        schedule = None
+    svc.appeals.set_schedule(tid, schedule if schedule and schedule.rounds else None,
+                             actor=user)
     return _see(f"/t/{tid}/appeals")
 
 
 @router.post("/t/{tid}/appeals-players")
 async def player_access_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     player = f.get("player", "").strip()
-    if not player:
-        raise HTTPException(status_code=400, detail="player")
-    account, code = svc.appeals.player_code(tid, player, actor=user, user=f.get("user", "").strip() or None)
+    account, code = svc.appeals.player_code(tid, player, actor=user,
+                                            user=f.get("user", "").strip() or None)
     ctx = _list_context(svc, me, tid, user)
     ctx["code_made"] = (player, account, code)
     return render(request, "appeals.html", **ctx)
@@ -715,12 +720,8 @@ async def player_access_page(request: Request, tid: int, me: Who, svc: Svc) -> R
 @router.post("/t/{tid}/games/{code}/ended")
 async def ended_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.appeals.may_set_end(tid, code, user)):
-        raise HTTPException(status_code=403)
-    value = (await _form(request)).get("ended", "").strip()
-    if not value:
-        raise HTTPException(status_code=400, detail="ended")
-    svc.appeals.set_game_end(tid, code, _when(value, svc.zones.zone(tid)), actor=user)
+    value = (await _form(request)).get("ended", "")
+    svc.appeals.set_game_end(tid, code, _when_or_none(value, svc.zones.zone(tid)), actor=user)
     return _see(f"/t/{tid}/games/{code}")
 
 
@@ -889,10 +890,6 @@ def api_case(tid: int, case: str, me: Who, svc: Svc) -> dict[str, Any]:
 @api.post("/t/{tid}/appeals/{case}/messages")
 def api_message(tid: int, case: str, body: Text, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    if not svc.appeals.may_write(tid, case, user):
-        raise HTTPException(status_code=403)
-    if not body.text.strip():
-        raise HTTPException(status_code=400, detail="text")
     return case_json(svc.appeals.add_message(tid, case, body.text, actor=user), me.lang)
 
 
@@ -903,12 +900,8 @@ class Withdraw(Body):
 @api.post("/t/{tid}/appeals/{case}/withdraw")
 def api_withdraw(tid: int, case: str, body: Withdraw, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    view = svc.appeals.case(tid, case, actor=user)
-    if view.case.filing.player not in svc.appeals.players_of(tid, user):
-        raise HTTPException(status_code=403)
-    if not body.confirm:
-        raise HTTPException(status_code=400, detail="confirm")
-    return case_json(svc.appeals.withdraw(tid, case, actor=user), me.lang)
+    return case_json(svc.appeals.withdraw(tid, case, actor=user, confirmed=body.confirm),
+                     me.lang)
 
 
 @api.post("/t/{tid}/appeals/{case}/decision")
@@ -916,8 +909,6 @@ def api_decide(tid: int, case: str, body: DecisionBody, me: Who, svc: Svc) -> di
     """Decide (head judge or appeals commission): 422 with every refusal; the answer has
     the protocol revision made, what changed and the warnings."""
     user = require_user(me)
-    if not svc.appeals.may_decide(tid, user):
-        raise HTTPException(status_code=403)
     view, effect = _decide(svc, tid, case, user, body.model_dump())
     return {**case_json(view, me.lang), "replay": effect.replay}
 
@@ -933,11 +924,11 @@ def api_schedule(tid: int, me: Who, svc: Svc) -> dict[str, Any]:
 @api.put("/t/{tid}/schedule")
 def api_set_schedule(tid: int, body: dict[str, Any], me: Who, svc: Svc) -> dict[str, Any]:
     """`{"rounds": [{stage, round, day, starts}], "tables_closed_at": ISO | null}`."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     try:
-        schedule = schedule_of(body)
-    except msgspec.ValidationError as e:
-        raise HTTPException(status_code=400, detail=str(e)) from None
+        schedule: ap.Schedule | None = schedule_of(body)
+    except msgspec.ValidationError:
+        schedule = None  # the service refuses it once it has checked the asker
     svc.appeals.set_schedule(tid, schedule, actor=user)
     return {"ok": True}
 
@@ -964,18 +955,14 @@ def api_set_zone(tid: int, body: ZoneBody, me: Who, svc: Svc) -> dict[str, Any]:
 @api.put("/t/{tid}/games/{code}/ended")
 def api_ended(tid: int, code: str, body: Ended, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    if not me.is_staff(tid) and not (me.has(tid, {JUDGE}) and svc.appeals.may_set_end(tid, code, user)):
-        raise HTTPException(status_code=403)
-    svc.appeals.set_game_end(tid, code, _when(body.ended), actor=user)
+    svc.appeals.set_game_end(tid, code, _when_or_none(body.ended), actor=user)
     return {"ok": True}
 
 
 @api.post("/t/{tid}/player-access")
 def api_player_access(tid: int, body: PlayerAccess, me: Who, svc: Svc) -> dict[str, Any]:
     """A sign-in code for a player (returned once), linked to his account."""
-    user = require_role(me, tid, STAFF)
-    if not body.player.strip():
-        raise HTTPException(status_code=400, detail="player")
+    user = require_user(me)
     account, code = svc.appeals.player_code(tid, body.player, actor=user, user=body.user)
     return {"user": account, "code": code}
 

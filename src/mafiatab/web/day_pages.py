@@ -33,20 +33,20 @@ from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.points import format_points
 from mafiatab.i18n import local_time, zone_words
 from mafiatab.services.checkin import CheckinService, RoundPlan
+from mafiatab.services.errors import PermissionDenied
 from mafiatab.services.facade import Services
 from mafiatab.services.my_page import MyPageService
 from mafiatab.services.teams import TeamService, TeamsInvalid, TeamsRefused, parse_teams
-from mafiatab.services.web_support import STAFF
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.push import PING, hub_of
 from mafiatab.web.security import (
+    NeedLogin,
     Principal,
     check_csrf,
     code_sign_in,
     principal,
     read_form,
-    require_role,
     require_user,
     service,
     sign_in,
@@ -350,7 +350,7 @@ def new_key(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
 @router.post("/t/{tid}/checkin/player/{pid}/code", response_class=HTMLResponse)
 def player_code(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
     """A sign-in code for the player, as a QR card to hand over (shown once)."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service asks for the staff first
     appeals = request.app.state.services.appeals
     _account, code = appeals.player_code(tid, pid, actor=user)
     link = f"{str(request.base_url).rstrip('/')}/code?c={code}"
@@ -377,10 +377,14 @@ def _q(text: str) -> str:
 async def here(request: Request, tid: int, key: str, me: Who, svc: Svc, d: DaySvc) -> Response:
     """The desk's QR: marks the signed-in player present (idempotent), else asks for his
     code and comes back here."""
-    if me.user is None or not me.has(tid, {"player"}):
+    user = me.user
+    try:
+        if user is None:
+            raise NeedLogin()
+        pid = await run_in_threadpool(d.checkin.check_in_by_qr, tid, key[:64], actor=user)
+    except (NeedLogin, PermissionDenied):  # signed out, or not a player here: his code
         return render(request, "me.html", ask_code=True, next=f"/t/{tid}/here/{key[:64]}",
                       code="", dw=lambda k, **kw: dw(k, me.lang, **kw))
-    pid = await run_in_threadpool(d.checkin.check_in_by_qr, tid, key[:64], actor=me.user)
     names = {p.id: p.nickname for p in svc.tournaments.context(tid)[1]}
     return render(request, "me.html", here_done=True, tid=tid, nickname=names.get(pid, pid),
                   dw=lambda k, **kw: dw(k, me.lang, **kw))
@@ -510,11 +514,15 @@ def teams_page(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Resp
 
 @router.post("/t/{tid}/teams")
 async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    user = require_role(me, tid, {"organizer"})
+    user = require_user(me)
     f = await _form(request)
     _t, players, _stages = svc.tournaments.context(tid)
     try:
-        teams = parse_teams(f.get("teams", ""), players)
+        try:
+            teams = parse_teams(f.get("teams", ""), players)
+        except TeamsInvalid:
+            d.teams.require_may_register(tid, user)  # the asker's refusal before the text's
+            raise
         await run_in_threadpool(d.teams.register, tid, teams, actor=user)
     except TeamsInvalid as e:
         return render(request, "teams.html", status_code=422, error=e.message(me.lang),
@@ -548,18 +556,18 @@ def api_checkin(request: Request, tid: int, me: Who, d: DaySvc) -> Response:
 
 @router.post("/api/t/{tid}/checkin/{pid}")
 async def api_tick(request: Request, tid: int, pid: str, me: Who, d: DaySvc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     body: Any = {}
     if request.headers.get("content-length") not in (None, "0"):
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"error": "bad_json"}, status_code=422)
+            body = None
     present = body.get("present", True) if isinstance(body, dict) else None
-    if not isinstance(present, bool):
-        return JSONResponse({"error": "present: true or false"}, status_code=422)
-    await run_in_threadpool(d.checkin.set_present, tid, pid, present, actor=user)
-    return JSONResponse({"player": pid, "present": present})
+    # neither true nor false: the service refuses it once it has checked the asker
+    done = await run_in_threadpool(d.checkin.set_present, tid, pid,
+                                   present if isinstance(present, bool) else None, actor=user)
+    return JSONResponse({"player": pid, "present": done})
 
 
 @router.get("/api/t/{tid}/me")
@@ -586,9 +594,7 @@ def api_me(tid: int, me: Who, d: DaySvc) -> Response:
 
 @router.get("/api/t/{tid}/teams")
 def api_teams(tid: int, me: Who, svc: Svc, d: DaySvc) -> Response:
-    rows = d.teams.view(tid, actor=me.user)
-    if rows is None:
-        return JSONResponse({"error": "hidden"}, status_code=403)
+    rows = d.teams.view(tid, actor=me.user, refuse=True) or []
     return JSONResponse({"teams": [
         {"team": r.team, "name": r.name, "place": r.place, "lot_needed": r.lot_needed,
          "members": list(r.members), "games": r.games, "wins": r.wins,

@@ -3,8 +3,9 @@ who asks (the account or nobody, its roles per tournament, the language, the CSR
 
 There are no role dependencies: the project's rule is that the access check lives inside
 the service call (one transaction with its check), so a route passes `me.user` as the
-actor and the service refuses; a page that must know a role before it renders anything
-calls `require_role` (web.security) at its top.
+actor and the service refuses. A route decides nothing by role itself (a signed-out
+visitor is only sent to sign in, `require_user`); tests/attacks/test_no_route_decides.py
+keeps it so.
 """
 
 from __future__ import annotations

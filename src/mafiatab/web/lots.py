@@ -29,9 +29,8 @@ class ShownLot:
     at: str
 
 
-def shown_lots(svc: Services, tid: int, lang: str) -> list[ShownLot]:
-    """Every drawing of lots, newest first, in words."""
-    records = svc.standings.lots(tid)
+def shown_lots(svc: Services, tid: int, lang: str, records: list[LotRecord]) -> list[ShownLot]:
+    """The drawings of lots the service gave this reader, newest first, in words."""
     if not records:
         return []
     _t, players, _stages = svc.tournaments.context(tid)

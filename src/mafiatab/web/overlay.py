@@ -36,12 +36,11 @@ from mafiatab.i18n import RESULT, pick
 from mafiatab.services import live_log
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion
-from mafiatab.services.web_support import STAFF
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
-from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_role, require_user
+from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["screens"])
@@ -305,9 +304,8 @@ async def live_events(request: Request, tid: int, code: str) -> Response:
     of the game made elsewhere (the table's judge and staff only: it has the roles)."""
     me = await run_in_threadpool(principal, request)
     svc = screens_of(request)
-    user = me.user
-    if user is None or not await run_in_threadpool(svc.protocols.may_edit, tid, code, user):
-        raise HTTPException(status_code=403, detail="not allowed")
+    user = require_user(me)
+    await run_in_threadpool(svc.protocols.require_may, tid, code, user, "save")  # 403 first
     lang = me.lang
     token = request.session.get("sid")
 
@@ -422,9 +420,12 @@ def _minutes(value: str) -> int | None:
 
 @router.post("/t/{tid}/screens/settings")
 async def settings_page(request: Request, tid: int, me: Who) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     svc = screens_of(request)
+    # the staff's settings, read first: the asker is refused (by the service) before
+    # anything of the form is looked at, an empty form too
+    await run_in_threadpool(lambda: svc.screens.settings(tid, actor=user))
     if "roles_delay" in f:
         await run_in_threadpool(svc.screens.set_roles_delay, tid, _minutes(f["roles_delay"]),
                                 actor=user)

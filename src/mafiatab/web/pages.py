@@ -20,13 +20,12 @@ from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
 from mafiatab.i18n import federation, local_time
 from mafiatab.rules import PROFILES
-from mafiatab.services.errors import ServiceError
+from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
 from mafiatab.services.facade import Services
 from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.services.web_support import (
     MAIN_PARTS,
-    STAFF,
     GameStatus,
 )
 from mafiatab.storage.models import CONFIRMED
@@ -39,7 +38,6 @@ from mafiatab.web.security import (
     Principal,
     check_csrf,
     principal,
-    require_role,
     require_user,
     service,
 )
@@ -115,11 +113,10 @@ def _page(request: Request, svc: Services, tid: int, stage: str | None,
           who: Principal | None = None) -> HTMLResponse:
     me = who or principal(request)
     context = standings_context(svc, me, tid, stage or None)
-    # the lots drawn, on the record (not while the table or its extras are hidden: a tie
-    # in the total would tell what is hidden)
-    shown = not (context["hidden"] or context["extras_hidden"])
+    # the lots drawn, on the record, as the service shows them to this reader
+    lots = svc.standings.published_lots(tid, actor=me.user)
     return render(request, "standings.html", who=who, **context,
-                  lots=shown_lots(svc, tid, me.lang) if shown else [], ordered=ordered,
+                  lots=shown_lots(svc, tid, me.lang, lots), ordered=ordered,
                   rule_titles={p.id: p.title for p in PROFILES.values()},
                   federation=federation)
 
@@ -262,8 +259,7 @@ def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 
 def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
     user = require_user(me)
-    if not svc.protocols.may_edit(tid, code, user):
-        raise HTTPException(status_code=403)
+    svc.protocols.require_may(tid, code, user, "replace")  # the service refuses
     return user
 
 
@@ -314,20 +310,20 @@ async def correct_page(request: Request, tid: int, code: str, me: Who, svc: Svc)
     reason, one service call; it stays in the queue, marked. A value the form could not
     read, a rule broken or no reason: the form again, with every problem beside its
     field and nothing stored."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await form_fields(request)
     parsed = _parse(svc, tid, code, f)
     base = _base(f.get("base", "")) or 0
-    typing = [p for p in parsed.problems if not p.warning]
     message: str | None = None
     problems = list(parsed.problems)
     try:
-        if typing:
-            raise ProtocolRefused([])
         svc.protocols.correct(tid, code, parsed.game, actor=user,
-                              reason=f.get("correction_reason", ""), base_revision=base)
+                              reason=f.get("correction_reason", ""), base_revision=base,
+                              unread=[p for p in parsed.problems if not p.warning])
     except ProtocolRefused as e:
         problems += [p for p in e.problems if p not in problems]
+    except (PermissionDenied, NotFound):
+        raise  # the service's refusal of the asker or of a game that is not there
     except ServiceError as e:  # no reason, nothing changed, a newer revision: in words
         message = e.message(me.lang)
     else:
@@ -464,7 +460,7 @@ def _back(tid: int, f: dict[str, str]) -> str:
 
 @router.post("/t/{tid}/games/{code}/confirm")
 async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service checks the role before anything else
     f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.confirm(tid, code, actor=user,
@@ -474,7 +470,7 @@ async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc)
 
 @router.post("/t/{tid}/games/{code}/return")
 async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service checks the role before anything else
     f = await form_fields(request)
     base = f.get("base", "")
     svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),

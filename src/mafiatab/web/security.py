@@ -749,10 +749,3 @@ def require_user(p: Principal) -> str:
         raise NeedLogin()
     return p.user
 
-
-def require_role(p: Principal, tid: int, allowed: frozenset[str] | set[str]) -> str:
-    """The account name if it holds one of the roles in the tournament; else 401/403."""
-    user = require_user(p)
-    if not p.has(tid, allowed):
-        raise HTTPException(status_code=403, detail="not allowed")
-    return user

@@ -29,8 +29,8 @@ from mafiatab.domain.numbers import ascii_int
 from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
-from mafiatab.services.setup import next_step, rule_choices, rule_options_of
-from mafiatab.services.web_support import STAFF, GameStatus
+from mafiatab.services.setup import next_step, rule_options_of
+from mafiatab.services.web_support import GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
 from mafiatab.web.app import render
@@ -45,7 +45,6 @@ from mafiatab.web.security import (
     plain_http_on_lan,
     principal,
     read_form,
-    require_role,
     require_user,
     service,
 )
@@ -140,7 +139,7 @@ def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 @router.post("/t/{tid}/setup/four-eyes")
 async def four_eyes_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """The four-eyes rule on or off (the organizer's; audited by the service)."""
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     f = await _form(request)
     svc.tournaments.set_options(tid, actor=user, confirmer_must_differ=f.get("four_eyes") == "on")
     return _see(f"/t/{tid}/setup#four-eyes")
@@ -148,7 +147,7 @@ async def four_eyes_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
 
 @router.post("/t/{tid}/setup/rules")
 async def rules_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     options = {k.removeprefix("opt_"): v for k, v in f.items() if k.startswith("opt_")}
     svc.setup.change_rules(tid, f.get("rules", ""), options, actor=user)
@@ -167,7 +166,7 @@ async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
     """Players pasted one a line (nickname;club) or a CSV/XLSX file with a header row;
     the lines that cannot be players come back beside their reasons. The organizer
     registers; the head judge corrects and withdraws (on the day)."""
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     form = await read_form(request)
     upload = form.get("file")
     if isinstance(upload, UploadFile) and upload.filename:
@@ -185,7 +184,7 @@ async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
 @router.post("/t/{tid}/setup/players/{pid}")
 async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
     """Correct a player's nickname and club, or withdraw him (or bring him back)."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     action = f.get("action", "edit")
     if action in ("withdraw", "reinstate"):
@@ -195,68 +194,40 @@ async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: S
     return _see(f"/t/{tid}/setup#player-{pid}")
 
 
-#: the code a new stage of each kind is given (its id in files and addresses, never shown)
-STAGE_CODE: Final = {"qualification": "qual", "semifinal": "semi", "final": "final"}
-
-
-def stage_code(kind: str, taken: set[str]) -> str:
-    """A new stage's id: its kind's code, numbered when the tournament has one already
-    ("semi", "semi2")."""
-    base = STAGE_CODE.get(kind, "stage")
-    n = 1
-    while (code := base if n == 1 else f"{base}{n}") in taken:
-        n += 1
-    return code
-
-
 @router.post("/t/{tid}/setup/stages")
 async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """A stage by its name and kind (chosen from a list); its id is made here."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
-    name = f.get("name", "").strip()[:100]
-    if name:
-        kind = f.get("kind", "qualification")
-        taken = {st.id for st in svc.tournaments.context(tid)[2]}
-        svc.tournaments.add_stage(tid, model.Stage(id=stage_code(kind, taken), name=name, kind=kind),
-                                  actor=user)
+    svc.tournaments.add_named_stage(tid, f.get("name", ""), f.get("kind", "qualification"),
+                                    actor=user)
     return _see(f"/t/{tid}/setup#stages")
 
 
 @router.post("/t/{tid}/setup/seating")
 async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     lines = [line.split() for line in f.get("seating", "").splitlines() if line.split()]
-    for x in lines:
-        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
-            raise HTTPException(status_code=400, detail=f"seating line: {' '.join(x)[:80]}")
-        svc.roster.refuse_withdrawn(tid, x[3:13])
-    for x in lines:
-        svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
-                          judge=x[13] if len(x) > 13 else None)
+    svc.games.enter_seating_lines(tid, lines, actor=user)
     return _see(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/seating-file")
 async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     form = await read_form(request)
     upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise HTTPException(status_code=400)
-    data = await upload.read()
+    data = await upload.read() if isinstance(upload, UploadFile) else b""
     await run_in_threadpool(lambda: svc.games.import_seating(tid, data, actor=user))
     return _see(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/staff")
 async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)  # the service asks who hands out roles before the name
     f = await _form(request)
     name, role = f.get("user", "").strip(), f.get("role", JUDGE)
-    if not name:
-        raise HTTPException(status_code=400)
     if f.get("action") == "code":
         code = await run_in_threadpool(lambda: svc.access.create_code(tid, name, role, actor=user))
         url = sign_in_url(request, code)
@@ -292,10 +263,12 @@ def _round_games(svc: Services, tid: int, stage: str, rnd: int) -> list[GameStat
     return [g for g in svc.games.overview(tid) if g.stage == stage and g.round == rnd]
 
 
-def _stage_round(f: dict[str, str]) -> tuple[str, int]:
+def _stage_round(f: dict[str, str]) -> tuple[str | None, int]:
+    """The form's round ("stage|number"); (None, 0) when it names none (the service
+    refuses it after checking the asker)."""
     stage, _, rnd = f.get("round", "").rpartition("|")
-    if not stage or not rnd.isdecimal() or len(rnd) > 4:
-        raise HTTPException(status_code=400)
+    if not stage or not rnd.isascii() or not rnd.isdecimal() or len(rnd) > 4:
+        return None, 0
     return stage, int(rnd)
 
 
@@ -304,7 +277,7 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
     """A new sign-in code for each table judge of a round who signs in with codes (a
     password account needs none), shown once with its QR code, and the button that
     prints them on the blank protocols."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     stage, rnd = _stage_round(await _form(request))
     issued = await run_in_threadpool(
         lambda: svc.judge_codes.issue_for_round(tid, stage, rnd, actor=user, lang=me.lang))
@@ -321,7 +294,7 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
     t, _p, stages = svc.tournaments.context(tid)
     names = {s.id: s.name for s in stages}
     return render(request, "setup_codes.html", t=t, tid=tid, stage=stage, rnd=rnd,
-                  stage_name=names.get(stage, stage), rows=rows,
+                  stage_name=names.get(stage or "", stage), rows=rows,
                   loopback=_loopback(request), s=lambda k, **kw: sw(k, me.lang, **kw))
 
 
@@ -333,9 +306,12 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
     from mafiatab.formats.pdf import blank_sheets, protocols_pdf
     from mafiatab.services.tournament_file import profile_for
 
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
     stage, rnd = _stage_round(f)
+    # the staff's print, recorded (and the asker checked) before anything is read
+    await run_in_threadpool(lambda: svc.setup.record_print(tid, stage, rnd, actor=user))
+    assert stage is not None
     games = _round_games(svc, tid, stage, rnd)
     sign_in: dict[int, tuple[str, str]] = {}
     for g in games:
@@ -360,7 +336,6 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
                                           sign_in=sign_in), me.lang)
 
     data = await run_in_threadpool(build)
-    svc.setup.record_print(tid, stage, rnd, actor=user)
     return Response(data, media_type="application/pdf",
                     headers=attachment(f"blank-{stage}-{rnd}.pdf"))
 
@@ -379,7 +354,8 @@ def code_link(request: Request, code: str, me: Who) -> Response:
 @router.get("/t/{tid}/manage", response_class=HTMLResponse)
 def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | None = None
                 ) -> Response:
-    steps = svc.setup.steps(tid, actor=require_user(me))
+    user = require_user(me)
+    steps = svc.setup.steps(tid, actor=user)
     t, _p, stages = svc.tournaments.context(tid)
     games = svc.games.overview(tid)
     # the tables waiting for him first, then the rounds in order
@@ -398,7 +374,8 @@ def manage_page(request: Request, tid: int, me: Who, svc: Svc, message: str | No
     if plain:
         request.session["http_notice"] = True
     return render(request, "manage.html", t=t, tid=tid, rounds=rounds, vis=svc.access.visibility(tid),
-                  lot=lot, lots=shown_lots(svc, tid, me.lang), message=message,
+                  lot=lot, lots=shown_lots(svc, tid, me.lang, svc.standings.lots(tid, actor=user)),
+                  message=message,
                   waiting=waiting, steps=steps, corrected=corrected,
                   four_eyes=t.confirmer_must_differ,
                   record=svc.invariants.problems(tid, confirmed=False),
@@ -427,25 +404,19 @@ async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Respons
 
 @router.post("/t/{tid}/manage/lots")
 async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
-    seed = f.get("seed", "").strip()
-    if not seed:
-        raise HTTPException(status_code=400)
-    svc.standings.record_lot(tid, seed, actor=user)
+    svc.standings.record_lot(tid, f.get("seed", ""), actor=user)
     return _see(f"/t/{tid}/manage#lots")
 
 
 @router.post("/t/{tid}/manage/lots/redraw")
 async def redraw_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """A drawing of lots drawn again: a correction with its reason (one service call)."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     f = await _form(request)
-    seed = f.get("seed", "").strip()
-    if not seed or len(seed) > 200:
-        raise HTTPException(status_code=400)
     number = ascii_int(f.get("number", ""), 6)
-    svc.standings.redraw_lot(tid, seed, actor=user, reason=f.get("reason", ""), number=number)
+    svc.standings.redraw_lot(tid, f.get("seed", ""), actor=user, reason=f.get("reason", ""), number=number)
     return _see(f"/t/{tid}/manage#lots")
 
 
@@ -471,19 +442,9 @@ def player_page(request: Request, tid: int, pid: str, me: Who, svc: Svc,
 async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
     """A new tournament: its rules are the organizer's choice (no federation is taken
     for him)."""
-    user = require_user(me)
-    if not me.organizer:
-        raise HTTPException(status_code=403)
+    user = require_user(me)  # the service asks for the organizer right first
     f = await _form(request)
-    name = f.get("name", "").strip()
-    if not name or len(name) > 200:
-        raise HTTPException(status_code=400)
-    rules = f.get("rules", "")
-    if rules not in PROFILES:
-        from mafiatab.services.setup import SetupInvalid
-
-        raise SetupInvalid("rules_needed", choices=rule_choices())
-    tid = svc.tournaments.new_tournament(name, rules, actor=user, stages=[
+    tid = svc.tournaments.new_tournament(f.get("name", ""), f.get("rules", ""), actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
     return _see(f"/t/{tid}/manage")
@@ -557,21 +518,15 @@ def _added_json(added: Added, lang: str) -> dict[str, Any]:
 @api.post("/api/t/{tid}/players/paste")
 def api_players(tid: int, body: PlayersBody, me: Who, svc: Svc) -> Any:
     """Register pasted players; the lines that are no player come back with reasons."""
-    user = require_role(me, tid, {ORGANIZER})
+    user = require_user(me)
     return _added_json(svc.roster.add_text(tid, body.text, actor=user), me.lang)
 
 
 @api.post("/api/t/{tid}/players/{pid}")
 def api_player(tid: int, pid: str, body: PlayerBody, me: Who, svc: Svc) -> Any:
     """Correct a player's nickname and club, or withdraw him (or bring him back)."""
-    user = require_role(me, tid, STAFF)
-    if body.withdrawn is not None:
-        svc.roster.withdraw(tid, pid, actor=user, withdrawn=body.withdrawn)
-    if body.nickname is not None:
-        svc.roster.edit(tid, pid, body.nickname, body.club, actor=user)
-    line = next((x for x in svc.roster.lines(tid) if x.id == pid), None)
-    if line is None:
-        raise HTTPException(status_code=404)
+    line = svc.roster.update(tid, pid, actor=require_user(me), nickname=body.nickname,
+                             club=body.club, withdrawn=body.withdrawn)
     return {"id": line.id, "nickname": line.nickname, "club": line.club,
             "withdrawn": line.withdrawn}
 
@@ -579,7 +534,7 @@ def api_player(tid: int, pid: str, body: PlayerBody, me: Who, svc: Svc) -> Any:
 @api.post("/api/t/{tid}/rules")
 def api_rules(tid: int, body: RulesBody, me: Who, svc: Svc) -> Any:
     """Change the rules and their readings; 409 once a game is entered."""
-    user = require_role(me, tid, STAFF)
+    user = require_user(me)
     svc.setup.change_rules(tid, body.rules, body.options, actor=user)
     t, _p, _s = svc.tournaments.context(tid)
     return {"rules": t.rules, "options": t.rule_options}
