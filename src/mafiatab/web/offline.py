@@ -46,12 +46,12 @@ WORDS: dict[str, tuple[str, str]] = {
                 "Offline: the changes are kept on the phone and sent when the connection "
                 "returns"),
     "sending": ("Отправка…", "Sending…"),
-    "sent": ("Сохранено на сервере (версия {n})", "Saved on the server (revision {n})"),
+    "sent": ("Черновик сохранён (ревизия {n})", "Draft saved (revision {n})"),
     "submit_queued": ("Подача протокола в очереди: уйдёт, когда связь вернётся",
                       "The submit is queued: it is sent when the connection returns"),
     "refused": ("Сервер не принял", "The server refused"),
     "conflict_title": ("Протокол изменён в другом месте", "The protocol was changed elsewhere"),
-    "conflict_text": ("{author} сохранил(а) версию {head} в {at}, пока ваши изменения ждали на "
+    "conflict_text": ("{author} сохранил(а) ревизию {head} в {at}, пока ваши изменения ждали на "
                       "телефоне. Ничего не перезаписано: выберите, какую версию оставить.",
                       "{author} saved revision {head} at {at} while your changes waited on "
                       "the phone. Nothing is overwritten: choose the version to keep."),

@@ -74,10 +74,20 @@
         if (v !== undefined) { el.value = v; } else if (el.tagName !== 'SELECT') { el.value = ''; }
       }
     });
+    // the problems drawn with the page belong to the version it was drawn from: they go
+    // until the server checks this one (recheck)
+    Array.prototype.forEach.call(document.querySelectorAll('#protocol .problem'), function (p) { p.remove(); });
+    var list = document.getElementById('problem-list');
+    if (list) { list.hidden = true; }
     // the folded parts with something in them are open, as the server would draw them
     Array.prototype.forEach.call(form.querySelectorAll('.pf-day[hidden]'), function (d) {
       if (Array.prototype.some.call(d.querySelectorAll('input'), function (i) { return i.value; })) { d.hidden = false; }
     });
+  }
+
+  // the server's check of the form as it is now (htmx: the problems beside their fields)
+  function recheck() {
+    if (navigator.onLine && window.htmx) { window.htmx.trigger(form, 'change'); }
   }
 
   // --- the queue ------------------------------------------------------------------------------
@@ -103,7 +113,10 @@
       var line = document.createElement('div');
       line.className = 'pf-refused problem';
       line.textContent = p.text || p.message;
-      if (slot) { slot.appendChild(line); } else { loose.push(p.text || p.message); }
+      var there = slot && Array.prototype.some.call(slot.querySelectorAll('.problem'), function (x) {
+        return x.textContent.trim() === line.textContent.trim();
+      });
+      if (slot && !there) { slot.appendChild(line); } else if (!slot) { loose.push(p.text || p.message); }
     });
     show(W.refused + ': ' + ((problems || []).filter(function (p) { return !p.warning; })
       .map(function (p) { return p.text || p.message; }).join('; ')), 'err');
@@ -141,7 +154,7 @@
           return;
         }
         store().then(function () {
-          if (rec.items.length) { flush(); } else { show(fmt(W.sent, {n: r.data.revision}), ''); }
+          if (rec.items.length) { flush(); } else { show(fmt(W.sent, {n: r.data.revision}), ''); recheck(); }
         });
       } else if (r.status === 409 && r.data.error === 'conflict') {
         conflict = r.data;
@@ -255,13 +268,13 @@
     clearTimeout(timer);
     enqueue('submit');
   });
-  window.addEventListener('online', function () { flush(); });
+  window.addEventListener('online', function () { recheck(); flush(); });
   window.addEventListener('offline', showQueue);
 
   Q.load(KEY).then(function (saved) {
     if (saved && saved.items && saved.items.length) {
       rec = saved;
-      if (saved.values) { apply(saved.values); }
+      if (saved.values) { apply(saved.values); recheck(); }
     }
     last = fields();
     ready = true;

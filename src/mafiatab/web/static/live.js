@@ -250,9 +250,14 @@
   function guessSpeaker() {
     // offline only: the next seat at the table after the last speech queued (not a rule
     // check; the server judges the order when the connection returns)
-    var seats = atTable(), last = null;
+    var out = queuedOut(), last = null;
+    var seats = atTable().filter(function (s) { return out.indexOf(s) < 0; });
+    if (!seats.length) { seats = atTable(); }
     queue.forEach(function (op) { if (op.event && op.event.type === 'speech') { last = op.event.seat; } });
-    if (last == null) { return (server.step && server.step.seat) || seats[0]; }
+    if (last == null) {
+      var seat = server.step && server.step.seat;
+      return seat != null && seats.indexOf(seat) >= 0 ? seat : seats[0];
+    }
     var later = seats.filter(function (s) { return s > last; });
     return later.length ? later[0] : seats[0];
   }
@@ -393,7 +398,9 @@
         counts[k] = (counts[k] || 0) + 1;
         if (counts[k] === 4) { text = fmt(W.removed_4th, {seat: op.event.seat}); }
       }
-      items.push(h('li', {'class': 'lv-queued', text: text + ' — ' + W.queued}));
+      // the tap's own moment on the phone's clock: it is sent with it
+      var at = op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '';
+      items.push(h('li', {'class': 'lv-queued', text: at + text + ' — ' + W.queued}));
     });
     var total = server.events.length + queue.length;
     return section(W.log, 'lv-log', h('ol', {reversed: 'reversed', start: String(total)}, items.reverse()));

@@ -19,8 +19,6 @@ var ASSETS = ['/static/style.css', '/static/live.css', '/static/live.js', '/stat
 /* the judge's own pages: his tables, a game's protocol form and live screen (only a 200
  * answer is kept: anybody else gets 403, a signed-out phone a redirect) */
 var JUDGE_PAGES = [/^\/$/, /^\/t\/\d+\/judge$/, /^\/t\/\d+\/games\/[^/]+\/(live|edit)$/];
-/* how long a page waits for a slow network before the kept copy is shown */
-var PATIENCE_MS = 4000;
 
 function judgePage(url) {
   return JUDGE_PAGES.some(function (re) { return re.test(url.pathname); });
@@ -51,26 +49,14 @@ function keep(cacheName, request, response) {
 }
 
 function networkFirst(request, cacheName) {
-  return new Promise(function (resolve, reject) {
-    var done = false;
-    function fromCache(err) {
-      return caches.match(request, {ignoreVary: true}).then(function (hit) {
-        if (hit) { return hit; }
-        if (err) { throw err; }
-        return null;
-      });
-    }
-    var wait = setTimeout(function () {
-      fromCache(null).then(function (hit) { if (hit && !done) { done = true; resolve(hit); } });
-    }, PATIENCE_MS);
-    fetch(request).then(function (response) {
-      clearTimeout(wait);
-      keep(cacheName, request, response);
-      if (!done) { done = true; resolve(response); }
-    }).catch(function (err) {
-      clearTimeout(wait);
-      if (done) { return; }
-      fromCache(err).then(function (hit) { done = true; resolve(hit); }, reject);
+  // the network's answer whenever there is one (a slow one too: a kept copy must never
+  // stand in for a page the server has changed); the kept copy only without a network
+  return fetch(request).then(function (response) {
+    return keep(cacheName, request, response);
+  }, function (err) {
+    return caches.match(request, {ignoreVary: true}).then(function (hit) {
+      if (hit) { return hit; }
+      throw err;
     });
   });
 }
