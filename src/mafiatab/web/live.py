@@ -175,7 +175,7 @@ def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
     return step.line(lang, first_killed, best_move_open)
 
 
-def _foul_numbers(log: list[dict[str, Any]]) -> list[int | None]:
+def foul_numbers(log: list[dict[str, Any]]) -> list[int | None]:
     """Each event's foul number for its seat (1, 2, 3, 4…), None for other events."""
     seen: dict[Any, int] = {}
     out: list[int | None] = []
@@ -199,7 +199,7 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
         "players": [s.player for s in sorted(live.game.seats, key=lambda s: s.seat)],
         "events": [{"id": i, "event": ev, "text": describe(ev, lang, count),
                     "time": _clock(ev.get("at"), zone)}
-                   for i, ev, count in zip(live.ids, live.log, _foul_numbers(live.log),
+                   for i, ev, count in zip(live.ids, live.log, foul_numbers(live.log),
                                            strict=True)],
         "problems": [p.as_dict(lang) for p in live.problems],
         # the record's problems in words (round, table, seat, rule; the screen is the
@@ -332,4 +332,4 @@ router = APIRouter()
 router.include_router(pages)
 router.include_router(api)
 
-__all__ = ["router", "describe", "state_of", "step_line"]
+__all__ = ["router", "describe", "foul_numbers", "state_of", "step_line"]

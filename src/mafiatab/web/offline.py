@@ -28,6 +28,7 @@ from mafiatab.domain.clock import clock_time
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, ProtocolRefused
 from mafiatab.services.protocols import Queued, SubmitRefused
+from mafiatab.services.errors import ServiceError
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who, form_fields
@@ -158,14 +159,17 @@ async def queued_save(request: Request, tid: int, code: str, me: Who, svc: Svc) 
             "author": e.author, "at": clock_time(e.at, svc.zones.zone(tid)),
             "values": forms.form_with_typed(head.game_struct(), head.typed)},
             status_code=409)
+    except ServiceError as e:  # not his table, not in a state to save: in words
+        return JSONResponse(e.as_dict(me.lang), status_code=e.status)
     except ProtocolRefused as e:
         saved = e.saved if isinstance(e, SubmitRefused) else None
         return JSONResponse({"error": "refused",
                              "revision": saved.number if saved is not None else None,
                              "problems": _problems(parsed.problems + e.problems, me.lang)},
                             status_code=422)
-    problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
-                                                     actor=user).problems
+    # a draft's problems as the form's check finds them (a submitted protocol has none left)
+    problems = [] if info.state == "submitted" else parsed.problems + svc.protocols.check(
+        tid, code, parsed.game, actor=user).problems
     after = (f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
     return JSONResponse({"revision": info.number, "state": info.state,
                          "problems": _problems(problems, me.lang),
