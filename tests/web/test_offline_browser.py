@@ -105,6 +105,15 @@ def _speak(page: Any, seat: int) -> None:
     page.click("#lv-end-speech")
 
 
+def _deal(page: Any) -> None:
+    """Blacks 3 (don), 5, 9; sheriff 7."""
+    for seat, role in ((3, "don"), (5, "black"), (7, "sheriff"), (9, "black")):
+        page.click(f"#lv-role-{seat}-{role}")
+    page.click("#lv-deal-btn")
+    page.locator("#lv-seats").wait_for()
+    page.locator("#lv-log .lv-queued").wait_for(state="detached")  # sent
+
+
 def _state(page: Any, url: str) -> dict[str, Any]:
     r = page.context.request.get(url)
     assert r.status == 200, r.text()
@@ -120,10 +129,8 @@ def test_night_one_offline_with_a_reload_then_sent_once(hall: Hall, browser: Any
     page = _judge(browser, hall)
     page.goto(f"{hall.base}/t/{tid}/games/{code}/live")
     page.locator("#live[data-queue=ready]").wait_for()
-    # the deal: blacks 3 (don), 5, 9; sheriff 7; day 1 without nominations: no vote
-    for seat, role in ((3, "don"), (5, "black"), (7, "sheriff"), (9, "black")):
-        page.click(f"#lv-role-{seat}-{role}")
-    page.click("#lv-deal-btn")
+    # the deal, then day 1 without nominations: no vote
+    _deal(page)
     for seat in range(1, 11):
         _speak(page, seat)
     page.locator("#lv-shot").wait_for()
@@ -224,9 +231,9 @@ def test_the_protocol_form_offline_reloaded_and_submitted_as_recorded(
     # the network back: the server refuses the extra point, beside its seat with its rule;
     # what the judge recorded offline is kept as a draft
     _restore(page, hall)
-    refused = page.locator("#slot-seat-2 .pf-refused")
-    refused.wait_for()
-    assert "8.4.3" in refused.inner_text()
+    page.locator("#oq-status").filter(has_text="Сервер не принял").wait_for()
+    assert "8.4.3" in page.inner_text("#oq-status")
+    page.locator("#slot-seat-2 .problem").filter(has_text="8.4.3").first.wait_for()
     page.evaluate("document.getElementById('seat-2').scrollIntoView()")
     _shot(page, "offline-form-refused-360")
     page.fill("input[name=extra_2]", "0,3")
@@ -297,5 +304,89 @@ def test_two_devices_on_one_table_the_judge_chooses(hall: Hall, browser: Any  # 
     assert now.number == theirs + 1
     assert now.game_struct().judge == "Судья стола, с телефона"
     engine.dispose()
+    judge.context.close()
+    head.context.close()
+
+
+def test_the_hall_screen_shows_the_wifi_and_the_address(hall: Hall, browser: Any  # noqa: F811
+                                                        ) -> None:
+    tid = hall.world.demo.tournament
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}, **RU_CONTEXT).new_page()
+    page.goto(f"{hall.base}/t/{tid}/hall?qr=1&wifi=Mafia-Hall&password=red-black-10")
+    page.locator("#hall-qr-wifi svg").wait_for()
+    assert "Wi-Fi зала: Mafia-Hall" in page.inner_text("#hall-qr")
+    # the two codes are whole on the screen, square and large enough to scan from a seat
+    for box_id in ("#hall-qr-wifi svg", "#hall-qr-address svg"):
+        box = page.locator(box_id).bounding_box()
+        assert box is not None and box["width"] >= 200 and abs(box["width"] - box["height"]) < 2
+        assert box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080
+    _shot(page, "offline-hall-qr-1920")
+    page.context.close()
+
+
+def test_the_live_screen_shows_another_devices_events_beside_the_queued_ones(
+        hall: Hall, browser: Any) -> None:  # noqa: F811
+    world = hall.world
+    tid, code = world.demo.tournament, world.demo.open_games[0]
+    api = f"{hall.base}/api/t/{tid}/games/{code}/live"
+    judge = _judge(browser, hall)
+    judge.goto(f"{hall.base}/t/{tid}/games/{code}/live")
+    judge.locator("#live[data-queue=ready]").wait_for()
+    if not _state(judge, api)["dealt"]:  # run by itself: the roles first
+        _deal(judge)
+    judge.locator("#lv-seats").wait_for()
+    before = _state(judge, api)
+    # the judge's phone is offline; he records a foul
+    judge.context.set_offline(True)
+    judge.click("#lv-foul-8")
+    judge.locator("#lv-log .lv-queued").wait_for()
+    # the head judge records the same moment from his laptop
+    head = browser.new_context(viewport={"width": 1280, "height": 900}, **RU_CONTEXT).new_page()
+    head.goto(f"{hall.base}/login?next=/t/{tid}/games/{code}/live")
+    head.fill("input[name=user]", "headjudge")
+    head.fill("input[name=password]", DEMO_PASSWORD)
+    head.click("#login-btn")
+    head.wait_for_url(f"**/games/{code}/live")
+    head.locator("#live[data-queue=ready]").wait_for()
+    head.click("#lv-foul-6")
+    head.locator("#lv-log .lv-queued").wait_for(state="detached")
+    theirs = _state(head, api)
+    assert len(theirs["events"]) == len(before["events"]) + 1
+
+    # back online: nothing is added on top unseen; both side by side
+    judge.context.set_offline(False)
+    judge.locator("#conflict").wait_for()
+    assert "фол месту 8" in judge.inner_text("#cf-mine")
+    assert "фол месту 6 — новое" in judge.inner_text("#cf-theirs")
+    assert len(_state(judge, api)["events"]) == len(theirs["events"])
+    judge.evaluate("document.getElementById('conflict').scrollIntoView()")
+    _shot(judge, "offline-live-conflict-360")
+    # he adds his: after the head judge's, once
+    judge.click("#cf-keep-mine")
+    judge.locator("#conflict").wait_for(state="detached")
+    judge.locator("#lv-log .lv-queued").wait_for(state="detached")
+    after = _state(judge, api)
+    assert [e["event"]["type"] + str(e["event"].get("seat")) for e in after["events"][-2:]] == [
+        "foul6", "foul8"]
+
+    # a 4th foul asks first (here: not yet), then is written as the removal it is
+    fouls = after["fouls"].get("5", 0)
+    for _ in range(3 - fouls):
+        judge.click("#lv-foul-5")
+    judge.locator("#lv-fouls-5").filter(has_text="3").wait_for()
+    asked: list[str] = []
+    judge.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    judge.click("#lv-foul-5")
+    assert asked == ["4-й фол месту 5: игрок будет удалён из-за стола. Записать?"]
+    assert _state(judge, api)["fouls"]["5"] == 3
+    judge.once("dialog", lambda d: d.accept())
+    judge.click("#lv-foul-5")
+    judge.locator("#lv-log li").filter(has_text="место 5 удалено (4-й фол)").wait_for()
+    judge.locator("#lv-log .lv-queued").wait_for(state="detached")
+    state = _state(judge, api)
+    assert state["fouls"]["5"] == 4
+    assert state["events"][-1]["text"] == "место 5 удалено (4-й фол)"
+    judge.evaluate("document.getElementById('lv-log').scrollIntoView()")
+    _shot(judge, "offline-live-4th-foul-360")
     judge.context.close()
     head.context.close()

@@ -27,8 +27,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from mafiatab.domain.clock import clock_time
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, ProtocolRefused
-from mafiatab.services.protocols import Queued, SubmitRefused
 from mafiatab.services.errors import ServiceError
+from mafiatab.services.protocols import Queued, SubmitRefused
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who, form_fields

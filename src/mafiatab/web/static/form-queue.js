@@ -22,7 +22,7 @@
   var csrf = (form.elements.csrf && form.elements.csrf.value) || '';
   var baseInput = document.getElementById('base');
   var rec = {items: [], base: Number(baseInput.value) || 0, values: null};
-  var sending = false, conflict = null, last = null, timer = null, ready = false;
+  var sending = false, conflict = null, last = null, timer = null, ready = false, leaving = false;
 
   var status = document.createElement('p');
   status.id = 'oq-status';
@@ -59,7 +59,9 @@
       show(W.sending, '');
     }
   }
-  function store() { return Q.save(KEY, rec); }
+  // how many saves wait ("typing": one is about to), for whoever watches the page
+  function mark(typing) { form.setAttribute('data-queued', typing ? 'typing' : String(rec.items.length)); }
+  function store() { mark(); return Q.save(KEY, rec); }
 
   // --- the form as the queue left it ------------------------------------------------------
   function apply(values) {
@@ -92,8 +94,9 @@
 
   // --- the queue ------------------------------------------------------------------------------
   function enqueue(action) {
+    if (leaving) { return; }
     var now = fields();
-    if (action === 'draft' && last && same(now, last)) { return; }
+    if (action === 'draft' && last && same(now, last)) { mark(); return; }
     last = now;
     var inFlight = sending ? rec.items[0] : null;
     // a protocol is saved whole: a newer save replaces the unsent ones before it
@@ -256,6 +259,7 @@
   function changed() {
     if (!ready) { return; }
     clearTimeout(timer);
+    mark(true);
     timer = setTimeout(function () { enqueue('draft'); }, 500);
   }
   form.addEventListener('input', changed);
@@ -263,7 +267,13 @@
   form.addEventListener('submit', function (e) {
     // online with nothing waiting: the form's own submit (the server draws its answer);
     // otherwise the submit joins the queue behind the saves
-    if (!ready || (navigator.onLine && !rec.items.length && !conflict)) { return; }
+    if (!ready || (navigator.onLine && !rec.items.length && !conflict)) {
+      // the form's own submit carries the whole protocol: nothing is left to send after it
+      clearTimeout(timer);
+      leaving = true;
+      Q.remove(KEY);
+      return;
+    }
     e.preventDefault();
     clearTimeout(timer);
     enqueue('submit');
@@ -278,6 +288,7 @@
     }
     last = fields();
     ready = true;
+    mark();
     form.setAttribute('data-queue', 'ready');
     showQueue();
     flush();

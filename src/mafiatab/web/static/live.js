@@ -114,11 +114,13 @@
         notice = {err: true, text: W.refused + (refused ? ' (' + label(refused) + ')' : '') + ': ' +
                   (r.data.problems || []).map(function (p) { return p.text || p.message; }).filter(Boolean).join('; ')};
         renumber();
-      } else if (r.status === 409 && r.data.error === 'conflict') {
-        // another device wrote the log meanwhile: the judge sees both and chooses
-        return refresh().then(function () { conflict = {state: server}; render(); });
       } else if (r.status === 409) {
-        return refresh().then(function () { if (retries > 0) { flush(retries - 1); } else { render(); } });
+        // another device wrote the log meanwhile (the head judge, the judge's other
+        // phone): the judge sees both and chooses; only a renumbering goes on by itself
+        return refresh().then(function () {
+          if (r.data.error === 'conflict' || foreign()) { conflict = {state: server}; render(); }
+          else if (retries > 0) { flush(retries - 1); } else { render(); }
+        });
       } else {
         notice = {err: true, text: (r.data && (r.data.message || r.data.error)) || String(r.status)};
       }
@@ -527,6 +529,16 @@
     root.replaceChildren.apply(root, parts);
   }
 
+  // whether the server's log has changed by somebody else since the queue began: an event
+  // neither seen then nor sent from this queue, or one seen then and gone
+  function foreign() {
+    if (!seen) { return false; }
+    var mine = {}, now = {};
+    queue.forEach(function (op) { mine[op.id] = true; });
+    server.events.forEach(function (e) { now[e.id] = true; });
+    return server.events.some(function (e) { return seen.indexOf(e.id) < 0 && !mine[e.id]; }) ||
+      seen.some(function (id) { return !now[id]; });
+  }
   function conflictSec() {
     var known = {};
     (seen || []).forEach(function (id) { known[id] = true; });
