@@ -135,8 +135,9 @@ def server_address(request: Request) -> str:
 
 
 def _svg(data: str) -> str:
-    return str(segno.make(data, error="m").svg_inline(scale=5, border=2, dark="#000",
-                                                       light="#fff"))
+    # a viewBox instead of a size: the code fills the box the screen gives it
+    return str(segno.make(data, error="m").svg_inline(border=2, dark="#000", light="#fff",
+                                                       omitsize=True))
 
 
 def hall_qr(request: Request, ssid: str | None, password: str | None, lang: str
