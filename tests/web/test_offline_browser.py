@@ -217,7 +217,8 @@ def test_the_protocol_form_offline_reloaded_and_submitted_as_recorded(
     if game.first_killed is not None:
         page.select_option("#first_killed", str(game.first_killed))
     page.fill("input[name=judge]", "Судья Офлайн")
-    page.locator("#oq-status").filter(has_text="не отправлено: 1").wait_for()
+    page.locator("#protocol[data-queued='1']").wait_for(state="attached")  # kept on the phone
+    assert "не отправлено: 1" in page.inner_text("#oq-status")
     page.reload()
     page.locator("#protocol[data-queue=ready]").wait_for()
     assert _field(page, "judge") == "Судья Офлайн"
@@ -250,6 +251,13 @@ def test_the_protocol_form_offline_reloaded_and_submitted_as_recorded(
     r = page.goto(f"{hall.base}/t/{tid}/games/{code}/live")
     assert r is not None and r.status == 200
     assert page.url.endswith(f"/t/{tid}/games/{code}")
+    kept = "caches.keys().then(ns => Promise.all(ns.map(n => caches.open(n).then(c => c.keys())" \
+           ".then(rs => rs.map(r => r.url))))).then(ls => [].concat(...ls))"
+    assert any(u.endswith(f"/games/{code}/edit") for u in page.evaluate(kept))
+    # signing out: none of the judge's pages stays on the phone
+    page.click("header form[action='/logout'] button")
+    page.wait_for_url(f"{hall.base}/")
+    assert not [u for u in page.evaluate(kept) if "/judge" in u or "/games/" in u]
     page.context.close()
 
 

@@ -61,7 +61,7 @@
   }
   // how many saves wait ("typing": one is about to), for whoever watches the page
   function mark(typing) { form.setAttribute('data-queued', typing ? 'typing' : String(rec.items.length)); }
-  function store() { mark(); return Q.save(KEY, rec); }
+  function store() { return Q.save(KEY, rec).then(function () { mark(); }); }
 
   // --- the form as the queue left it ------------------------------------------------------
   function apply(values) {
