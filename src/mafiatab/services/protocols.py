@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -246,7 +247,7 @@ class Protocols:
                     if problems:
                         raise ProtocolRefused(problems)
                     info = self._write_draft(s, scene, kept, base, actor, reason, typed)
-                    _remember(s, scene, queued, info.number)
+                    _remember(s, scene, queued, info.number, actor)
                     # the record's problems beside the kept draft, as `check` finds them
                     return dataclasses.replace(info, problems=[
                         p for p in game_problems(s, scene.t, kept) if not p.warning])
@@ -304,7 +305,7 @@ class Protocols:
                     else:
                         step = self._write_step(s, scene, base, actor, "submit", SUBMITTED,
                                                 None, checked.game)
-                        _remember(s, scene, queued, step.number)
+                        _remember(s, scene, queued, step.number, actor)
                         return step
         except StaleRevision:
             raise self._lost_race(tournament, code, base_revision or 0, actor, game,
@@ -557,27 +558,29 @@ def _parse(text: str) -> Any:
     return json.loads(text, parse_float=Decimal)
 
 
+def _key(queued: Queued, actor: str) -> str:
+    """A queued save's stored id: the phone's id within its author's (another user's phone
+    making the same id is another save, and never learns of this one)."""
+    return hashlib.sha256(f"{actor}\n{queued.id}".encode()).hexdigest()
+
+
 def _applied(s: Session, scene: _Scene, queued: Queued | None, actor: str
              ) -> RevisionInfo | None:
-    """The revision a queued save already made (its id seen before, by the same author),
-    or None: a new one."""
+    """The revision a queued save of `actor` already made, or None: a new one."""
     if queued is None:
         return None
-    row = s.scalar(select(db.QueuedSave).where(db.QueuedSave.game_id == scene.row.id,
-                                               db.QueuedSave.client_id == queued.id))
-    if row is None:
+    number = s.scalar(select(db.QueuedSave.revision).where(
+        db.QueuedSave.game_id == scene.row.id, db.QueuedSave.client_id == _key(queued, actor)))
+    if number is None:
         return None
-    rev = revision_row(s, scene.row.id, row.revision)
-    author = s.get(db.User, rev.author_id)
-    if author is None or author.name != actor:
-        raise ServiceError("queued_taken", game=scene.row.code)
-    return revision_info(s, scene.row.code, rev)
+    return revision_info(s, scene.row.code, revision_row(s, scene.row.id, number))
 
 
-def _remember(s: Session, scene: _Scene, queued: Queued | None, number: int) -> None:
+def _remember(s: Session, scene: _Scene, queued: Queued | None, number: int,
+              actor: str) -> None:
     """Keep a queued save's id with the revision it made, in the same transaction."""
     if queued is not None:
-        s.add(db.QueuedSave(game_id=scene.row.id, client_id=queued.id[:100],
+        s.add(db.QueuedSave(game_id=scene.row.id, client_id=_key(queued, actor),
                             device=queued.device[:100] if queued.device else None,
                             revision=number))
 

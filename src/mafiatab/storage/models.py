@@ -233,8 +233,8 @@ class GameLogEvent(Base):
 
 
 class QueuedSave(Base):
-    """A save of the protocol form that a phone queued and sent: its id (made by the
-    phone, unique per game), the device, and the revision it made. A batch sent again
+    """A save of the protocol form that a phone queued and sent: its id (the phone's id
+    within its author's, hashed: unique per game), the device, and the revision it made. A batch sent again
     (its answer lost on the way) is recognised by its id and applied once; an autosave
     goes on top of the same judge's newer drafts only when they came from the same
     device (a second phone's edit is a conflict the judge decides)."""

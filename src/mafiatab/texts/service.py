@@ -66,10 +66,6 @@ SERVICE: Final[dict[str, tuple[str, str]]] = {
         "changes it by a correction with its reason ('Correct') or returns it to the table "
         "judge",
     ),
-    "queued_taken": (
-        "игра {game}: эта сохранённая на телефоне запись уже отправлена другим пользователем",
-        "game {game}: this save queued on a phone was already sent by another user",
-    ),
     "not_allowed": (
         "{user}: нет прав на «{action}» в турнире {tournament} (нужна роль: {roles})",
         "{user}: not allowed to {action} in tournament {tournament} (needs: {roles})",
