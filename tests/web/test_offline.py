@@ -1,4 +1,4 @@
-"""The judge's phone offline, through the app (issue 24): the protocol form's queued saves
+"""The judge's phone offline, through the app: the protocol form's queued saves
 applied once by their id, a second device's save a conflict with both versions, a queued
 submit, a refusal with its place and rule; the installable app's manifest and service
 worker; a judge's landing after signing in; the live screen of a submitted protocol; the

@@ -1,4 +1,4 @@
-"""The judge's phone without a network, in Debian's Chromium at 360×740 (issue 24):
+"""The judge's phone without a network, in Debian's Chromium at 360×740:
 
 * the live screen: night 1 recorded with the network cut (the server itself stopped, as a
   hall's Wi-Fi gone), the page reloaded offline from the service worker's copy with the
@@ -6,8 +6,11 @@
   shot recorded offline; the network back: every tap once, in order, with its time;
 * the protocol form: changed and submitted offline, reloaded offline, and submitted as
   recorded when the network returns; the live screen's address then shows it;
-* two devices on one table: the head judge saves while the judge's changes wait on his
-  phone; the judge sees both versions side by side and keeps his, nothing overwritten.
+* two devices on one table: the head judge saves the form (or records an event on the live
+  screen) while the judge's work waits on his phone; the judge sees both side by side and
+  keeps his, nothing overwritten; a 4th foul is asked first and logged as a removal;
+* signing out leaves none of the judge's pages in the caches;
+* the hall screen's QR codes of the Wi-Fi and the server's address.
 
 Screens: docs/screens/offline-*.png."""
 
@@ -211,7 +214,7 @@ def test_the_protocol_form_offline_reloaded_and_submitted_as_recorded(
     for s in game.seats:
         page.check(f"input[name=role_{s.seat}][value={s.role}]")
     page.check(f"input[name=result][value={game.result}]")
-    page.locator("#oq-status").filter(has_text="ревизия").wait_for()
+    page.locator("#protocol[data-queued='0']").wait_for(state="attached")
 
     _cut(page, hall)
     if game.first_killed is not None:
@@ -271,7 +274,7 @@ def test_two_devices_on_one_table_the_judge_chooses(hall: Hall, browser: Any  # 
     judge.goto(f"{hall.base}/t/{tid}/games/{code}/edit")
     judge.locator("#protocol[data-queue=ready]").wait_for()
     judge.fill("input[name=judge]", "Судья стола")
-    judge.locator("#oq-status").filter(has_text="ревизия").wait_for()
+    judge.locator("#protocol[data-queued='0']").wait_for(state="attached")
 
     # the judge's phone loses the network; he changes the protocol meanwhile
     judge.context.set_offline(True)
@@ -288,7 +291,7 @@ def test_two_devices_on_one_table_the_judge_chooses(hall: Hall, browser: Any  # 
     head.wait_for_url(f"**/games/{code}/edit")
     head.locator("#protocol[data-queue=ready]").wait_for()
     head.fill("input[name=judge]", "Главный судья")
-    head.locator("#oq-status").filter(has_text="ревизия").wait_for()
+    head.locator("#protocol[data-queued='0']").wait_for(state="attached")
     svc = Services(engine)
     theirs = svc.games.head(tid, code).number
 

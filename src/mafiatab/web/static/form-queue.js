@@ -157,7 +157,9 @@
           return;
         }
         store().then(function () {
-          if (rec.items.length) { flush(); } else { show(fmt(W.sent, {n: r.data.revision}), ''); recheck(); }
+          // all sent: the form's own status line says so (the queue's line only speaks
+          // while something waits, is on its way or was refused)
+          if (rec.items.length) { flush(); } else { show('', ''); recheck(); }
         });
       } else if (r.status === 409 && r.data.error === 'conflict') {
         conflict = r.data;
@@ -247,7 +249,6 @@
           apply(values);
           baseInput.value = String(rec.base);
           last = fields();
-          show(fmt(W.sent, {n: rec.base}), '');
           location.reload();
         });
       }
