@@ -69,6 +69,11 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/games/{code}/check", EDIT, {"base": "1"}),
     ("POST", "/t/{tid}/games/{code}/draft", EDIT, {"base": "1"}),
     ("POST", "/t/{tid}/games/{code}/submit", EDIT, {"base": "1"}),
+    # the form's saves queued on the phone; the installable app's worker and manifest
+    ("POST", "/t/{tid}/games/{code}/queued", EDIT,
+     {"base": "1", "queue_id": "access-test", "action": "draft"}),
+    ("GET", "/sw.js", ALL, None),
+    ("GET", "/manifest.webmanifest", ALL, None),
     ("GET", "/t/{tid}/games/{code}/replace", EDIT, None),
     ("POST", "/t/{tid}/games/{code}/replace", EDIT, {"seat": "1", "player": "", "reason": ""}),
     ("GET", "/t/{tid}/manage", STAFF, None),
@@ -255,7 +260,7 @@ ROUTES += SEATING_ROUTES + DAY_ROUTES
 STREAMS = frozenset(p for _m, p, _a, _b in ROUTES if p.endswith("/events"))
 #: routes whose {code} is the open (seated, draft) game; others read a confirmed one
 OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live",
-                    "replace")
+                    "replace", "queued")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
 PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code"}
 

@@ -168,7 +168,8 @@ def test_judge_fills_head_confirms_public_follows(live: tuple[str, World], brows
     judge.fill(f"#extra_{seat}", "0,2")
     judge.locator(f"#slot-seat-{seat} .problem").wait_for(state="detached")
     judge.locator("#no-problems").wait_for()
-    judge.locator("#save-status").filter(has_text="2").wait_for()
+    judge.locator("#protocol[data-queued='0']").wait_for()  # the phone's queue sent
+    judge.locator("#save-status").filter(has_text="ревизия").wait_for()
     _shot(judge, "judge-protocol-360")
     judge.click("#submit")
     judge.wait_for_url(f"**/t/{tid}/judge")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -147,6 +148,16 @@ class Checked:
         return [p for p in self.problems if not p.warning]
 
 
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A save the protocol form queued on the phone: the phone's id of it (unique per game)
+    and the phone's own id. Sent twice (an answer lost in a hall's Wi-Fi), it is applied
+    once; it goes on top of the judge's newer drafts only when they came from this phone."""
+
+    id: str
+    device: str | None = None
+
+
 class Protocols:
     """The protocol steps over a `Store` (composed, not inherited)."""
 
@@ -204,7 +215,8 @@ class Protocols:
     def save_draft(self, tournament: int, code: str, game: model.Game, *, actor: str,
                    base_revision: int, own_autosave: bool = False,
                    reason: str | None = None, drop_log: bool = False,
-                   typed: Mapping[str, RawField] | None = None) -> RevisionInfo:
+                   typed: Mapping[str, RawField] | None = None,
+                   queued: Queued | None = None) -> RevisionInfo:
         """A new draft of the game's protocol based on `base_revision`.
 
         Refused (`ProtocolRefused`, nothing stored) when it contradicts its log; rule
@@ -212,20 +224,24 @@ class Protocols:
         autosave, which may go on top of the same user's own newer drafts. `drop_log`:
         remove the game's log instead of keeping it (a head judge's correction of the
         log; audited as `drop_log`). `typed`: the fields that could not be read, as typed,
-        with their problems (None: the base revision's stay).
+        with their problems (None: the base revision's stay). `queued`: a save the
+        phone queued; one already applied answers the revision it made.
         """
         conflict: ConflictError | None = None
         written: tuple[RevisionInfo, model.Game] | None = None
         try:
             with self.store.write() as s:
                 scene = self._scene(s, tournament, code, actor)
+                done = _applied(s, scene, queued, actor)
+                if done is not None:
+                    return done
                 self._may_edit(scene, actor, "save")
                 if scene.head.state == SUBMITTED:  # staff: `correct`, marked and in the queue
                     raise StateError("correct_instead", game=code)
                 if drop_log and not scene.staff:
                     raise PermissionDenied("not_allowed", user=actor, action="save",
                                            tournament=scene.t.name, roles=sorted(CONFIRMERS))
-                base = self._base(s, scene, base_revision, actor, own_autosave)
+                base = self._base(s, scene, base_revision, actor, own_autosave, queued)
                 placed = self._placed(scene, game)
                 if base is None:
                     conflict = self._conflict(s, scene, base_revision, actor, placed, "save")
@@ -242,6 +258,7 @@ class Protocols:
                     if problems:
                         raise ProtocolRefused(problems)
                     info = self._write_draft(s, scene, kept, base, actor, reason, typed)
+                    _remember(s, scene, queued, info.number, actor)
                     written = (info, kept)
         except StaleRevision:  # lost a race in the very last instant: say who won
             raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
@@ -259,20 +276,25 @@ class Protocols:
 
     def submit(self, tournament: int, code: str, *, actor: str, base_revision: int | None,
                game: model.Game | None = None, own_autosave: bool = False,
-               typed: Mapping[str, RawField] | None = None) -> RevisionInfo:
+               typed: Mapping[str, RawField] | None = None,
+               queued: Queued | None = None) -> RevisionInfo:
         """Submit the protocol for confirmation: the newest draft, or `game` (the form's
         protocol, saved as a draft in the same step, with `typed` as `save_draft` keeps
         it). Refused with every problem, a value that could not be read among them; a
-        refused form's protocol is still kept as a draft (`SubmitRefused.saved`)."""
+        refused form's protocol is still kept as a draft (`SubmitRefused.saved`).
+        `queued`: a submit the phone queued; one already applied answers its revision."""
         conflict: ConflictError | None = None
         refused: SubmitRefused | None = None
         saved: RevisionInfo | None = None
         try:
             with self.store.write() as s:
                 scene = self._scene(s, tournament, code, actor)
+                done = _applied(s, scene, queued, actor)
+                if done is not None:
+                    return done
                 self._may_edit(scene, actor, "submit")
                 want = scene.row.head_revision if base_revision is None else base_revision
-                base = self._base(s, scene, want, actor, own_autosave)
+                base = self._base(s, scene, want, actor, own_autosave, queued)
                 if base is None:
                     conflict = self._conflict(s, scene, want, actor,
                                               self._placed(scene, game) if game else None,
@@ -299,8 +321,10 @@ class Protocols:
                     if checked.errors or unread:
                         refused = SubmitRefused(unread + checked.problems, saved)
                     else:
-                        return self._write_step(s, scene, base, actor, "submit", SUBMITTED,
+                        step = self._write_step(s, scene, base, actor, "submit", SUBMITTED,
                                                 None, checked.game)
+                        _remember(s, scene, queued, step.number, actor)
+                        return step
         except StaleRevision:
             raise self._lost_race(tournament, code, base_revision or 0, actor, game,
                                   "submit") from None
@@ -430,21 +454,29 @@ class Protocols:
                        + game_problems(s, scene.t, kept))
 
     @staticmethod
-    def _base(s: Session, scene: _Scene, base: int, actor: str, own_autosave: bool) -> int | None:
-        """The revision to build on, or None: a conflict."""
+    def _base(s: Session, scene: _Scene, base: int, actor: str, own_autosave: bool,
+              queued: Queued | None = None) -> int | None:
+        """The revision to build on, or None: a conflict. A queued save from a phone goes
+        on top of newer drafts only when the same phone made them all."""
         head = scene.row.head_revision
         if base == head:
             return base
         if not own_autosave or not 0 < base < head:
             return None
         later = s.execute(
-            select(db.ProtocolRevision.state, db.User.name)
+            select(db.ProtocolRevision.number, db.ProtocolRevision.state, db.User.name)
             .join(db.User, db.User.id == db.ProtocolRevision.author_id)
             .where(db.ProtocolRevision.game_id == scene.row.id,
                    db.ProtocolRevision.number > base)).all()
-        if all(state == DRAFT and name == actor for state, name in later):
-            return head
-        return None
+        if not all(state == DRAFT and name == actor for _n, state, name in later):
+            return None
+        if queued is not None:
+            mine = set(s.scalars(select(db.QueuedSave.revision).where(
+                db.QueuedSave.game_id == scene.row.id, db.QueuedSave.revision > base,
+                db.QueuedSave.device == queued.device)))
+            if queued.device is None or any(n not in mine for n, _s, _a in later):
+                return None
+        return head
 
     def _write_draft(self, s: Session, scene: _Scene, game: model.Game, base: int, actor: str,
                      reason: str | None, typed: Mapping[str, RawField] | None = None
@@ -546,6 +578,33 @@ class Protocols:
 
 def _parse(text: str) -> Any:
     return json.loads(text, parse_float=Decimal)
+
+
+def _key(queued: Queued, actor: str) -> str:
+    """A queued save's stored id: the phone's id within its author's (another user's phone
+    making the same id is another save, and never learns of this one)."""
+    return hashlib.sha256(f"{actor}\n{queued.id}".encode()).hexdigest()
+
+
+def _applied(s: Session, scene: _Scene, queued: Queued | None, actor: str
+             ) -> RevisionInfo | None:
+    """The revision a queued save of `actor` already made, or None: a new one."""
+    if queued is None:
+        return None
+    number = s.scalar(select(db.QueuedSave.revision).where(
+        db.QueuedSave.game_id == scene.row.id, db.QueuedSave.client_id == _key(queued, actor)))
+    if number is None:
+        return None
+    return revision_info(s, scene.row.code, revision_row(s, scene.row.id, number))
+
+
+def _remember(s: Session, scene: _Scene, queued: Queued | None, number: int,
+              actor: str) -> None:
+    """Keep a queued save's id with the revision it made, in the same transaction."""
+    if queued is not None:
+        s.add(db.QueuedSave(game_id=scene.row.id, client_id=_key(queued, actor),
+                            device=queued.device[:100] if queued.device else None,
+                            revision=number))
 
 
 #: the longest reason of a correction (characters)

@@ -232,6 +232,24 @@ class GameLogEvent(Base):
     event: Mapped[str] = mapped_column(Text)
 
 
+class QueuedSave(Base):
+    """A save of the protocol form that a phone queued and sent: its id (the phone's id
+    within its author's, hashed: unique per game), the device, and the revision it made. A batch sent again
+    (its answer lost on the way) is recognised by its id and applied once; an autosave
+    goes on top of the same judge's newer drafts only when they came from the same
+    device (a second phone's edit is a conflict the judge decides)."""
+
+    __tablename__ = "queued_saves"
+    __table_args__ = (UniqueConstraint("game_id", "client_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    client_id: Mapped[str] = mapped_column(String(100))
+    device: Mapped[str | None] = mapped_column(String(100))
+    revision: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
 class User(Base):
     __tablename__ = "users"
 

@@ -81,6 +81,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "web_appeals": ("mafiatab.web.appeals", "WORDS"),
     "web_hall": ("mafiatab.web.hall", "WORDS"),
     "web_live": ("mafiatab.web.live", "WORDS"),
+    "web_offline": ("mafiatab.web.offline", "WORDS"),
     "step": ("mafiatab.domain.words", "STEP"),
     "web_live_event": ("mafiatab.web.live", "EVENT_TEXT"),
     "web_live_result": ("mafiatab.web.live", "RESULT_TEXT"),

@@ -217,6 +217,9 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import live  # the judge's live screen (issue 5)
 
     app.include_router(live.router)
+    from mafiatab.web import offline  # the judge's phone offline: manifest, worker, queue
+
+    app.include_router(offline.router)
     from mafiatab.web import appeals  # issue 7: protests, appeals, charts, downloads
 
     appeals.install(app)

@@ -11,7 +11,9 @@ from starlette.datastructures import UploadFile  # what request.form() gives (Fa
 
 from mafiatab import i18n
 from mafiatab.rules import PROFILES
-from mafiatab.storage.models import PLAYER
+from mafiatab.services.access import STAFF
+from mafiatab.services.facade import Services
+from mafiatab.storage.models import JUDGE, PLAYER
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.security import (
@@ -59,8 +61,20 @@ async def login(request: Request, me: Who, svc: Svc) -> Response:
     name = await password_sign_in(request, f.get("user", ""), f.get("password", ""))
     if name is not None:
         await run_in_threadpool(sign_in, request, name)
+        if nxt == "/":
+            nxt = await run_in_threadpool(landing, svc, name)
         return see_other(nxt)
     return render(request, "login.html", status_code=401, next=nxt, error="bad_login")
+
+
+def landing(svc: Services, user: str) -> str:
+    """Where a sign-in without a page to return to leads: a judge to his tables (the
+    newest tournament still going on where he judges), anybody else to the front page."""
+    roles = svc.access.tournaments_of(user)
+    judged = sorted((tid for tid, r in roles.items() if JUDGE in r and not r & STAFF),
+                    reverse=True)
+    going = [tid for tid in judged if not svc.access.visibility(tid).finished]
+    return f"/t/{going[0]}/judge" if going else "/"
 
 
 @router.post("/login/code")
@@ -114,4 +128,4 @@ async def import_post(request: Request, me: Who, svc: Svc) -> Response:
     return see_other(f"/t/{tid}/manage")
 
 
-__all__ = ["router"]
+__all__ = ["landing", "router"]

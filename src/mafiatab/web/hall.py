@@ -13,8 +13,10 @@ polls) after every change; the page's htmx poll runs only while the stream is do
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any, Final
 
+import segno
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -55,6 +57,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "wins": ("Победы", "Wins"),
     "no_seating": ("Рассадки следующего тура пока нет", "The next round is not seated yet"),
     "page": ("стр. {n} из {m}", "page {n} of {m}"),
+    "wifi": ("Wi-Fi зала: {ssid}", "The hall's Wi-Fi: {ssid}"),
+    "wifi_password": ("пароль: {password}", "password: {password}"),
+    "address": ("Протоколы и таблица: {url}", "Protocols and standings: {url}"),
 }
 
 
@@ -94,14 +99,75 @@ def hall_json(hall: Hall, lang: str) -> dict[str, Any]:
     }
 
 
+def wifi_code(ssid: str, password: str) -> str:
+    """The text of a QR code that joins a Wi-Fi network (the `WIFI:` form phones read);
+    `\\ ; , : "` in a name or password are escaped with a backslash."""
+    def esc(text: str) -> str:
+        return "".join("\\" + c if c in '\\;,:"' else c for c in text)
+    kind = "WPA" if password else "nopass"
+    return f"WIFI:T:{kind};S:{esc(ssid)};P:{esc(password)};;" if password else (
+        f"WIFI:T:{kind};S:{esc(ssid)};;")
+
+
+def lan_address() -> str | None:
+    """This computer's address on the hall's network (the interface its default route
+    leaves by; nothing is sent), or None without a network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET: a route is looked up, no packet goes
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def server_address(request: Request) -> str:
+    """The address phones in the hall open: the one the TV's browser used, unless that
+    is this computer's own loopback (a laptop driving the TV), then its hall address."""
+    url = request.base_url
+    host = url.hostname or ""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        lan = lan_address()
+        if lan is not None:
+            return str(url.replace(netloc=f"{lan}:{url.port}" if url.port else lan))
+    return str(url)
+
+
+def _svg(data: str) -> str:
+    # a viewBox instead of a size: the code fills the box the screen gives it
+    return str(segno.make(data, error="m").svg_inline(border=2, dark="#000", light="#fff",
+                                                       omitsize=True))
+
+
+def hall_qr(request: Request, ssid: str | None, password: str | None, lang: str
+            ) -> dict[str, Any]:
+    """The QR codes the hall's TV shows for the phones: the hall's Wi-Fi (when named)
+    and the server's address, each with its words."""
+    out: dict[str, Any] = {}
+    ssid = (ssid or "").strip()[:64]
+    password = (password or "")[:64]
+    if ssid:
+        out["wifi_svg"] = _svg(wifi_code(ssid, password))
+        out["wifi"] = pick(WORDS, "wifi", lang).format(ssid=ssid)
+        if password:
+            out["wifi_password"] = pick(WORDS, "wifi_password", lang).format(password=password)
+    url = server_address(request)
+    out["address_svg"] = _svg(url)
+    out["address"] = pick(WORDS, "address", lang).format(url=url)
+    return out
+
+
 def _lang(lang: str | None, me: Principal) -> str:
     return lang if lang in LANGS else me.lang
 
 
 @router.get("/t/{tid}/hall", response_class=HTMLResponse)
 def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
-              page: int = PAGE_SECONDS) -> Response:
-    """The hall's TV: full screen, pages by itself, pushed after every change."""
+              page: int = PAGE_SECONDS, qr: bool = False, wifi: str | None = None,
+              password: str | None = None) -> Response:
+    """The hall's TV: full screen, pages by itself, pushed after every change. `qr`:
+    also the QR codes of the hall's Wi-Fi (`wifi`, `password`) and of this server's
+    address, for a hall without internet whose server is a laptop (docs/web.md)."""
     svc = screens_of(request)
     lang = _lang(lang, me)
     boot = {"state": hall_json(svc.screens.hall(tid), lang), "lang": lang,
@@ -111,6 +177,7 @@ def hall_page(request: Request, tid: int, me: Who, lang: str | None = None,
             "poll": f"/t/{tid}/hall/state?lang={lang}"}
     return TEMPLATES.TemplateResponse(request, "hall.html", {
         "request": request, "lang": lang,
+        "qr": hall_qr(request, wifi, password, lang) if qr or wifi else None,
         "boot": json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c")},
         headers={"Cache-Control": "no-store"})
 
@@ -181,4 +248,5 @@ async def standings_events(request: Request, tid: int, stage: str | None = None)
                                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-__all__ = ["PAGE_SECONDS", "WORDS", "after_round", "hall_json", "router"]
+__all__ = ["PAGE_SECONDS", "WORDS", "after_round", "hall_json", "hall_qr", "router",
+           "server_address", "wifi_code"]

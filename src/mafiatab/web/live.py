@@ -25,8 +25,9 @@ from mafiatab.domain.words import STEP
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load_for
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web.app import render
-from mafiatab.web.deps import Svc, Who
+from mafiatab.web.deps import Svc, Who, see_other
 from mafiatab.web.forms import short_message
+from mafiatab.web.offline import words as offline_words
 from mafiatab.web.security import check_csrf, require_user
 
 pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -65,6 +66,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "foul": ("Фол", "Foul"),
     "more": ("ещё", "more"),
     "disqualify": ("Дисквалификация", "Disqualify"),
+    "fourth_foul": ("4-й фол месту {seat}: игрок будет удалён из-за стола. Записать?",
+                    "A 4th foul to seat {seat}: the player leaves the table. Record it?"),
+    "removed_4th": ("место {seat} удалено (4-й фол)", "seat {seat} is removed (4th foul)"),
     "team_loss": ("Поражение команды", "Team loss"),
     "sure": ("Точно? Место {seat}: {what}", "Sure? Seat {seat}: {what}"),
     "undo": ("Отменить последнее", "Undo the last"),
@@ -108,6 +112,7 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "vote": ("голосование: {tally}", "vote: {tally}"),
     "lift": ("за подъём: {count}", "for lifting: {count}"),
     "foul": ("фол месту {seat}", "foul to seat {seat}"),
+    "foul_removes": ("место {seat} удалено ({count}-й фол)", "seat {seat} is removed (foul {count})"),
     "disqualify": ("дисквалификация места {seat}", "seat {seat} disqualified"),
     "team_loss": ("поражение команды места {seat}", "team loss for seat {seat}'s team"),
 }
@@ -128,10 +133,18 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
     return pair[0] if lang == "ru" else pair[1]
 
 
-def describe(event: dict[str, Any], lang: str) -> str:
-    """One event of the log as the journal shows it."""
+#: the foul that removes a player from the table (FIIM 7.1; the engine's own number)
+REMOVING_FOUL: Final = 4
+
+
+def describe(event: dict[str, Any], lang: str, fouls: int | None = None) -> str:
+    """One event of the log as the journal shows it; `fouls`: a foul's number for its
+    seat (the 4th says that the player leaves the table)."""
     kind = str(event.get("type"))
     values = dict(event)
+    if kind == "foul" and fouls is not None and fouls == REMOVING_FOUL:
+        kind = "foul_removes"
+        values["count"] = fouls
     if kind == "shot" and event.get("target") is None:
         kind = "miss"
     if kind == "speech" and event.get("nominates") is not None:
@@ -162,6 +175,19 @@ def step_line(step: NextStep, first_killed: int | None, best_move_open: bool,
     return step.line(lang, first_killed, best_move_open)
 
 
+def foul_numbers(log: list[dict[str, Any]]) -> list[int | None]:
+    """Each event's foul number for its seat (1, 2, 3, 4…), None for other events."""
+    seen: dict[Any, int] = {}
+    out: list[int | None] = []
+    for ev in log:
+        if ev.get("type") == "foul":
+            seen[ev.get("seat")] = seen.get(ev.get("seat"), 0) + 1
+            out.append(seen[ev.get("seat")])
+        else:
+            out.append(None)
+    return out
+
+
 def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, Any]:
     """What the screen draws: the stored log (each event with its time on the
     tournament's clock, `zone`), the engine's next step, the seats."""
@@ -171,9 +197,10 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
         "seq": live.seq, "dealt": live.dealt,
         "roles": [s.role for s in sorted(live.game.seats, key=lambda s: s.seat)],
         "players": [s.player for s in sorted(live.game.seats, key=lambda s: s.seat)],
-        "events": [{"id": i, "event": ev, "text": describe(ev, lang),
+        "events": [{"id": i, "event": ev, "text": describe(ev, lang, count),
                     "time": _clock(ev.get("at"), zone)}
-                   for i, ev in zip(live.ids, live.log, strict=True)],
+                   for i, ev, count in zip(live.ids, live.log, foul_numbers(live.log),
+                                           strict=True)],
         "problems": [p.as_dict(lang) for p in live.problems],
         # the record's problems in words (round, table, seat, rule; the screen is the
         # game's, so without its code): the submit will refuse them
@@ -220,8 +247,14 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
 
 @pages.get("/t/{tid}/games/{code}/live", response_class=HTMLResponse)
 def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """The live screen of a table: its judge, or staff."""
-    live = load_for(svc.games, svc.protocols, tid, code, actor=require_user(me))
+    """The live screen of a table: its judge, or staff. A protocol the judge submitted
+    (or the head judge confirmed) is no longer his to record: its address shows the
+    protocol as submitted instead of a refusal."""
+    user = require_user(me)
+    if not svc.protocols.may_edit(tid, code, user) and svc.games.status(tid, code).state in (
+            "submitted", "confirmed"):
+        return see_other(f"/t/{tid}/games/{code}")
+    live = load_for(svc.games, svc.protocols, tid, code, actor=user)
     t, players, _stages = svc.tournaments.context(tid)
     st = svc.games.status(tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
@@ -231,6 +264,7 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
             "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
             "protocol_url": f"/t/{tid}/games/{code}/edit",
+            "offline_words": offline_words(me.lang),
             # the screen names players by nickname, never by their id (the state has ids)
             "nicks": {p.id: p.nickname for p in players}}
     return render(request, "live.html", t=t, tid=tid, code=code, st=st,
@@ -298,4 +332,4 @@ router = APIRouter()
 router.include_router(pages)
 router.include_router(api)
 
-__all__ = ["router", "describe", "state_of", "step_line"]
+__all__ = ["router", "describe", "foul_numbers", "state_of", "step_line"]

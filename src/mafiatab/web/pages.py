@@ -29,7 +29,7 @@ from mafiatab.services.web_support import (
     GameStatus,
 )
 from mafiatab.storage.models import CONFIRMED
-from mafiatab.web import forms, texts
+from mafiatab.web import forms, offline, texts
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.lots import shown_lots
@@ -301,7 +301,9 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
             "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
-            "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS}
+            "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS,
+            # the queue of the form's saves on the phone (static/form-queue.js)
+            "oq_boot": offline.boot_json(tid, code, me.lang)}
 
 
 @router.post("/t/{tid}/games/{code}/correct", response_class=HTMLResponse)

@@ -2,8 +2,10 @@
  *
  * No rules here. The server replays the game log through the engine and says what comes
  * next (state.step), which special situation applies and which tap it refuses. This file
- * only keeps the taps in localStorage (each with an id and a sequence number), sends them
- * in order when it can, and shows what is still queued as "not yet checked".
+ * only keeps the taps on the phone (IndexedDB through queue.js: each with an id, a
+ * sequence number and its time; beside them the last state the server gave), sends them
+ * in order when it can, and shows what is still queued as "not yet checked". When
+ * another device changed the log meanwhile, conflict.js shows both and the judge chooses.
  */
 (function () {
   'use strict';
@@ -15,7 +17,10 @@
   try { csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']; } catch (e) { /* none */ }
 
   var server = boot.state;          // the last state the server replayed
-  var queue = readQueue();          // operations not yet confirmed by the server
+  var queue = [];                   // operations not yet confirmed by the server
+  var seen = null;                  // the server's event ids when the queue began
+  var conflict = null;              // {state}: another device's log, the judge to choose
+  var loaded = false;               // the queue read back from the phone
   var online = navigator.onLine;
   var sending = false;
   var notice = null;                // {text, err}
@@ -23,10 +28,13 @@
             cands: [], lift: [], bm: [], kind: null, roles: null, menu: null, speaker: null};
   var timer = {total: 60, left: 60, running: false, handle: null, key: ''};
 
-  function readQueue() {
-    try { return JSON.parse(localStorage.getItem(KEY) || '[]'); } catch (e) { return []; }
+  var Q = window.mafiatabQueue;
+  var OW = boot.offline_words || {};
+  function saveQueue() {
+    if (!queue.length) { seen = null; }
+    else if (!seen) { seen = server.events.map(function (e) { return e.id; }); }
+    if (Q) { Q.save(KEY, {queue: queue, server: server, seen: seen}); }
   }
-  function saveQueue() { localStorage.setItem(KEY, JSON.stringify(queue)); }
   function newId() {
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
     return Date.now().toString(36) + '-' + Math.random().toString(36).slice(2);
@@ -63,7 +71,7 @@
     render();
     flush();
   }
-  function record(event) { enqueue({event: event}); }
+  function record(event) { ui.kind = null; enqueue({event: event}); }
 
   function send(method, body) {
     var opts = {method: method, headers: {'X-CSRF-Token': csrf, 'Accept': 'application/json'},
@@ -81,7 +89,7 @@
   }
   function flush(retries) {
     if (retries === undefined) { retries = 3; }
-    if (sending || !queue.length) { render(); return; }
+    if (!loaded || conflict || sending || !queue.length) { render(); return; }
     sending = true;
     var batch = queue.slice();
     render();
@@ -107,8 +115,12 @@
                   (r.data.problems || []).map(function (p) { return p.text || p.message; }).filter(Boolean).join('; ')};
         renumber();
       } else if (r.status === 409) {
-        if (r.data.error === 'conflict') { notice = {err: true, text: W.conflict}; }
-        return refresh().then(function () { if (retries > 0) { flush(retries - 1); } else { render(); } });
+        // another device wrote the log meanwhile (the head judge, the judge's other
+        // phone): the judge sees both and chooses; only a renumbering goes on by itself
+        return refresh().then(function () {
+          if (r.data.error === 'conflict' || foreign()) { conflict = {state: server}; render(); }
+          else if (retries > 0) { flush(retries - 1); } else { render(); }
+        });
       } else {
         notice = {err: true, text: (r.data && (r.data.message || r.data.error)) || String(r.status)};
       }
@@ -240,9 +252,14 @@
   function guessSpeaker() {
     // offline only: the next seat at the table after the last speech queued (not a rule
     // check; the server judges the order when the connection returns)
-    var seats = atTable(), last = null;
+    var out = queuedOut(), last = null;
+    var seats = atTable().filter(function (s) { return out.indexOf(s) < 0; });
+    if (!seats.length) { seats = atTable(); }
     queue.forEach(function (op) { if (op.event && op.event.type === 'speech') { last = op.event.seat; } });
-    if (last == null) { return (server.step && server.step.seat) || seats[0]; }
+    if (last == null) {
+      var seat = server.step && server.step.seat;
+      return seat != null && seats.indexOf(seat) >= 0 ? seat : seats[0];
+    }
     var later = seats.filter(function (s) { return s > last; });
     return later.length ? later[0] : seats[0];
   }
@@ -353,6 +370,8 @@
         h('span', {'class': 'lv-fouls', id: 'lv-fouls-' + s, text: n + (p ? '+' + p : '')}),
         btn(W.foul, function () {
           var ev = {type: 'foul', seat: s};
+          // the 4th foul removes the player from the table: asked before it is recorded
+          if (n + p + 1 === 4 && !confirm(fmt(W.fourth_foul, {seat: s}))) { return; }
           if (ui.open) { ui.after.push(ev); render(); } else { record(ev); }
         }, 'lv-foul', 'lv-foul-' + s),
         btn('⋯', function () { ui.menu = ui.menu === s ? null : s; render(); }, 'sec lv-more', 'lv-more-' + s));
@@ -372,14 +391,64 @@
   function journal() {
     var items = server.events.slice(-12).filter(function (e) { return e.text && e.text.trim(); })
       .map(function (e) { return h('li', {text: (e.time ? e.time + ' · ' : '') + e.text}); });
-    queue.forEach(function (op) { items.push(h('li', {'class': 'lv-queued', text: label(op) + ' — ' + W.queued})); });
+    var counts = {};
+    Object.keys(server.fouls || {}).forEach(function (k) { counts[k] = server.fouls[k]; });
+    queue.forEach(function (op) {
+      var text = label(op);
+      if (op.event && op.event.type === 'foul') {
+        var k = String(op.event.seat);
+        counts[k] = (counts[k] || 0) + 1;
+        if (counts[k] === 4) { text = fmt(W.removed_4th, {seat: op.event.seat}); }
+      }
+      // the tap's own moment on the phone's clock: it is sent with it
+      var at = op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '';
+      items.push(h('li', {'class': 'lv-queued', text: at + text + ' — ' + W.queued}));
+    });
     var total = server.events.length + queue.length;
     return section(W.log, 'lv-log', h('ol', {reversed: 'reversed', start: String(total)}, items.reverse()));
   }
 
+  // offline only: the seats the queued taps may concern beyond those at the table (the
+  // player just shot or voted out still has his last words)
+  function queuedOut() {
+    var out = [];
+    queue.forEach(function (op) {
+      var ev = op.event;
+      if (ev && ev.type === 'shot' && ev.target != null) { out.push(ev.target); }
+    });
+    ((server.step && server.step.last_words) || []).forEach(function (s) { out.push(s); });
+    return out;
+  }
+  function lastWordsSeats() {
+    var seats = atTable().concat(queuedOut());
+    return seats.filter(function (s, i) { return seats.indexOf(s) === i; }).sort(function (a, b) { return a - b; });
+  }
+  // offline only: whose best move (the first player killed: the server's, or the first
+  // queued shot's target when the server has none yet)
+  function bestMoveSeat() {
+    if (server.first_killed) { return server.first_killed; }
+    var shot = queue.filter(function (op) { return op.event && op.event.type === 'shot' && op.event.target != null; })[0];
+    return shot ? shot.event.target : null;
+  }
+  // offline only: the form the select opens on after the last queued tap (a guess the
+  // judge may change; the server judges the order when the connection returns)
+  var AFTER = {shot: 'don_check', don_check: 'sheriff_check', vote: 'last_words', lift: 'last_words',
+               best_move: 'last_words', last_words: 'speech', speech: 'speech', defence: 'vote'};
+  function guessKind() {
+    var lastOp = queue.filter(function (op) { return op.event && op.event.type !== 'foul'; }).slice(-1)[0];
+    var k = lastOp ? lastOp.event.type : null;
+    if (k === 'sheriff_check') {
+      var bm = bestMoveSeat();
+      var bmDone = queue.some(function (op) { return op.event && op.event.type === 'best_move'; }) || !server.best_move_open && server.first_killed;
+      return bm && !bmDone ? 'best_move' : 'last_words';
+    }
+    return AFTER[k] || 'speech';
+  }
   function offlineSec() {
-    var kinds = ['speech', 'vote', 'shot', 'don_check', 'sheriff_check', 'last_words', 'defence', 'lift'];
-    var kind = ui.kind || 'speech';
+    var kinds = ['speech', 'vote', 'shot', 'don_check', 'sheriff_check', 'best_move', 'last_words', 'defence', 'lift'];
+    if (bestMoveSeat() == null) { kinds = kinds.filter(function (k) { return k !== 'best_move'; }); }
+    var kind = ui.kind || guessKind();
+    if (kinds.indexOf(kind) < 0) { kind = 'speech'; }
     var sel = h('select', {id: 'lv-kind'}, kinds.map(function (k) {
       return h('option', {value: k, selected: k === kind ? 'selected' : false, text: ET[k] ? ET[k].replace(/[:{].*$/, '').replace(/\s*места?\s*$/, '') : k});
     }));
@@ -389,7 +458,8 @@
     else if (kind === 'vote') { body = voteSec([], true); }
     else if (kind === 'shot') { body = shotSec(); }
     else if (kind === 'don_check' || kind === 'sheriff_check') { body = checkSec(kind); }
-    else if (kind === 'last_words') { body = lastWordsSec(atTable()); }
+    else if (kind === 'last_words') { body = lastWordsSec(lastWordsSeats()); }
+    else if (kind === 'best_move') { body = bestMoveSec(bestMoveSeat()); }
     else if (kind === 'defence') { body = defenceSec(ui.speaker || atTable()[0]); }
     else { body = liftSec(ui.cands); }
     return h('div', null, h('label', {'class': 'lv-row'}, W.any_event + ' ', sel), body);
@@ -417,6 +487,9 @@
       online ? (sending ? W.sending : W.online) : W.offline,
       queue.length ? ' · ' + queue.length + ' — ' + W.queued : '');
     var parts = [status];
+    if (conflict && window.mafiatabConflict) {
+      parts.push(conflictSec());
+    }
     if (notice) {
       parts.push(h('div', {'class': 'lv-notice' + (notice.err ? ' err' : ''), id: 'lv-notice', role: 'alert'},
         h('span', {text: notice.text}), h('small', {text: W.tap_to_close})));
@@ -456,6 +529,37 @@
     root.replaceChildren.apply(root, parts);
   }
 
+  // whether the server's log has changed by somebody else since the queue began: an event
+  // neither seen then nor sent from this queue, or one seen then and gone
+  function foreign() {
+    if (!seen) { return false; }
+    var mine = {}, now = {};
+    queue.forEach(function (op) { mine[op.id] = true; });
+    server.events.forEach(function (e) { now[e.id] = true; });
+    return server.events.some(function (e) { return seen.indexOf(e.id) < 0 && !mine[e.id]; }) ||
+      seen.some(function (id) { return !now[id]; });
+  }
+  function conflictSec() {
+    var known = {};
+    (seen || []).forEach(function (id) { known[id] = true; });
+    var theirs = server.events.filter(function (e) { return e.text && e.text.trim(); }).map(function (e) {
+      return {text: (e.time ? e.time + ' · ' : '') + e.text, fresh: !known[e.id]};
+    });
+    // the server's newest events and the last few before them
+    var firstNew = theirs.findIndex(function (e) { return e.fresh; });
+    theirs = theirs.slice(Math.max(0, (firstNew < 0 ? theirs.length : firstNew) - 3));
+    return window.mafiatabConflict({
+      title: OW.conflict_title, text: OW.live_conflict_text,
+      mineTitle: OW.live_mine, theirsTitle: OW.live_theirs, freshWord: OW.new_there,
+      lists: {mine: queue.map(function (op) {
+        return (op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '') + label(op);
+      }), theirs: theirs},
+      keepMine: OW.live_keep_mine, takeTheirs: OW.live_take_theirs,
+      onKeepMine: function () { conflict = null; seen = null; renumber(); flush(); },
+      onTakeTheirs: function () { conflict = null; queue = []; saveQueue(); render(); }
+    });
+  }
+
   function undo() {
     if (sending) { return; }
     if (ui.after.length) { ui.after.pop(); render(); return; }
@@ -474,7 +578,24 @@
   }, true);
 
   render();
-  if (queue.length) { renumber(); flush(); }
+  function begin(kept) {
+    var old = null;
+    try { old = JSON.parse(localStorage.getItem(KEY) || 'null'); } catch (e) { old = null; }
+    if (!kept && Array.isArray(old)) { kept = {queue: old}; }  // kept by an older version
+    if (kept && kept.server && kept.server.revision > server.revision) {
+      server = kept.server;  // the page came from the phone's cache: the newer state is here
+    }
+    if (kept && Array.isArray(kept.queue) && kept.queue.length) {
+      queue = kept.queue.concat(queue);  // a tap made while the phone was read stays last
+      seen = kept.seen || null;
+    }
+    loaded = true;
+    root.setAttribute('data-queue', 'ready');
+    renumber();
+    render();
+    flush();
+  }
+  if (Q) { Q.load(KEY).then(begin, function () { begin(null); }); } else { begin(null); }
   // another device's write (the head judge, the judge's second phone) comes pushed; it
   // is taken only while nothing of this screen is queued or on its way
   if (window.mafiatabPush && boot.events) {
