@@ -198,11 +198,19 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
             "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
             "protocol_url": f"/t/{tid}/games/{code}/edit",
+            # the phone's copy of the engine (static/course.js): the rules it runs under
+            "course": course_files.setup(), "rules": t.rules,
+            "options": dict(t.rule_options or {}),
             # the screen names players by nickname, never by their id (the state has ids)
             "nicks": {p.id: p.nickname for p in players}}
-    return render(request, "live.html", t=t, tid=tid, code=code, st=st,
+    page = render(request, "live.html", t=t, tid=tid, code=code, st=st,
                   boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"),
                   lw=words)
+    # the phone's engine is WebAssembly: this page alone may compile it
+    page.headers["Content-Security-Policy"] = (
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+    return page
 
 
 class OpIn(BaseModel):
