@@ -51,22 +51,26 @@ SEEN: dict[str, list[int]] = {}
 
 #: the page's side: the same walk through the API of course.js
 WALK_JS = """
-text => JSON.stringify(JSON.parse(text).map(g => {
-  const game = mafiaCourse.open({rules: g.rules, options: g.options, roles: g.roles,
-                                 lang: g.lang, log: []});
-  const trace = [game.view()];
-  for (const [wrong, event] of g.steps) {
-    if (wrong !== null) {
-      const r = game.apply(wrong);
-      trace.push(r);
-      if (r.ok) { trace.push(game.undo()); }
+async text => {
+  const out = [];
+  for (const g of JSON.parse(text)) {
+    const game = await mafiaCourse.open({rules: g.rules, options: g.options, roles: g.roles,
+                                         lang: g.lang, log: []});
+    const trace = [await game.view()];
+    for (const [wrong, event] of g.steps) {
+      if (wrong !== null) {
+        const r = await game.apply(wrong);
+        trace.push(r);
+        if (r.ok) { trace.push(await game.undo()); }
+      }
+      trace.push(await game.apply(event));
     }
-    trace.push(game.apply(event));
+    trace.push(await game.log());
+    await game.close();
+    out.push(trace);
   }
-  trace.push(game.log());
-  game.close();
-  return trace;
-}))
+  return JSON.stringify(out);
+}
 """
 
 

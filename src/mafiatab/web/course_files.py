@@ -68,7 +68,7 @@ def setup() -> dict[str, object] | None:
         return None
     _data, digest = bundle()
     return {"runtime": "/static/pyodide/", "wheel": f"/static/pyodide/{name}",
-            "bundle": f"/course/mafiatab-{digest}.zip"}
+            "bundle": f"/course/mafiatab-{digest}.zip", "worker": "/course/worker.js"}
 
 
 def files() -> list[str]:
@@ -76,7 +76,7 @@ def files() -> list[str]:
     boot = setup()
     if boot is None:
         return []
-    return ["/static/course.js", *(f"/static/pyodide/{f}" for f in RUNTIME),
+    return ["/static/course.js", "/course/worker.js", *(f"/static/pyodide/{f}" for f in RUNTIME),
             str(boot["wheel"]), str(boot["bundle"])]
 
 
@@ -91,10 +91,25 @@ def core_zip(digest: str, request: Request) -> Response:
                              "ETag": f'"{current}"'})
 
 
+#: the pages that run the engine (the live screen, its worker) may compile WebAssembly
+WASM_CSP: Final = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+                   "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                   "frame-ancestors 'none'")
+
+
+@router.get("/course/worker.js")
+def worker() -> Response:
+    """The engine's worker (static/course-worker.js) with the policy that lets it compile
+    Pyodide's WebAssembly (a worker keeps the policy of its own script's response)."""
+    text = (PACKAGE / "web" / "static" / "course-worker.js").read_bytes()
+    return Response(text, media_type="text/javascript",
+                    headers={"Content-Security-Policy": WASM_CSP, "Cache-Control": "no-cache"})
+
+
 @router.get("/course/files.json")
 def course_files() -> JSONResponse:
     """The files to cache for the offline course (course.js and the runtime)."""
     return JSONResponse({"files": files()})
 
 
-__all__ = ["available", "bundle", "files", "router", "setup"]
+__all__ = ["WASM_CSP", "available", "bundle", "files", "router", "setup"]

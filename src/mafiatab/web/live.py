@@ -207,9 +207,7 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
                   boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"),
                   lw=words)
     # the phone's engine is WebAssembly: this page alone may compile it
-    page.headers["Content-Security-Policy"] = (
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
-        "style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'")
+    page.headers["Content-Security-Policy"] = course_files.WASM_CSP
     return page
 
 

@@ -18,8 +18,7 @@
   try { csrf = JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']; } catch (e) { /* none */ }
 
   var server = boot.state;          // the last state the server replayed
-  var local = null;                 // the phone's engine: the server's log and the queue
-  var localView = null;             // its course (the keys of server.step and the rest)
+  var localView = null;             // the phone's engine's course of the log and the queue
   var queue = readQueue();          // operations not yet confirmed by the server
   var online = navigator.onLine;
   var sending = false;
@@ -69,49 +68,70 @@
     flush();
   }
   function record(event) {
-    if (refuses([event])) { render(); return; }
-    enqueue({event: event});
+    checked([event], function () { enqueue({event: event}); });
   }
 
   // --- the phone's engine (course.js): the course while taps wait in the queue ----------
-  var builtFor = null;
+  var builtFor = null, building = 0, checks = Promise.resolve();
   function cur() { return localView ? Object.assign({}, server, localView) : server; }
+  function engineOn() { return !!(window.mafiaCourse && mafiaCourse.isReady()); }
   function rolesNow() {
     if (server.dealt) { return server.roles; }
     var deal = queue.filter(function (op) { return op.event && op.event.type === 'deal'; })[0];
     return deal && deal.event.roles ? deal.event.roles : null;
   }
-  // the server's log with the queue on top, replayed by the phone's engine; its view is
-  // shown only while something is queued (otherwise the server's own state is newer)
-  function rebuild() {
-    var key = server.revision + ':' + queue.map(function (op) { return op.id; }).join(',');
-    if (!window.mafiaCourse || !mafiaCourse.isReady() || key === builtFor) { return; }
-    builtFor = key;
-    if (local) { local.close(); local = null; }
-    localView = null;
+  // the server's log with the queue on top, as the phone's engine is to replay it
+  function setupNow() {
     var roles = rolesNow();
-    if (!roles) { return; }
+    if (!roles) { return null; }
     var log = server.events.map(function (e) { return e.event; });
     queue.forEach(function (op) { if (op.undo) { log.pop(); } else { log.push(op.event); } });
-    local = mafiaCourse.open({rules: boot.rules, options: boot.options, roles: roles,
-                              lang: boot.lang, log: log});
-    if (queue.length) { localView = local.view(); }
+    return {rules: boot.rules, options: boot.options, roles: roles, lang: boot.lang, log: log};
   }
-  // a tap the engine refuses is not queued: the judge sees the rule at once, offline too
-  function refuses(events) {
-    rebuild();
-    if (!local) { return false; }
-    for (var i = 0; i < events.length; i++) {
-      var r = local.apply(events[i]);
-      if (!r.ok) {
-        builtFor = null;  // the events taken before it go back out with the next rebuild
-        notice = {err: true, text: W.refused + ' (' + describe(events[i]) + '): ' +
-                  r.problems.map(function (p) { return p.text || p.message; }).join('; ')};
-        return true;
-      }
-    }
-    builtFor = null;
-    return false;
+  // the engine's view of that log, shown only while something is queued (otherwise the
+  // server's own state is the newer); drawn again when the engine answers
+  function rebuild() {
+    var key = server.revision + ':' + queue.map(function (op) { return op.id; }).join(',');
+    if (!engineOn() || key === builtFor) { return; }
+    builtFor = key;
+    var setup = queue.length ? setupNow() : null;
+    if (!setup) { localView = null; return; }
+    var mine = ++building;
+    mafiaCourse.open(setup).then(function (game) {
+      return game.view().then(function (v) { game.close(); return v; });
+    }).then(function (v) {
+      if (mine === building) { localView = v; render(); }
+    }, function () { if (mine === building) { localView = null; } });
+  }
+  // a tap the engine refuses is not queued: the judge sees the rule at once, offline too;
+  // taps are checked one after another, each on top of the ones before it
+  function checked(events, then) {
+    if (!engineOn()) { then(); return; }
+    checks = checks.then(function () {
+      var setup = setupNow();
+      if (!setup) { then(); return null; }
+      return mafiaCourse.open(setup).then(function (game) {
+        var refused = null, k = 0;
+        function step() {
+          if (k >= events.length) { return null; }
+          var ev = events[k++];
+          return game.apply(ev).then(function (r) {
+            if (!r.ok) { refused = {event: ev, problems: r.problems}; return null; }
+            return step();
+          });
+        }
+        return Promise.resolve(step()).then(function () {
+          game.close();
+          if (refused) {
+            notice = {err: true, text: W.refused + ' (' + describe(refused.event) + '): ' +
+                      refused.problems.map(function (p) { return p.text || p.message; }).join('; ')};
+            render();
+          } else {
+            then();
+          }
+        });
+      });
+    }).catch(function () { then(); });
   }
 
   function send(method, body) {
@@ -258,14 +278,15 @@
     var ev = {type: kind, seat: seat};
     if (kind === 'speech' && ui.nominee != null) { ev.nominates = ui.nominee; }
     var after = ui.after;
-    if (refuses([ev].concat(after))) { render(); return; }
-    ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
-    stopTimer(); timer.key = '';
-    var at = new Date().toISOString();
-    queue.push({event: ev, id: newId(), seq: 0, at: at});
-    after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0, at: at}); });
-    queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
-    saveQueue(); render(); flush();
+    checked([ev].concat(after), function () {
+      ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
+      stopTimer(); timer.key = '';
+      var at = new Date().toISOString();
+      queue.push({event: ev, id: newId(), seq: 0, at: at});
+      after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0, at: at}); });
+      queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
+      saveQueue(); render(); flush();
+    });
   }
 
   function speechSec(seat, seconds, offline) {
