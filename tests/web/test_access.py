@@ -250,6 +250,11 @@ DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     # an operator's: health for anyone; metrics for no role at all (this machine or a
     # token only: tests/web/test_watch.py)
     ("GET", "/healthz", ALL, None),
+    # the phone's engine (web/course_files.py): the pure core's source and the runtime's
+    # list, as public as the static files
+    ("GET", "/course/mafiatab-{digest}.zip", ALL, None),
+    ("GET", "/course/worker.js", ALL, None),
+    ("GET", "/course/files.json", ALL, None),
     ("GET", "/metrics", frozenset(), None),
     ("POST", "/api/people/{pid}/merge", ORG, {"other": 999_999}),
     ("POST", "/api/people/merges/{mid}/split", ORG, None),
@@ -308,7 +313,7 @@ def _url(path: str, world: World) -> str:
     person = path.startswith(("/people", "/api/people"))
     return path.replace("{name:path}", "Клуб/нет такого").format(
         tid=d.tournament, code=code, pid=1 if person else world.sample.players[0].id,
-        lang="en", case=world.case, cid=0, key="not-the-desks-key", mid=0)
+        lang="en", case=world.case, cid=0, key="not-the-desks-key", mid=0, digest="0")
 
 
 def _refused(r: Any) -> bool:

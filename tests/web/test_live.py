@@ -294,3 +294,39 @@ def test_the_live_log_is_stored_in_the_world_s_database(
             assert (conn.scalar(select(func.count()).select_from(db.GameLogEvent)) or 0) >= 2
     finally:
         engine.dispose()
+
+
+def test_the_phone_gets_the_engine_from_this_server(table: Table, world: World) -> None:
+    """The live page names the engine's files (the core's source as this server runs it,
+    the Pyodide runtime under /static), lets itself compile WebAssembly and nothing else
+    more, and the core's zip holds the course and everything it imports."""
+    import io
+    import json
+    import re
+    import zipfile
+
+    from mafiatab.web import course_files
+
+    page = table.c.get(f"/t/{world.demo.tournament}/games/{world.demo.open_games[0]}/live")
+    assert page.status_code == 200
+    csp = page.headers["Content-Security-Policy"]
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp and "unsafe-eval'" not in csp.replace(
+        "'wasm-unsafe-eval'", "")
+    boot = json.loads(re.search(r'id="live-boot">(.*?)</script>', page.text, re.S).group(1))
+    assert boot["rules"] == "fsm" or boot["rules"] == "fiim2018"
+    zipped = table.c.get(course_files.bundle()[1].join(("/course/mafiatab-", ".zip")))
+    assert zipped.status_code == 200
+    names = set(zipfile.ZipFile(io.BytesIO(zipped.content)).namelist())
+    assert {"mafiatab/__init__.py", "mafiatab/domain/course.py",
+            "mafiatab/domain/gamelog_engine.py", "mafiatab/rules/fsm.py"} <= names
+    assert all(n.startswith(("mafiatab/domain/", "mafiatab/rules/")) or n == "mafiatab/__init__.py"
+               for n in names)
+    assert table.c.get("/course/mafiatab-0000.zip").status_code == 404
+    if course_files.available():
+        assert boot["course"]["bundle"] == f"/course/mafiatab-{course_files.bundle()[1]}.zip"
+        files = table.c.get("/course/files.json").json()["files"]
+        assert boot["course"]["bundle"] in files and "/static/pyodide/pyodide.asm.wasm" in files
+        wasm = table.c.get("/static/pyodide/pyodide.asm.wasm")
+        assert wasm.headers["content-type"] == "application/wasm"
+    else:
+        assert boot["course"] is None

@@ -119,14 +119,16 @@ def derive_facts(state: GameReplay) -> Facts:
     )
 
 
-def protocol_from_log(game: Game, profile: RuleProfile) -> tuple[Game, list[Problem]]:
+def protocol_from_log(game: Game, profile: RuleProfile, done: Replayed | None = None
+                      ) -> tuple[Game, list[Problem]]:
     """The game with its protocol facts taken from its log, and the log's problems.
 
     A game without a log comes back as it is. The facts a log gives (result, first
     killed, best move, day-1 leavers, removal penalties) fill the protocol; a fact the
     protocol also writes by hand and that differs from the log is a problem
     (`log_contradicts`), and so is every illegal event. With any error the game comes back
-    unchanged: nothing of a refused log is applied.
+    unchanged: nothing of a refused log is applied. `done`: the log replayed already
+    (finished), when the caller has it: then it is not replayed again.
     """
     if game.log is None:
         return game, []
@@ -135,7 +137,8 @@ def protocol_from_log(game: Game, profile: RuleProfile) -> tuple[Game, list[Prob
         sorted(roles.values()) != _ROLE_LIST
     ):
         return game, [Problem("log_needs_seats", game.id, None, "log", "scoring.md 1")]
-    done = replay(game.log, roles, profile, game.id)
+    if done is None:
+        done = replay(game.log, roles, profile, game.id)
     if not done.ok:
         return game, done.problems
     if not done.ended:

@@ -16,11 +16,12 @@ or confirmed saying something its log does not.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
 
-from mafiatab.domain.gamelog import protocol_from_log, replay
+from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
 from mafiatab.domain.gamelog_engine import GameReplay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, Lift, Speech, Vote, parse_events
 from mafiatab.domain.problems import Problem, Word
@@ -164,6 +165,30 @@ def dealt_roles(game: Game) -> dict[int, str] | None:
     return roles
 
 
+@dataclass(slots=True)
+class PaperReplay:
+    """A log replayed once for everything a save needs: the paper it records (fouls, days),
+    the state it reached (`finish` not applied: a live game goes on) and its problems (the
+    malformed events, then the first illegal one; empty when the log is legal)."""
+
+    fouls: dict[int, int]
+    days: list[Day]
+    state: GameReplay
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not any(not p.warning for p in self.problems)
+
+    def replayed(self, finish: bool) -> Replayed:
+        """The replay as `gamelog.replay` gives it, settled by `finish` on a copy."""
+        state = self.state
+        if finish and not self.problems:
+            state = state.clone()
+            state.finish(state.count)
+        return Replayed(state, list(self.problems))
+
+
 def paper_from_log(log: Sequence[Any], roles: dict[int, str], profile: RuleProfile,
                    game: str | None = None) -> tuple[dict[int, int], list[Day]]:
     """The fouls and the days' nominations, votes and leavers a (legal) log records.
@@ -171,6 +196,13 @@ def paper_from_log(log: Sequence[Any], roles: dict[int, str], profile: RuleProfi
     Votes are counted as the rules count them: who raised no hand is counted for the last
     candidate (FIIM 5.5), so a round's counts add up to the players at the table.
     """
+    done = paper_replay(log, roles, profile, game)
+    return done.fouls, done.days
+
+
+def paper_replay(log: Sequence[Any], roles: dict[int, str], profile: RuleProfile,
+                 game: str | None = None) -> PaperReplay:
+    """`paper_from_log` with the replay's state and problems: one pass over the log."""
     events, problems = parse_events(log, game)
     state = GameReplay(roles, profile, game)
     days: dict[int, Day] = {}
@@ -181,7 +213,9 @@ def paper_from_log(log: Sequence[Any], roles: dict[int, str], profile: RuleProfi
         candidates = list(state.candidates) or list(state.nominations)
         departed = len(state.departures)
         votes_before = len(days[phase.number].votes) if phase.number in days else 0
-        if state.apply(ev, i):
+        illegal = state.apply(ev, i)
+        if illegal:
+            problems = problems + illegal
             break
         if isinstance(ev, Speech):  # the first speech is what opens the day
             phase = state.phase
@@ -207,8 +241,7 @@ def paper_from_log(log: Sequence[Any], roles: dict[int, str], profile: RuleProfi
             if dep.how in ("voted", "lifted") and dep.phase.kind == "day":
                 days.setdefault(dep.phase.number, Day(day=dep.phase.number)).left.append(dep.seat)
     fouls = {seat: n for seat, n in sorted(state.fouls.items()) if n}
-    del problems
-    return fouls, [days[d] for d in sorted(days)]
+    return PaperReplay(fouls, [days[d] for d in sorted(days)], state, problems)
 
 
 def reconcile(game: Game, stored: Game | None, profile: RuleProfile) -> tuple[Game, list[Problem]]:
@@ -301,5 +334,6 @@ def _show(value: object) -> str:
     return str(value)
 
 
-__all__ = ["FROM_LOG", "MAX_FOULS", "PAPER", "check_paper", "dealt_roles", "paper_from_log",
+__all__ = ["FROM_LOG", "MAX_FOULS", "PAPER", "PaperReplay", "check_paper", "dealt_roles",
+           "paper_from_log", "paper_replay",
            "reconcile"]

@@ -50,8 +50,8 @@ from mafiatab.domain.clock import instant_text, parse_instant
 from mafiatab.domain.gamelog import Replayed, protocol_from_log, replay
 from mafiatab.domain.gamelog_events import LOG_FORMAT, field_of
 from mafiatab.domain.gamelog_state import Step
-from mafiatab.domain.paper import paper_from_log
-from mafiatab.domain.problems import Problem, Refused
+from mafiatab.domain.paper import PaperReplay, paper_replay
+from mafiatab.domain.problems import Problem, ProtocolRefused, Refused
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.services import protocols, revision_log
 from mafiatab.services.clock import utcnow
@@ -216,23 +216,49 @@ def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: s
               clock: Callable[[], dt.datetime] = utcnow) -> tuple[LiveGame, int, int]:
     """Apply a batch of the screen's operations; returns the game after it, the number of
     operations applied and the number skipped as already applied. `clock`: the server's
-    time, for a tap that brings none."""
-    if not steps.may_edit(tournament, code, actor):
-        raise PermissionDenied("not_allowed", user=actor, action="save",
-                               tournament=str(tournament), roles=["judge"])
-    live = load(games, tournament, code)
-    new = [op for op in ops if op.id not in live.done]
-    duplicates = len(ops) - len(new)
-    if not new:
-        return live, 0, duplicates
-    for k, op in enumerate(new):
-        if op.seq != live.seq + 1 + k:
-            raise OutOfOrder(code, live.seq + 1 + k, op.seq)
-    game = live.game
-    log = live.log
-    ids = list(live.ids)
+    time, for a tap that brings none.
+
+    One service call, one transaction (`Protocols.save_live`, its access check inside),
+    and the log replayed once for the whole batch: the replay that checks the new events
+    also gives the protocol's facts, its paper and the state the screen is sent back."""
+    del games  # the batch reads and writes through `steps`, in its one transaction
+    got: dict[str, Any] = {}
+
+    def build(head: model.Game, profile: RuleProfile) -> model.Game | None:
+        game, log, new, replayed = _batch(head, profile, code, ops, clock())
+        got.update(game=game, new=new, replayed=replayed, profile=profile, log=log)
+        return game if new else None
+
+    info = steps.save_live(tournament, code, build, actor=actor, base_revision=base_revision)
+    game: model.Game = info.game_struct() if got["new"] else got["game"]
+    ids, gone, seq = _meta(game)
+    replayed: PaperReplay | None = got["replayed"]
+    state = replayed.replayed(finish=False) if replayed is not None else None
+    live = LiveGame(info, game, got["profile"], ids, set(ids) | set(gone), seq, state,
+                    list(state.problems) if state else [], gone, list(info.problems))
+    return live, len(got["new"]), len(ops) - len(got["new"])
+
+
+def _batch(head: model.Game, profile: RuleProfile, code: str, ops: Sequence[Op],
+           now: dt.datetime) -> tuple[model.Game, list[dict[str, Any]], list[Op],
+                                      PaperReplay | None]:
+    """The protocol after the batch's new operations, its log, those operations, and the
+    one replay of the log (None while the roles are not dealt). Refuses the batch with
+    `OutOfOrder` or `LiveRefused`, or `ProtocolRefused` when its facts contradict what the
+    protocol writes by hand."""
+    ids, gone, seq = _meta(head)
+    done = set(ids) | set(gone)
+    new = [op for op in ops if op.id not in done]
+    game = head
+    log = list(head.log or [])
     roles = roles_of(game)
-    now = clock()
+    if not new:
+        return game, log, new, (paper_replay(log, roles, profile, code)
+                                if roles is not None else None)
+    for k, op in enumerate(new):
+        if op.seq != seq + 1 + k:
+            raise OutOfOrder(code, seq + 1 + k, op.seq)
+    ids = list(ids)
     for op in new:
         if op.undo is not None:
             if not ids or ids[-1] != op.undo:
@@ -255,21 +281,21 @@ def apply_ops(games: Games, steps: protocols.Protocols, tournament: int, code: s
         previous = parse_instant(log[-1].get("at")) if log else None
         log.append({**event, "at": tap_time(op, now, previous)})
         ids.append(op.id)
-    # one replay of the whole new log: the engine refuses the first illegal event
-    if roles is not None and log:
-        done = replay(log, roles, live.profile, code, finish=False)
-        if not done.ok:
-            index = _index_of(done.problems, len(log))
-            culprit = _op_of(new, ids, index)
-            raise LiveRefused(culprit, [p for p in done.problems if not p.warning])
+    # the one replay of the whole new log: the engine refuses the first illegal event
+    replayed = paper_replay(log, roles, profile, code) if roles is not None else None
+    if replayed is not None and not replayed.ok:
+        index = _index_of(replayed.problems, len(log))
+        culprit = _op_of(new, ids, index)
+        raise LiveRefused(culprit, [p for p in replayed.problems if not p.warning])
     kept = set(ids)
-    undone = [i for i in live.ids if i not in kept and not i.startswith("log-")]
-    meta = _stored_meta(ids, [*live.gone, *undone, *(op.id for op in new)],
-                        live.seq + len(new))
+    previous_ids = _meta(head)[0]
+    undone = [i for i in previous_ids if i not in kept and not i.startswith("log-")]
+    meta = _stored_meta(ids, [*gone, *undone, *(op.id for op in new)], seq + len(new))
     game = msgspec.structs.replace(game, log=log, other={**game.other, LIVE_KEY: meta})
-    game = with_facts(game, live.profile)
-    steps.save_draft(tournament, game.id, game, actor=actor, base_revision=base_revision)
-    return load(games, tournament, code), len(new), duplicates
+    game, problems = facts_of(game, profile, replayed)
+    if problems:
+        raise ProtocolRefused(problems)
+    return game, log, new, replayed
 
 
 def _index_of(problems: list[Problem], n: int) -> int:
@@ -293,25 +319,33 @@ def _op_of(new: Sequence[Op], ids: list[str], index: int) -> Op:
 def with_facts(game: model.Game, profile: RuleProfile) -> model.Game:
     """The protocol with the facts its log gives so far; a finished game's through
     `protocol_from_log` (a contradiction there leaves the hand-written facts)."""
+    return facts_of(game, profile)[0]
+
+
+def facts_of(game: model.Game, profile: RuleProfile, replayed: PaperReplay | None = None
+             ) -> tuple[model.Game, list[Problem]]:
+    """`with_facts`, and what in the protocol contradicts its finished log (then the game
+    comes back as it was). `replayed`: the log's replay, when the caller has it."""
     roles = roles_of(game)
     if roles is None or not game.log:
-        return game
+        return game, []
+    if replayed is None:
+        replayed = paper_replay(game.log, roles, profile, game.id)
+    done = replayed.replayed(finish=True)
+    if not done.ok:
+        return game, []
     scores = {seat: msgspec.structs.replace(sc, penalties=[
         p for p in sc.penalties if not (p.note or "").startswith(FROM_LOG)])
         for seat, sc in game.scores.items()}
-    done = replay(game.log, roles, profile, game.id, finish=True)
-    if not done.ok:
-        return game
     state = done.state
-    fouls, days = paper_from_log(game.log, roles, profile, game.id)
     probe = msgspec.structs.replace(
         game, result=state.result or "", first_killed=state.first_killed,
         best_move=list(state.best_move), day1_vote_left=state.day1_vote_left,
-        scores=scores, fouls=fouls, days=days)
+        scores=scores, fouls=replayed.fouls, days=replayed.days)
     if not done.ended:
-        return probe
-    derived, problems = protocol_from_log(probe, profile)
-    return game if problems else derived
+        return probe, []
+    derived, problems = protocol_from_log(probe, profile, done)
+    return (game, problems) if problems else (derived, [])
 
 
 def keep_log(games: Games, tournament: int, game: model.Game) -> model.Game:
@@ -331,5 +365,6 @@ def keep_log(games: Games, tournament: int, game: model.Game) -> model.Game:
     return msgspec.structs.replace(game, log=head.log, other=other)
 
 
-__all__ = ["LIVE_KEY", "LiveGame", "LiveRefused", "Op", "OutOfOrder", "apply_ops", "keep_log",
+__all__ = ["LIVE_KEY", "LiveGame", "LiveRefused", "Op", "OutOfOrder", "apply_ops", "facts_of",
+           "keep_log",
            "load", "roles_of", "with_facts"]

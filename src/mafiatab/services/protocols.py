@@ -44,7 +44,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
@@ -273,6 +273,40 @@ class Protocols:
         with self.store.read() as s:
             problems = game_problems(s, tournament_row(s, tournament), kept)
         return dataclasses.replace(info, problems=[p for p in problems if not p.warning])
+
+    def save_live(self, tournament: int, code: str,
+                  build: Callable[[model.Game, RuleProfile], model.Game | None], *,
+                  actor: str, base_revision: int) -> RevisionInfo:
+        """A batch of the live screen's taps as one new draft, in one transaction with its
+        access check: `build` makes the protocol to store from the head's (its log
+        replayed and its facts filled by the caller, `services.live_log`), or returns None
+        when there is nothing new (a batch sent twice), and then the head comes back.
+        Its refusals (`ServiceError`, `Refused`) leave nothing stored. The revision comes
+        with the record's problems, as `save_draft` gives them."""
+        conflict: ConflictError | None = None
+        try:
+            with self.store.write() as s:
+                scene = self._scene(s, tournament, code, actor)
+                self._may_edit(scene, actor, "save")
+                if scene.head.state == SUBMITTED:  # staff: `correct`, marked and in the queue
+                    raise StateError("correct_instead", game=code)
+                game = build(scene.head_game, self._profile(scene))
+                if game is None:
+                    info = revision_info(s, code, scene.head)
+                    return dataclasses.replace(info, problems=[
+                        p for p in game_problems(s, scene.t, scene.head_game) if not p.warning])
+                placed = self._placed(scene, game)
+                base = self._base(s, scene, base_revision, actor, False)
+                if base is None:
+                    conflict = self._conflict(s, scene, base_revision, actor, placed, "save")
+                else:
+                    info = self._write_draft(s, scene, placed, base, actor, None)
+                    return dataclasses.replace(info, problems=[
+                        p for p in game_problems(s, scene.t, placed) if not p.warning])
+        except StaleRevision:  # lost a race in the very last instant: say who won
+            raise self._lost_race(tournament, code, base_revision, actor, None, "save") from None
+        assert conflict is not None
+        raise conflict
 
     def submit(self, tournament: int, code: str, *, actor: str, base_revision: int | None,
                game: model.Game | None = None, own_autosave: bool = False,

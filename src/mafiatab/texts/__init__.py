@@ -84,7 +84,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "web_offline": ("mafiatab.web.offline", "WORDS"),
     "step": ("mafiatab.domain.words", "STEP"),
     "web_live_event": ("mafiatab.web.live", "EVENT_TEXT"),
-    "web_live_result": ("mafiatab.web.live", "RESULT_TEXT"),
+    "web_live_result": ("mafiatab.domain.course", "RESULT_TEXT"),
     "web_overlay": ("mafiatab.web.overlay", "WORDS"),
     "web_overlay_out": ("mafiatab.web.overlay", "OUT"),
     "web_overlay_role": ("mafiatab.web.overlay", "ROLE_WORDS"),

@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Final
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.course import unplaced
 from mafiatab.domain.problems import Problem, Typed
 from mafiatab.domain.typed import RawField, expected
 from mafiatab.rules.profile import RuleProfile
@@ -423,11 +424,7 @@ def short_message(p: Problem, lang: str) -> str:
         words = p.field_words(lang)
         text = replace(p, game=None, seat=None, field=None).message(lang)
         return f"{words}: {text}" if words else text
-    text = p.message(lang)
-    where = p.where(lang)
-    if where and text.startswith(where + ": "):
-        return text[len(where) + 2:]
-    return text
+    return unplaced(p, lang)  # as the phone's engine words a refusal (domain/course.py)
 
 
 def slot_of(p: Problem) -> str:

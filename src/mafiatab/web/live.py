@@ -19,11 +19,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from mafiatab.domain.clock import clock_time, parse_instant
-from mafiatab.domain.gamelog_state import NextStep, Step, note_text
-from mafiatab.domain.problems import translate_clause
+from mafiatab.domain.course import course_view
+from mafiatab.domain.gamelog_state import NextStep
 from mafiatab.domain.words import STEP
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load_for
 from mafiatab.services.tournaments import ConflictError
+from mafiatab.web import course_files
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, see_other
 from mafiatab.web.forms import short_message
@@ -116,11 +117,6 @@ EVENT_TEXT: dict[str, tuple[str, str]] = {
     "disqualify": ("дисквалификация места {seat}", "seat {seat} disqualified"),
     "team_loss": ("поражение команды места {seat}", "team loss for seat {seat}'s team"),
 }
-RESULT_TEXT: dict[str, tuple[str, str]] = {
-    "red": ("победа красных", "the red team wins"),
-    "black": ("победа чёрных", "the black team wins"),
-    "draw": ("ничья", "a draw"),
-}
 
 
 def _clock(at: object, zone: dt.tzinfo) -> str | None:
@@ -210,38 +206,9 @@ def state_of(live: LiveGame, lang: str, zone: dt.tzinfo = dt.UTC) -> dict[str, A
     }
     if live.replayed is None:
         return out
-    state = live.replayed.state
-    step = live.replayed.next_step()
-    profile = live.profile
-    seconds = 60
-    if step.step is Step.DEFENCE:
-        seconds = 30
-    elif step.seat is not None and step.seat in state.lost_speech and (
-            len(state.at_table) in profile.short_speech_table_sizes.value):
-        seconds = 30  # FIIM 7.7: three or four at the table, three fouls: 30 s
-    out["step"] = {
-        "text": step.text(lang), "line": step_line(step, state.first_killed, state.best_move_open, lang),
-        "phase": step.phase.label(lang), "kind": step.step.value,
-        # the tied candidates' speeches done, the vote now is the repeated one
-        "revote": step.step is Step.DEFENCE,
-        "kinds": list(step.kinds), "seat": step.seat, "candidates": list(step.candidates),
-        "last_words": list(step.last_words), "at_table": list(step.at_table),
-        "seconds": seconds,
-        "notes": [t for t in (note_text(n, lang) for n in step.notes) if t.strip()],
-    }
-    out["fouls"] = {str(s): n for s, n in state.fouls.items()}
-    out["first_killed"] = state.first_killed
-    out["best_move_open"] = state.best_move_open
-    out["applied"] = [note_text(n, lang) for n in state.applied]
-    if live.ended:
-        out["ended"] = True
-        final = live.game.result or state.result
-        out["result"] = final
-        why = state.end_reason
-        text = _pick(RESULT_TEXT[final], lang) if final in RESULT_TEXT else ""
-        if why is not None:
-            text += f" ({translate_clause(why.clause, lang)})"
-        out["result_text"] = text
+    # the course in the words the phone's copy of the engine uses too (domain/course.py)
+    course = course_view(live.replayed.state, lang, live.game.result or None)
+    out.update(course)
     return out
 
 
@@ -265,11 +232,17 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},
             "protocol_url": f"/t/{tid}/games/{code}/edit",
             "offline_words": offline_words(me.lang),
+            # the phone's copy of the engine (static/course.js): the rules it runs under
+            "course": course_files.setup(), "rules": t.rules,
+            "options": dict(t.rule_options or {}),
             # the screen names players by nickname, never by their id (the state has ids)
             "nicks": {p.id: p.nickname for p in players}}
-    return render(request, "live.html", t=t, tid=tid, code=code, st=st,
+    page = render(request, "live.html", t=t, tid=tid, code=code, st=st,
                   boot=json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"),
                   lw=words)
+    # the phone's engine is WebAssembly: this page alone may compile it
+    page.headers["Content-Security-Policy"] = course_files.WASM_CSP
+    return page
 
 
 class OpIn(BaseModel):
@@ -329,6 +302,7 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
 
 
 router = APIRouter()
+router.include_router(course_files.router)
 router.include_router(pages)
 router.include_router(api)
 

@@ -1,11 +1,14 @@
-/* The judge's live screen (issue 5): draws the server's state, queues the judge's taps.
+/* The judge's live screen: draws the game's state, queues the judge's taps.
  *
- * No rules here. The server replays the game log through the engine and says what comes
- * next (state.step), which special situation applies and which tap it refuses. This file
- * only keeps the taps on the phone (IndexedDB through queue.js: each with an id, a
+ * No rules here. The game-log engine says what comes next (state.step), which special
+ * situation applies and which tap it refuses: the server's, and, while taps wait in the
+ * queue (offline, or on their way), the same engine run on the phone (course.js), so the
+ * screen goes on with the next step and refuses a wrong tap at once, by its clause. This
+ * file keeps the taps on the phone (IndexedDB through queue.js: each with an id, a
  * sequence number and its time; beside them the last state the server gave), sends them
- * in order when it can, and shows what is still queued as "not yet checked". When
- * another device changed the log meanwhile, conflict.js shows both and the judge chooses.
+ * in order when it can (the server checks every one again), and shows what is still
+ * queued as "not yet checked". When another device changed the log meanwhile,
+ * conflict.js shows both and the judge chooses.
  */
 (function () {
   'use strict';
@@ -21,6 +24,7 @@
   var seen = null;                  // the server's event ids when the queue began
   var conflict = null;              // {state}: another device's log, the judge to choose
   var loaded = false;               // the queue read back from the phone
+  var localView = null;             // the phone's engine's course of the log and the queue
   var online = navigator.onLine;
   var sending = false;
   var notice = null;                // {text, err}
@@ -71,7 +75,72 @@
     render();
     flush();
   }
-  function record(event) { ui.kind = null; enqueue({event: event}); }
+  function record(event) {
+    checked([event], function () { ui.kind = null; enqueue({event: event}); });
+  }
+
+  // --- the phone's engine (course.js): the course while taps wait in the queue ----------
+  var builtFor = null, building = 0, checks = Promise.resolve();
+  function cur() { return localView ? Object.assign({}, server, localView) : server; }
+  function engineOn() { return !!(window.mafiaCourse && mafiaCourse.isReady()); }
+  function rolesNow() {
+    if (server.dealt) { return server.roles; }
+    var deal = queue.filter(function (op) { return op.event && op.event.type === 'deal'; })[0];
+    return deal && deal.event.roles ? deal.event.roles : null;
+  }
+  // the server's log with the queue on top, as the phone's engine is to replay it
+  function setupNow() {
+    var roles = rolesNow();
+    if (!roles) { return null; }
+    var log = server.events.map(function (e) { return e.event; });
+    queue.forEach(function (op) { if (op.undo) { log.pop(); } else { log.push(op.event); } });
+    return {rules: boot.rules, options: boot.options, roles: roles, lang: boot.lang, log: log};
+  }
+  // the engine's view of that log, shown only while something is queued (otherwise the
+  // server's own state is the newer); drawn again when the engine answers
+  function rebuild() {
+    var key = server.revision + ':' + queue.map(function (op) { return op.id; }).join(',');
+    if (!engineOn() || key === builtFor) { return; }
+    builtFor = key;
+    var setup = queue.length ? setupNow() : null;
+    if (!setup) { localView = null; return; }
+    var mine = ++building;
+    mafiaCourse.open(setup).then(function (game) {
+      return game.view().then(function (v) { game.close(); return v; });
+    }).then(function (v) {
+      if (mine === building) { localView = v; render(); }
+    }, function () { if (mine === building) { localView = null; } });
+  }
+  // a tap the engine refuses is not queued: the judge sees the rule at once, offline too;
+  // taps are checked one after another, each on top of the ones before it
+  function checked(events, then) {
+    if (!engineOn()) { then(); return; }
+    checks = checks.then(function () {
+      var setup = setupNow();
+      if (!setup) { then(); return null; }
+      return mafiaCourse.open(setup).then(function (game) {
+        var refused = null, k = 0;
+        function step() {
+          if (k >= events.length) { return null; }
+          var ev = events[k++];
+          return game.apply(ev).then(function (r) {
+            if (!r.ok) { refused = {event: ev, problems: r.problems}; return null; }
+            return step();
+          });
+        }
+        return Promise.resolve(step()).then(function () {
+          game.close();
+          if (refused) {
+            notice = {err: true, text: W.refused + ' (' + describe(refused.event) + '): ' +
+                      refused.problems.map(function (p) { return p.text || p.message; }).join('; ')};
+            render();
+          } else {
+            then();
+          }
+        });
+      });
+    }).catch(function () { then(); });
+  }
 
   function send(method, body) {
     var opts = {method: method, headers: {'X-CSRF-Token': csrf, 'Accept': 'application/json'},
@@ -154,7 +223,7 @@
   }
   function btn(text, on, cls, id) { return h('button', {type: 'button', 'class': cls || '', id: id, on: on, text: text}); }
   function label(op) { return op.undo ? W.undo : describe(op.event); }
-  function atTable() { return (server.step && server.step.at_table.length) ? server.step.at_table : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; }
+  function atTable() { var st = cur().step; return (st && st.at_table.length) ? st.at_table : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; }
   function chips(seats, chosen, onTap, prefix) {
     return h('div', {'class': 'lv-chips'}, seats.map(function (s) {
       return h('button', {type: 'button', 'class': 'lv-chip' + (chosen(s) ? ' on' : ''), title: nick(s) || null,
@@ -221,13 +290,15 @@
     var ev = {type: kind, seat: seat};
     if (kind === 'speech' && ui.nominee != null) { ev.nominates = ui.nominee; }
     var after = ui.after;
-    ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
-    stopTimer(); timer.key = '';
-    var at = new Date().toISOString();
-    queue.push({event: ev, id: newId(), seq: 0, at: at});
-    after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0, at: at}); });
-    queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
-    saveQueue(); render(); flush();
+    checked([ev].concat(after), function () {
+      ui.nominee = null; ui.open = false; ui.after = []; ui.speaker = null;
+      stopTimer(); timer.key = '';
+      var at = new Date().toISOString();
+      queue.push({event: ev, id: newId(), seq: 0, at: at});
+      after.forEach(function (e) { queue.push({event: e, id: newId(), seq: 0, at: at}); });
+      queue.forEach(function (op, i) { op.seq = server.seq + i + 1; });
+      saveQueue(); render(); flush();
+    });
   }
 
   function speechSec(seat, seconds, offline) {
@@ -257,7 +328,7 @@
     if (!seats.length) { seats = atTable(); }
     queue.forEach(function (op) { if (op.event && op.event.type === 'speech') { last = op.event.seat; } });
     if (last == null) {
-      var seat = server.step && server.step.seat;
+      var seat = cur().step && cur().step.seat;
       return seat != null && seats.indexOf(seat) >= 0 ? seat : seats[0];
     }
     var later = seats.filter(function (s) { return s > last; });
@@ -307,7 +378,7 @@
       ui.votes = {}; ui.counts = {}; ui.cands = [];
       record(ev);
     }, 'lv-big', 'lv-record-vote'));
-    var title = (server.step && server.step.revote && !offline) ? W.revote : W.vote;
+    var title = (cur().step && cur().step.revote && !offline) ? W.revote : W.vote;
     return section(title + (cands.length ? ': ' + cands.join(', ') : ''), 'lv-vote', parts);
   }
   function liftSec(cands) {
@@ -358,12 +429,13 @@
 
   function seatGrid() {
     var pending = {};
-    queue.concat(ui.after.map(function (e) { return {event: e}; })).forEach(function (op) {
+    // the engine's count has the queued fouls already; a speech's fouls wait for its end
+    (localView ? [] : queue).concat(ui.after.map(function (e) { return {event: e}; })).forEach(function (op) {
       if (op.event && op.event.type === 'foul') { pending[op.event.seat] = (pending[op.event.seat] || 0) + 1; }
     });
     var at = atTable();
     return section(W.fouls, 'lv-seats', h('div', {'class': 'lv-grid'}, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(function (s) {
-      var n = server.fouls[String(s)] || 0, p = pending[s] || 0;
+      var n = cur().fouls[String(s)] || 0, p = pending[s] || 0;
       var tile = h('div', {'class': 'lv-tile' + (at.indexOf(s) < 0 ? ' out' : ''), id: 'lv-seat-' + s},
         h('b', {text: String(s)}),
         h('span', {'class': 'lv-tnick', text: nick(s)}),
@@ -469,8 +541,9 @@
     var out = [], k = step.kinds;
     if (k.indexOf('don_check') >= 0) { out.push(checkSec('don_check')); }
     if (k.indexOf('sheriff_check') >= 0) { out.push(checkSec('sheriff_check')); }
-    if ((k.indexOf('best_move') >= 0 || (server.ended && server.best_move_open)) && server.first_killed) {
-      out.push(bestMoveSec(server.first_killed));
+    var now = cur();
+    if ((k.indexOf('best_move') >= 0 || (now.ended && now.best_move_open)) && now.first_killed) {
+      out.push(bestMoveSec(now.first_killed));
     }
     if (k.indexOf('last_words') >= 0 && step.last_words.length) { out.push(lastWordsSec(step.last_words)); }
     if (k.indexOf('defence') >= 0 && step.seat != null) { out.push(defenceSec(step.seat)); }
@@ -482,6 +555,7 @@
   }
 
   function render() {
+    rebuild();
     var offline = !online || (queue.length > 0 && !sending);
     var status = h('div', {'class': 'lv-status ' + (online ? 'on' : 'off'), id: 'lv-status'},
       online ? (sending ? W.sending : W.online) : W.offline,
@@ -501,7 +575,7 @@
         h('b', {text: W.record_problems}),
         h('ul', null, record.map(function (p) { return h('li', {text: p.text}); }))));
     }
-    var step = server.step;
+    var now = cur(), step = now.step;
     var dealQueued = queue.some(function (op) { return op.event && op.event.type === 'deal'; });
     if (!server.dealt && !dealQueued) {
       parts.push(dealSec());
@@ -516,11 +590,11 @@
           parts.push(h('ul', {'class': 'lv-notes', id: 'lv-notes'}, step.notes.filter(function (n) { return n && n.trim(); }).map(function (n) { return h('li', {text: n}); })));
         }
       }
-      if (server.ended && !queue.length) {
-        parts.push(section(W.ended, 'lv-ended', h('p', {'class': 'lv-result', id: 'lv-result', text: server.result_text || ''}),
+      if (now.ended && (!queue.length || localView)) {
+        parts.push(section(W.ended, 'lv-ended', h('p', {'class': 'lv-result', id: 'lv-result', text: now.result_text || ''}),
           h('a', {'class': 'lv-go', id: 'lv-to-protocol', href: boot.protocol_url, text: W.to_protocol})));
       }
-      if (offline && (queue.length || !step)) { parts.push(offlineSec()); }
+      if (offline && !localView && (queue.length || !step)) { parts.push(offlineSec()); }
       else if (step) { parts = parts.concat(stepSecs(step)); }
       parts.push(seatGrid());
     }
@@ -596,6 +670,10 @@
     flush();
   }
   if (Q) { Q.load(KEY).then(begin, function () { begin(null); }); } else { begin(null); }
+  // the phone's engine starts in the background; until it runs, the server's state leads
+  if (window.mafiaCourse && boot.course) {
+    mafiaCourse.ready(boot.course).then(function (ok) { if (ok) { render(); } });
+  }
   // another device's write (the head judge, the judge's second phone) comes pushed; it
   // is taken only while nothing of this screen is queued or on its way
   if (window.mafiatabPush && boot.events) {
