@@ -28,6 +28,16 @@ EXTRAS: Final[dict[str, tuple[str, ...]]] = {
 
 def missing(extra: str) -> tuple[str, ...]:
     """The modules of `extra` this Python cannot import (none when the extra is installed)."""
+    gone = _look(extra)
+    if gone:
+        # installed since this process last looked (a long-running server)? the import
+        # system's folder listings are cached: read them again, once, only on a miss
+        importlib.invalidate_caches()
+        gone = _look(extra)
+    return gone
+
+
+def _look(extra: str) -> tuple[str, ...]:
     gone: list[str] = []
     for name in EXTRAS[extra]:
         try:
