@@ -153,8 +153,11 @@ def test_the_light_install_serves_from_the_wheel(installed: Installed) -> None:
         tid = re.search(r'href="/t/(\d+)', page)
         assert tid, page[:2000]
         status, standings = _get(f"{base}/t/{tid.group(1)}")
-        assert status == 200
-        # a chart, on a light install: a picture of the words, with the install command
+        # the standings say in words where their charts would be, with the install command
+        assert status == 200 and 'id="charts-missing"' in standings
+        assert "Графики не установлены" in standings and "mafiatab[charts]" in standings
+        assert "/charts/roles.svg" not in standings
+        # a chart's own address, on a light install: a picture of the same words
         status, svg = _get(f"{base}/t/{tid.group(1)}/charts/roles.svg")
         assert status == 200 and svg.startswith("<svg")
         assert "Графики не установлены" in svg and "mafiatab[charts]" in svg
