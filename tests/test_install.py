@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -60,9 +61,16 @@ class Installed:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     root = tmp_path_factory.mktemp("wheel")
     assert REPO not in root.parents
+    # built from a copy of what a source distribution holds: no stale build/ folder of the
+    # repository can slip a file into the wheel, and nothing else of the repository is needed
+    source = root / "source"
+    shutil.copytree(REPO / "src", source / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
     dist = root / "dist"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w",
-                    str(dist), str(REPO)], check=True, timeout=600)
+                    str(dist), str(source)], check=True, timeout=600)
     wheel = next(dist.glob("mafiatab-*.whl"))
     venv = root / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
