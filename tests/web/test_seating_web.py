@@ -193,3 +193,29 @@ def test_a_job_refusal_is_a_clean_4xx_in_both_languages(
     finally:
         org.get("/lang/ru")
 
+
+
+def test_without_the_generator_the_desk_says_what_to_install(
+        cup: int, client_for: Callable[[str], TestClient], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A light install (no `mafiatab[seating]`): the page says so before anyone asks, and a
+    generation is refused with the same words and the install command; nothing is queued."""
+    from mafiatab import extras
+
+    monkeypatch.setitem(extras.EXTRAS, "seating", ("numba", "mafiatab_no_such_module"))
+    org = client_for("organizer")
+    page = org.get(f"/t/{cup}/seating")
+    assert page.status_code == 200
+    assert "Генератор рассадки не установлен" in page.text
+    assert "-m pip install &#39;mafiatab[seating]&#39;" in page.text
+    r = _post(org, f"/api/t/{cup}/seating/generate", {"games": 3, **QUICK})
+    assert r.status_code == 503
+    assert "mafiatab[seating]" in r.json()["message"], r.json()
+    org.get("/lang/en")
+    try:
+        r = org.post(f"/t/{cup}/seating/generate", data={"games": "3", "csrf": csrf_of(org)})
+        assert r.status_code == 503 and "The seating generator is not installed" in r.text
+    finally:
+        org.get("/lang/ru")
+    assert org.get(f"/api/t/{cup}/seating/status").status_code in (200, 404)
+    monkeypatch.undo()
+    assert "Генератор рассадки не установлен" not in org.get(f"/t/{cup}/seating").text

@@ -137,9 +137,13 @@ def charts(
     lang: LangOpt = Lang.ru,
 ) -> None:
     """Places round by round, win rates by role and by seat / графики."""
-    from mafiatab.formats.charts import all_charts
+    from mafiatab.formats.charts import all_charts, available, missing_words
 
     L = lang.value
+    if not available():
+        for line in missing_words(L):
+            base.err.print(line, markup=False, soft_wrap=True)
+        raise typer.Exit(1)
     loaded = base.load_file(file, L)
     base.check_stages(loaded, stage, L)
     try:

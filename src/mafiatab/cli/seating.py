@@ -17,7 +17,12 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mafiatab.domain.problems import Problem, Refused
-from mafiatab.seating.model import InfeasibleRequest, build_request, mean_meetings
+from mafiatab.seating.model import (
+    InfeasibleRequest,
+    build_request,
+    mean_meetings,
+    require_generator,
+)
 from mafiatab.texts.seating import SEATING_CLI
 
 if TYPE_CHECKING:
@@ -228,11 +233,16 @@ def _run(players: int, games: int, tables: int | None, seed: int, as_json: bool,
          pin_map: dict[int, int], avail: dict[int, frozenset[int]], lang: str,
          err: Console) -> None:
     """Generate and print: the part of the command after its line is read."""
+    msg = MESSAGES[lang]
+    try:
+        require_generator()
+    except InfeasibleRequest as exc:
+        err.print(exc.reason(lang), markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
     # the optimizer brings numba and OR-Tools: imported here, so that every other
-    # command of `mafiatab` starts without them
+    # command of `mafiatab` starts without them (and works when they are not installed)
     from mafiatab.seating.generate import generate, to_json
 
-    msg = MESSAGES[lang]
     try:
         request = build_request(
             players, games, tables, seed=seed, clubs=clubs, pins=pin_map, availability=avail

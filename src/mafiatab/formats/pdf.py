@@ -4,8 +4,8 @@ the standings.
 Why fpdf2 (not reportlab): it is pure Python (no C extension to build on a judge's laptop),
 embeds a TrueType font as a subset through fontTools, and its cell model is all a form of
 fixed boxes needs. Cyrillic must render on a machine with no system fonts, so the font is
-DejaVu Sans taken from inside an installed Python package: matplotlib (a dependency of the
-charts) ships it in `mpl-data/fonts/ttf`. It is located without importing matplotlib.
+DejaVu Sans shipped inside the package (`mafiatab/fonts`, with its licence): the printouts
+are part of the light install and need no charting library for their font.
 
 The protocol's front has the FIIM 9.2-9.9 boxes (header, seats and nicknames, roles,
 fouls, nominations and votes, best move, winning team, points, extras, the protest field of
@@ -16,7 +16,6 @@ protocol is two pages, to print on both sides of one sheet.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,18 +44,16 @@ DAYS_ON_FORM = 6
 
 
 class FontMissing(RuntimeError):
-    """No TrueType font with Cyrillic could be found inside the installed packages."""
+    """The package's DejaVu Sans is not where it is installed (a broken install)."""
 
 
 @lru_cache(maxsize=1)
 def font_dir() -> Path:
-    """The folder of DejaVu Sans inside the installed matplotlib package."""
-    spec = importlib.util.find_spec("matplotlib")
-    for base in (spec.submodule_search_locations or []) if spec else []:
-        folder = Path(base) / "mpl-data" / "fonts" / "ttf"
-        if all((folder / name).is_file() for name in _FONT_FILES.values()):
-            return folder
-    raise FontMissing("DejaVuSans.ttf not found in matplotlib/mpl-data/fonts/ttf")
+    """The folder of DejaVu Sans inside the installed mafiatab package."""
+    folder = Path(__file__).resolve().parent.parent / "fonts"
+    if all((folder / name).is_file() for name in _FONT_FILES.values()):
+        return folder
+    raise FontMissing(f"DejaVuSans.ttf not found in {folder}")
 
 
 def _new_pdf(orientation: str = "P") -> FPDF:

@@ -41,6 +41,17 @@ class InfeasibleRequest(Refused):
         return self.reason_en if lang == "en" else self.reason_ru
 
 
+def require_generator() -> None:
+    """Refuse, in words with the install command, when the generator's extra
+    (`mafiatab[seating]`: numba and OR-Tools) is not installed; checked before the search's
+    modules are imported, so the rest of mafiatab works without them."""
+    from mafiatab import extras
+
+    if extras.missing("seating"):
+        raise InfeasibleRequest("seating_not_installed",
+                                command=extras.install_command("seating"))
+
+
 @dataclass(frozen=True)
 class SeatingRequest:
     """What the organizer asks for.

@@ -153,6 +153,8 @@ class Exports:
             data = charts.seats_chart(win_rates(t)[1], t.name, lang, "svg")
         else:
             raise NotFound("no_game", game=name)
+        if not charts.available():
+            return data  # the words that say what is missing: not kept once it is installed
         with self._charts_lock:
             if len(self._charts) > 64:
                 self._charts.clear()

@@ -356,9 +356,14 @@ def default_time_limit(players: int, asked: float | None) -> float:
 def run_seating(job: JobView, control: Control) -> Outcome:
     """The job handler: rebuild the generator's request from the job's snapshot (the same
     numbers give the same request), search, and keep the document with the participants."""
+    from mafiatab.seating.model import InfeasibleRequest, build_request, require_generator
+
+    try:
+        require_generator()
+    except InfeasibleRequest as e:
+        return Outcome(REFUSED, reason=(e.reason_ru, e.reason_en))
     # numba and OR-Tools: loaded on the first generation, not at server start
     from mafiatab.seating.generate import generate, to_json
-    from mafiatab.seating.model import InfeasibleRequest, build_request
 
     p = SeatingParams.from_stored(job.params)
     inputs = job.inputs
@@ -441,9 +446,13 @@ class SeatingDesk:
         """The registered players and the generator's inputs (0-based numbers); an
         impossible request is refused here, before any search starts, with the
         generator's reason."""
-        from mafiatab.seating.model import InfeasibleRequest, build_request
+        from mafiatab.seating.model import InfeasibleRequest, build_request, require_generator
 
         self.require_staff(tournament, actor)
+        try:
+            require_generator()
+        except InfeasibleRequest as e:
+            raise SeatingRefused.carrying(e, status=503) from None
         check_bounds(params)
         _t, players, stages = self.svc.tournaments.context(tournament)
         # a withdrawn player, or one removed from the tournament, is not seated again

@@ -6,6 +6,10 @@ from __future__ import annotations
 from mafiatab.domain.words import ROLE_LETTER as ROLE_LETTER  # a section of the catalogue
 
 WORDS: dict[str, tuple[str, str]] = {
+    "charts_missing": ("Графики не установлены: это дополнительная часть mafiatab (matplotlib).",
+                       "Charts are not installed: they are an optional part of mafiatab "
+                       "(matplotlib)."),
+    "charts_install": ("Установите её командой {command}", "Install it with {command}"),
     "protocol": ("ПРОТОКОЛ ИГРЫ", "GAME PROTOCOL"),
     "tournament": ("Турнир", "Tournament"),
     "stage": ("Стадия", "Stage"),

@@ -7,6 +7,11 @@ from __future__ import annotations
 from typing import Final
 
 SEATING_REQUEST: Final[dict[str, tuple[str, str]]] = {
+    "seating_not_installed": (
+        "Генератор рассадки не установлен: это дополнительная часть mafiatab (numba и "
+        "OR-Tools). Установите её командой {command} — остальное работает и без неё.",
+        "The seating generator is not installed: it is an optional part of mafiatab (numba "
+        "and OR-Tools). Install it with {command}; everything else works without it."),
     "seating_too_few_players": ("Нужно хотя бы {need}, а их {players}.",
                                 "At least {need} are needed, got {players}."),
     "seating_no_games": ("Каждый игрок должен сыграть хотя бы одну игру.",

@@ -61,6 +61,17 @@ TEMPLATES.env.globals.update(
 TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read out
 
 
+def charts_missing(lang: str) -> str:
+    """The words (with the install command) in place of the charts when matplotlib, the
+    `charts` extra, is not installed; empty when the charts can be drawn."""
+    from mafiatab.formats import charts
+
+    return "" if charts.available() else " ".join(charts.missing_words(lang))
+
+
+TEMPLATES.env.globals["charts_missing"] = charts_missing
+
+
 def render(request: Request, name: str, status_code: int = 200,
            headers: dict[str, str] | None = None, who: Principal | None = None,
            **context: Any) -> HTMLResponse:

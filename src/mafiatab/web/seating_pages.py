@@ -149,12 +149,23 @@ def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int,
     job = d.job(tid, actor=user)
     cancelled = d.cancelled(tid, actor=user)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
-            "cancelled": cancelled,
+            "cancelled": cancelled, "generator_missing": _generator_missing(me.lang),
             "judges": sorted({u for u, r in svc.access.staff(tid) if r == JUDGE}),
             "default_stage": _default_stage(svc, tid),
             # "keep club-mates apart" is offered only when clubs are given, on with two or more
             "clubs": len({p.club for p in players if p.club}), "s": lambda k, **kw: sw(k, me.lang, **kw),
             "mu": _mu(job), "max_time": int(MAX_TIME_LIMIT)}
+
+
+def _generator_missing(lang: str) -> str:
+    """The words (with the install command) when the seating extra is not installed."""
+    from mafiatab.seating.model import InfeasibleRequest, require_generator
+
+    try:
+        require_generator()
+    except InfeasibleRequest as e:
+        return e.reason(lang)
+    return ""
 
 
 def _mu(job: SeatingJob | None) -> str:
