@@ -70,6 +70,21 @@ def worker_app() -> object:
 GRACEFUL_SECONDS = 20
 
 
+def _stop_cleanly() -> None:
+    """Exit status 0 after a stop by SIGTERM (systemd's, docker's): uvicorn stops
+    gracefully, then raises the signal again with the handler it found, this one."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stopped(_signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stopped)
+
+
 def export_settings(settings: Settings) -> None:
     """The settings the app reads in each process (`--workers` starts fresh ones), put in
     their environment variables: the metrics token, the sign-in limits' storage, the
@@ -99,6 +114,7 @@ def run(db: str | None, host: str, port: int, secret_file: Path | None, *,
     from mafiatab.web.watch import log_config
 
     check_workers(db, workers)
+    _stop_cleanly()
     allowed = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
     options: dict[str, object] = dict(
         host=host, port=port, log_level="warning", proxy_headers=trust_proxy,
