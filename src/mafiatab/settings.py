@@ -70,7 +70,6 @@ class Settings(BaseSettings):
                                     "target")
     backup_keep: int = Field(14, ge=1, description="Backups `db backup` keeps in a folder "
                              "(the oldest go)")
-    lang: Literal["ru", "en"] = Field("ru", description="Language of the commands' output")
 
     @classmethod
     def settings_customise_sources(

@@ -177,7 +177,8 @@ def test_a_cut_or_foreign_dump_is_refused_and_nothing_changes(pg_url: str, tmp_p
 def test_backup_command_line_refusals(tmp_path: Path) -> None:
     db = str(tmp_path / "x.sqlite")
     assert cli("db", "upgrade", "--db", db)[0] == 0
-    code, _, err = cli("db", "backup", str(tmp_path / "one.sqlite"), "--keep", "2", "--db", db, "--lang", "en")
+    code, _, err = cli("db", "backup", str(tmp_path / "one.sqlite"), "--keep", "2", "--db", db,
+                       "--lang", "en")
     assert code == 2 and "--keep needs a folder" in err, err
     code, _, err = cli("db", "backup", "--db", db, "--lang", "en")
     assert code == 2 and "Where to?" in err, err

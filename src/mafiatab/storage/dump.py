@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import msgspec
 from sqlalchemy import Column, Engine, Table, delete, insert, select, text
@@ -120,7 +120,7 @@ def _snapshot(engine: Engine) -> Any:
     return engine.connect()  # SQLite: one read transaction is one snapshot (WAL)
 
 
-def _write(engine: Engine, out: IO[bytes]) -> dict[str, int]:
+def _write(engine: Engine, out: gzip.GzipFile) -> dict[str, int]:
     every = tables()
     counts: dict[str, int] = {}
     with _snapshot(engine) as conn, conn.begin():
