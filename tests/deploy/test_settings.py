@@ -105,7 +105,10 @@ def test_the_server_hands_its_settings_to_its_processes(
 
     config = _file(tmp_path, 'metrics_token = "from-file"\nlimits = "memory"\n'
                              'log_format = "json"\nseating_jobs = 3\n')
-    export_settings(load(config))
+    settings = load(config)
+    for name in (TOKEN_ENV, "MAFIATAB_LIMITS", LOG_FORMAT_ENV, "MAFIATAB_JOBS_RUNNING"):
+        monkeypatch.setenv(name, "")  # put back as it was after the test
+    export_settings(settings)
     assert os.environ[TOKEN_ENV] == "from-file"
     assert os.environ["MAFIATAB_LIMITS"] == "memory"
     assert os.environ[LOG_FORMAT_ENV] == "json"

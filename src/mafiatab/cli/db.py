@@ -274,17 +274,12 @@ ConfigOpt = Annotated[Path | None, typer.Option(
 
 
 def _settings(config: Path | None, lang: str, **cli: Any) -> Any:
-    from mafiatab.settings import CONFIG_ENV, SettingsError, load
+    from mafiatab.settings import SettingsError, load
 
     try:
-        settings = load(config, **cli)
+        return load(config, **cli)
     except SettingsError as e:
         _fail(t("settings", lang, detail=str(e)), 2)
-    if config is not None:  # the database commands below read the same file
-        import os
-
-        os.environ[CONFIG_ENV] = str(config)
-    return settings
 
 
 def backup_command(

@@ -177,7 +177,7 @@ def serve_command(
     may come from the environment (MAFIATAB_PORT, ...) or a settings file instead
     (docs/deploy.md).
     """
-    from mafiatab.settings import CONFIG_ENV, SettingsError, load
+    from mafiatab.settings import SettingsError, load
 
     try:
         settings = load(config, database_url=db, host=host, port=port, secret_file=secret_file,
@@ -185,8 +185,6 @@ def serve_command(
                         workers=workers, seating_jobs=seating_jobs, log_format=log_format)
     except SettingsError as e:
         raise typer.BadParameter(str(e), param_hint="settings") from None
-    if config is not None:
-        os.environ[CONFIG_ENV] = str(config)
     db = settings.database_url
     try:
         check_workers(db, settings.workers)
