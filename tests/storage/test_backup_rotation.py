@@ -190,3 +190,43 @@ def test_backup_command_line_refusals(tmp_path: Path) -> None:
                                                              "MAFIATAB_BACKUP_KEEP": "1"})
         assert code == 0, err
     assert len(backups(folder)) == 1
+
+
+def test_the_postgres_dump_is_one_snapshot(pg_url: str, tmp_path: Path) -> None:
+    """A row committed by another connection while the dump reads (after its first table,
+    before the audit log) is not in the dump: every table is read in one snapshot."""
+    from sqlalchemy import event
+
+    from mafiatab.storage.dump import dump
+
+    engine = _live(pg_url, tmp_path)
+    audit = next(t for t in tables() if t.name == "audit_log")
+    first = tables()[0]
+    assert tables().index(audit) > 0
+    before = _count(engine, "audit_log")
+    other = make_engine(pg_url)
+    written: list[bool] = []
+
+    def meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if written or f"FROM {first.name}" not in statement:
+            return
+        with other.begin() as c:  # another session commits while the dump goes on
+            row = dict(c.execute(select(audit).limit(1)).mappings().one())
+            row.pop("id")
+            c.execute(audit.insert().values(**row))
+        written.append(True)
+
+    event.listen(engine, "after_cursor_execute", meanwhile)
+    try:
+        dump(engine, tmp_path / "snap.dump.gz")
+    finally:
+        event.remove(engine, "after_cursor_execute", meanwhile)
+    assert written and _count(engine, "audit_log") == before + 1
+    copy = make_engine(str(tmp_path / "snap.sqlite"))
+    from mafiatab.storage.dump import restore
+
+    restore(tmp_path / "snap.dump.gz", copy)
+    assert _count(copy, "audit_log") == before
+    copy.dispose()
+    other.dispose()
+    engine.dispose()

@@ -284,8 +284,8 @@ def _settings(config: Path | None, lang: str, **cli: Any) -> Any:
 
 def backup_command(
     target: Annotated[Path | None, typer.Argument(
-        help="Backup file, or a folder for a new file named by the time / файл копии или "
-        "папка (default: backup_dir)")] = None,
+        help="Backup file, or a folder for a new file named by the time (default: "
+        "backup_dir) / файл копии или папка (по умолчанию — backup_dir)")] = None,
     db: DbOpt = None,
     keep: Annotated[int | None, typer.Option(
         "--keep", min=1, help="In a folder: keep this many newest backups, remove the older "
