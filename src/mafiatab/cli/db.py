@@ -283,9 +283,10 @@ def _settings(config: Path | None, lang: str, **cli: Any) -> Any:
 
 
 def backup_command(
-    target: Annotated[Path | None, typer.Argument(
+    file: Annotated[Path | None, typer.Argument(
         help="Backup file, or a folder for a new file named by the time (default: "
-        "backup_dir) / файл копии или папка (по умолчанию — backup_dir)")] = None,
+        "backup_dir) / файл копии или папка (по умолчанию — папка копий из настроек)")]
+    = None,
     db: DbOpt = None,
     keep: Annotated[int | None, typer.Option(
         "--keep", min=1, help="In a folder: keep this many newest backups, remove the older "
@@ -301,7 +302,7 @@ def backup_command(
     lang = _check_lang(lang)
     settings = _settings(config, lang, database_url=db)
     db = settings.database_url
-    target = target if target is not None else settings.backup_dir
+    target = file if file is not None else settings.backup_dir
     if target is None:
         _fail(t("backup_no_target", lang), 2)
     folder = target.is_dir()
@@ -316,25 +317,25 @@ def backup_command(
         if folder:
             from mafiatab.storage.rotation import new_name
 
-            file = target / new_name(".sqlite" if sqlite else ".dump.gz")
+            written = target / new_name(".sqlite" if sqlite else ".dump.gz")
         else:
-            file = target
+            written = target
         if sqlite:
             database = _sqlite_file(db, "backup", lang)
-            backup_sqlite(database, file)
+            backup_sqlite(database, written)
             shown = str(database)
         else:
             from mafiatab.storage.dump import dump
 
             engine = _engine(db)
             try:
-                dump(engine, file)
+                dump(engine, written)
             finally:
                 engine.dispose()
             shown = _url_text(engine)
-        out.print(t("backup_done", lang, db=shown, file=str(file)), markup=False)
+        out.print(t("backup_done", lang, db=shown, file=str(written)), markup=False)
         if verify:
-            verify_backup(file)
+            verify_backup(written)
             out.print(t("backup_verified", lang), markup=False)
         if folder:
             from mafiatab.storage.rotation import rotate

@@ -147,7 +147,7 @@ def serve_command(
         "account is an organizer and the administrator / учётная запись (первая — "
         "организатор и администратор)")] = None,
     secret_file: Annotated[Path | None, typer.Option(
-        help="Session key file (default mafiatab-secret.key)")] = None,
+        help="Session key file (default mafiatab-secret.key) / файл ключа сессий")] = None,
     https: Annotated[Path | None, typer.Option(
         "--https", help="TLS certificate (PEM) to serve HTTPS / сертификат для HTTPS")] = None,
     https_key: Annotated[Path | None, typer.Option(
