@@ -117,9 +117,11 @@ def test_failures_exit_1(tmp_path: Path) -> None:
     assert code == 1
     code, _, err = invoke("tournaments", "--db", "mysql://x/y", "--lang", "en")
     assert code == 1 and "Bad database URL" in err
-    code, _, err = invoke("backup", str(tmp_path / "b.sqlite"), "--db",
+    sqlite_backup = tmp_path / "b.sqlite"
+    sqlite3.connect(sqlite_backup).close()
+    code, _, err = invoke("restore", str(sqlite_backup), "--db",
                           "postgresql://postgres@127.0.0.1/test", "--lang", "en")
-    assert code == 1 and "SQLite only" in err
+    assert code == 1 and "restores into SQLite only" in err
 
 
 def test_default_database_and_env(tmp_path: Path, example_file: Path) -> None:

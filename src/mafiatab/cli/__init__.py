@@ -25,7 +25,7 @@ from mafiatab.cli.options import four_eyes_command
 from mafiatab.cli.ratings import ratings_command
 from mafiatab.cli.seating import seating_command
 from mafiatab.domain.problems import Refused
-from mafiatab.web.server import serve_command  # imports no web code until run
+from mafiatab.web.server import health_command, serve_command  # no web code until run
 
 app.add_typer(storage_cli.db_app, name="db")
 app.command("import")(storage_cli.import_command)
@@ -33,6 +33,8 @@ app.command("export")(storage_cli.export_command)
 app.command("tournaments")(storage_cli.tournaments_command)
 app.command("backup")(storage_cli.backup_command)
 app.command("restore")(storage_cli.restore_command)
+storage_cli.db_app.command("backup")(storage_cli.backup_command)
+storage_cli.db_app.command("restore")(storage_cli.restore_command)
 app.command("seating")(seating_command)
 app.add_typer(prints.print_app, name="print")
 app.command("export-standings")(prints.export_standings)
@@ -43,6 +45,7 @@ storage_cli.db_app.command("export-archive")(records.export_archive)
 storage_cli.db_app.command("import-archive")(records.import_archive)
 app.command("import-game")(import_game_command)
 app.command("serve")(serve_command)
+app.command("health")(health_command)
 app.command("ratings")(ratings_command)
 app.add_typer(day_app, name="day")
 app.command("four-eyes")(four_eyes_command)

@@ -269,19 +269,102 @@ def _sqlite_file(db: str | None, command: str, lang: str) -> Path:
     return Path(url.database)
 
 
+ConfigOpt = Annotated[Path | None, typer.Option(
+    "--config", help="Settings file (TOML; default: $MAFIATAB_CONFIG) / файл настроек")]
+
+
+def _settings(config: Path | None, lang: str, **cli: Any) -> Any:
+    from mafiatab.settings import SettingsError, load
+
+    try:
+        return load(config, **cli)
+    except SettingsError as e:
+        _fail(t("settings", lang, detail=str(e)), 2)
+
+
 def backup_command(
-    file: Annotated[Path, typer.Argument(dir_okay=False, help="Backup file / файл копии")],
+    file: Annotated[Path | None, typer.Argument(
+        help="Backup file, or a folder for a new file named by the time (default: "
+        "backup_dir) / файл копии или папка (по умолчанию — папка копий из настроек)")]
+    = None,
     db: DbOpt = None,
+    keep: Annotated[int | None, typer.Option(
+        "--keep", min=1, help="In a folder: keep this many newest backups, remove the older "
+        "(default: backup_keep, 14) / сколько копий хранить")] = None,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Restore the new backup into a throwaway database to check it / "
+        "проверить копию восстановлением")] = False,
+    config: ConfigOpt = None,
     lang: LangOpt = "ru",
 ) -> None:
-    """Copy the SQLite database to a file, consistently, while it is in use / копия базы."""
+    """Back up the database while it is in use: SQLite by its online backup API (a
+    .sqlite file), PostgreSQL as a consistent dump (.dump.gz) / копия базы."""
     lang = _check_lang(lang)
+    settings = _settings(config, lang, database_url=db)
+    db = settings.database_url
+    target = file if file is not None else settings.backup_dir
+    if target is None:
+        _fail(t("backup_no_target", lang), 2)
+    folder = target.is_dir()
+    if keep is not None and not folder:
+        _fail(t("backup_keep_folder", lang), 2)
     from mafiatab.storage.backup import backup_sqlite
+    from mafiatab.storage.engine import is_sqlite, resolve_url
 
     with _errors(lang):
-        database = _sqlite_file(db, "backup", lang)
-        backup_sqlite(database, file)
-        out.print(t("backup_done", lang, db=str(database), file=str(file)), markup=False)
+        url = resolve_url(db)
+        sqlite = is_sqlite(url)
+        if folder:
+            from mafiatab.storage.rotation import new_name
+
+            written = target / new_name(".sqlite" if sqlite else ".dump.gz")
+        else:
+            written = target
+        if sqlite:
+            database = _sqlite_file(db, "backup", lang)
+            backup_sqlite(database, written)
+            shown = str(database)
+        else:
+            from mafiatab.storage.dump import dump
+
+            engine = _engine(db)
+            try:
+                dump(engine, written)
+            finally:
+                engine.dispose()
+            shown = _url_text(engine)
+        out.print(t("backup_done", lang, db=shown, file=str(written)), markup=False)
+        if verify:
+            verify_backup(written)
+            out.print(t("backup_verified", lang), markup=False)
+        if folder:
+            from mafiatab.storage.rotation import rotate
+
+            kept = keep if keep is not None else settings.backup_keep
+            removed = rotate(target, kept)
+            if removed:
+                out.print(t("backup_removed", lang, n=len(removed), keep=kept), markup=False)
+
+
+def verify_backup(file: Path) -> None:
+    """Restore `file` into a throwaway SQLite database (`BackupError` when it does not):
+    a PostgreSQL dump too, as its rows are the program's."""
+    import tempfile
+
+    from mafiatab.storage.backup import restore_sqlite
+    from mafiatab.storage.dump import is_dump, restore
+    from mafiatab.storage.engine import make_engine
+
+    with tempfile.TemporaryDirectory(prefix="mafiatab-verify-") as folder:
+        copy = Path(folder) / "verify.sqlite"
+        if is_dump(file):
+            engine = make_engine(str(copy))
+            try:
+                restore(file, engine)
+            finally:
+                engine.dispose()
+        else:
+            restore_sqlite(file, copy)
 
 
 def restore_command(
@@ -289,13 +372,27 @@ def restore_command(
     db: DbOpt = None,
     lang: LangOpt = "ru",
     upgrade: Annotated[bool, typer.Option(
-        "--upgrade", help="Upgrade an older backup's schema first / обновить схему копии")] = False,
+        "--upgrade", help="Upgrade an older SQLite backup's schema first / обновить схему "
+        "копии")] = False,
+    config: ConfigOpt = None,
 ) -> None:
-    """Replace the SQLite database by a backup, all or nothing / восстановить базу."""
+    """Replace the database by a backup, all or nothing: a .sqlite file into SQLite, a
+    dump (.dump.gz) into PostgreSQL or SQLite / восстановить базу."""
     lang = _check_lang(lang)
+    db = _settings(config, lang, database_url=db).database_url
     from mafiatab.storage.backup import restore_sqlite
+    from mafiatab.storage.dump import is_dump, restore
 
     with _errors(lang):
+        if is_dump(file):
+            engine = _engine(db, check=False)
+            try:
+                restore(file, engine)
+            finally:
+                engine.dispose()
+            out.print(t("restore_done", lang, db=_url_text(engine), file=str(file)),
+                      markup=False)
+            return
         database = _sqlite_file(db, "restore", lang)
         restore_sqlite(file, database, upgrade=upgrade)
         out.print(t("restore_done", lang, db=str(database), file=str(file)), markup=False)

@@ -20,7 +20,6 @@ SQLite settings, and why:
 from __future__ import annotations
 
 import json
-import os
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Final
@@ -52,12 +51,15 @@ class DatabaseError(Refused):
 
 
 def resolve_url(db: str | None) -> URL:
-    """The database URL: `--db`, else `MAFIATAB_DATABASE_URL`, else `./mafiatab.sqlite`.
+    """The database URL: `--db`, else `MAFIATAB_DATABASE_URL`, else the settings file's
+    `database_url` (mafiatab.settings), else `./mafiatab.sqlite`.
 
     A bare path means a SQLite file; `postgresql://` means psycopg 3 (the one driver the
     project ships).
     """
-    raw = db or os.environ.get(ENV_URL) or DEFAULT_SQLITE_FILE
+    from mafiatab.settings import database_url
+
+    raw = db or database_url() or DEFAULT_SQLITE_FILE
     if "://" not in raw:
         return URL.create("sqlite+pysqlite", database=raw)
     try:

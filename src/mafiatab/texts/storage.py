@@ -37,9 +37,30 @@ STORAGE: Final[dict[str, tuple[str, str]]] = {
     "col_confirmed": ("Подтверждено", "Confirmed"),
     "col_created": ("Создан", "Created"),
     "sqlite_only": (
-        "{command} работает только с SQLite; для PostgreSQL используйте pg_dump / pg_restore",
-        "{command} works with SQLite only; for PostgreSQL use pg_dump / pg_restore",
+        "{command}: копия файла SQLite восстанавливается только в SQLite; в PostgreSQL — "
+        "дамп (db backup с --db postgresql://…)",
+        "{command}: a SQLite file backup restores into SQLite only; into PostgreSQL, a dump "
+        "(db backup with --db postgresql://…)",
     ),
+    "backup_removed": ("Старых копий удалено: {n} (хранится не больше {keep}).",
+                       "Old backups removed: {n} (at most {keep} kept)."),
+    "backup_verified": ("Копия проверена: она восстанавливается (в пробную базу).",
+                        "Backup verified: it restores (into a throwaway database)."),
+    "backup_no_target": (
+        "Куда писать копию? Укажите файл или папку (или backup_dir в настройках).",
+        "Where to? Give a file or a folder (or backup_dir in the settings).",
+    ),
+    "backup_keep_folder": ("--keep — только с папкой копий.",
+                           "--keep needs a folder of backups."),
+    "not_dump": ("{file} — не копия mafiatab или повреждена ({detail}).",
+                 "{file} is not a mafiatab backup, or is damaged ({detail})."),
+    "other_version_dump": (
+        "{file}: схема копии версии {version}, а программа работает со схемой {head}; "
+        "восстановите её программой той же версии, затем обновите базу (db upgrade)",
+        "{file}: its schema is version {version}, the program runs {head}; restore it with "
+        "the program of that version, then upgrade the database (db upgrade)",
+    ),
+    "settings": ("Настройки: {detail}", "Settings: {detail}"),
     "backup_done": ("Копия базы {db} записана в {file}.", "Backup of {db} written to {file}."),
     "restore_done": ("База {db} восстановлена из {file}.", "Database {db} restored from {file}."),
     "no_database": ("Базы данных {file} нет.", "There is no database {file}."),

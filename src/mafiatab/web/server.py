@@ -14,9 +14,12 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from mafiatab.settings import Settings
 
 
 def _secret(path: Path | None) -> str:
@@ -62,23 +65,64 @@ def worker_app() -> object:
     return create_app(os.environ[WORKER_DB_ENV], secret=os.environ["MAFIATAB_SECRET"])
 
 
+#: how long a stop waits for the requests still running (a write finishes well within);
+#: the event streams are told to end at once, so a stop never waits on an open screen
+GRACEFUL_SECONDS = 20
+
+
+def _stop_cleanly() -> None:
+    """Exit status 0 after a stop by SIGTERM (systemd's, docker's): uvicorn stops
+    gracefully, then raises the signal again with the handler it found, this one."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stopped(_signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stopped)
+
+
+def export_settings(settings: Settings) -> None:
+    """The settings the app reads in each process (`--workers` starts fresh ones), put in
+    their environment variables: the metrics token, the sign-in limits' storage, the
+    request log's format, the seating jobs."""
+    os.environ["MAFIATAB_JOBS_RUNNING"] = str(settings.seating_jobs)
+    os.environ["MAFIATAB_LOG_FORMAT"] = settings.log_format
+    if settings.metrics_token is not None and settings.metrics_token.get_secret_value():
+        os.environ["MAFIATAB_METRICS_TOKEN"] = settings.metrics_token.get_secret_value()
+    if settings.limits:
+        os.environ["MAFIATAB_LIMITS"] = settings.limits
+
+
 def run(db: str | None, host: str, port: int, secret_file: Path | None, *,
         certfile: Path | None = None, keyfile: Path | None = None,
-        trust_proxy: bool = False, workers: int = 1) -> None:
+        trust_proxy: bool = False, workers: int = 1, forwarded_allow_ips: str | None = None,
+        log_format: str = "text") -> None:
     """Serve under uvicorn. The session cookie is Secure on HTTPS requests only: uvicorn's
     own TLS (`certfile`), or a proxy's X-Forwarded-Proto when `trust_proxy` (uvicorn then
-    believes the forwarded headers of FORWARDED_ALLOW_IPS, by default 127.0.0.1 only).
+    believes the forwarded headers of `forwarded_allow_ips`, by default 127.0.0.1 only).
     With `workers` > 1 uvicorn starts that many processes, each building the app
-    (`worker_app`), on one socket."""
+    (`worker_app`), on one socket. SIGTERM or Ctrl+C stops gracefully: no new
+    connections, the event streams end, the requests running finish (`GRACEFUL_SECONDS`
+    at most). `log_format` json: uvicorn's own messages as JSON lines too (the requests'
+    lines are web/watch.py's)."""
     import uvicorn
 
+    from mafiatab.web.watch import log_config
+
     check_workers(db, workers)
+    _stop_cleanly()
+    allowed = forwarded_allow_ips or os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
     options: dict[str, object] = dict(
         host=host, port=port, log_level="warning", proxy_headers=trust_proxy,
-        forwarded_allow_ips=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
+        forwarded_allow_ips=allowed,
         ssl_certfile=str(certfile) if certfile else None,
         ssl_keyfile=str(keyfile) if keyfile else None,
-        timeout_keep_alive=5, limit_concurrency=500, h11_max_incomplete_event_size=64 * 1024)
+        timeout_keep_alive=5, limit_concurrency=500, h11_max_incomplete_event_size=64 * 1024,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS, log_config=log_config(log_format))
     if workers > 1:
         from mafiatab.storage.engine import resolve_url
 
@@ -95,39 +139,60 @@ def run(db: str | None, host: str, port: int, secret_file: Path | None, *,
 
 def serve_command(
     db: Annotated[str | None, typer.Option("--db", help="Database URL / база данных")] = None,
-    host: Annotated[str, typer.Option(help="Address to listen on / адрес")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port / порт")] = 8000,
+    host: Annotated[str | None, typer.Option(
+        help="Address to listen on (default 127.0.0.1) / адрес")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default 8000) / порт")] = None,
     user: Annotated[str | None, typer.Option(
         "--add-user", help="Create an account or reset its password (asks it); the first "
         "account is an organizer and the administrator / учётная запись (первая — "
         "организатор и администратор)")] = None,
-    secret_file: Annotated[Path, typer.Option(help="Session key file")] = Path("mafiatab-secret.key"),
+    secret_file: Annotated[Path | None, typer.Option(
+        help="Session key file (default mafiatab-secret.key) / файл ключа сессий")] = None,
     https: Annotated[Path | None, typer.Option(
         "--https", help="TLS certificate (PEM) to serve HTTPS / сертификат для HTTPS")] = None,
     https_key: Annotated[Path | None, typer.Option(
         "--https-key", help="Its private key, if not in the certificate file / ключ")] = None,
-    trust_proxy: Annotated[bool, typer.Option(
+    trust_proxy: Annotated[bool | None, typer.Option(
         "--trust-proxy", help="Behind an HTTPS proxy: believe its X-Forwarded-Proto/-For "
-        "/ за прокси с HTTPS")] = False,
-    workers: Annotated[int, typer.Option(
+        "/ за прокси с HTTPS")] = None,
+    workers: Annotated[int | None, typer.Option(
         "--workers", help="Server processes on one socket (PostgreSQL only) / число "
-        "процессов (только PostgreSQL)")] = 1,
-    seating_jobs: Annotated[int, typer.Option(
+        "процессов (только PostgreSQL)")] = None,
+    seating_jobs: Annotated[int | None, typer.Option(
         "--seating-jobs", help="Seating searches running at once on the whole server "
-        "/ одновременных подборов рассадки")] = 1,
+        "/ одновременных подборов рассадки")] = None,
+    log_format: Annotated[str | None, typer.Option(
+        "--log-format", help="text, or json: one JSON line per request with its id / "
+        "журнал запросов")] = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="Settings file (TOML; default: $MAFIATAB_CONFIG) / файл "
+        "настроек")] = None,
 ) -> None:
     """The web app for a real tournament / веб-приложение.
 
     Over plain HTTP (a hall's network without certificates) the app works and phones stay
     signed in; the organizer's page says what that means. Cookies are Secure over HTTPS:
     --https with a certificate, or --trust-proxy behind a proxy that serves HTTPS.
-    --workers N on PostgreSQL runs N processes that share only the database.
+    --workers N on PostgreSQL runs N processes that share only the database. Every option
+    may come from the environment (MAFIATAB_PORT, ...) or a settings file instead
+    (docs/deploy.md).
     """
+    from mafiatab.settings import SettingsError, load
+
     try:
-        check_workers(db, workers)
+        settings = load(config, database_url=db, host=host, port=port, secret_file=secret_file,
+                        https_cert=https, https_key=https_key, trust_proxy=trust_proxy,
+                        workers=workers, seating_jobs=seating_jobs, log_format=log_format)
+    except SettingsError as e:
+        raise typer.BadParameter(str(e), param_hint="settings") from None
+    db = settings.database_url
+    try:
+        check_workers(db, settings.workers)
     except WorkersRefused as e:
         raise typer.BadParameter(str(e), param_hint="--workers") from None
-    os.environ["MAFIATAB_JOBS_RUNNING"] = str(max(1, seating_jobs))
+    if settings.secret is not None and settings.secret.get_secret_value():
+        os.environ["MAFIATAB_SECRET"] = settings.secret.get_secret_value()
+    export_settings(settings)
     from mafiatab.services.accounts import MIN_PASSWORD, AccountError
     from mafiatab.services.facade import Services
     from mafiatab.storage.engine import make_engine, upgrade
@@ -147,7 +212,49 @@ def serve_command(
         if organizer:
             typer.echo(f"{user}: организатор и администратор / organizer and administrator")
     engine.dispose()
-    scheme = "https" if https else "http"
-    typer.echo(f"{scheme}://{host}:{port}/")
-    run(db, host, port, secret_file, certfile=https, keyfile=https_key, trust_proxy=trust_proxy,
-        workers=workers)
+    scheme = "https" if settings.https_cert else "http"
+    typer.echo(f"{scheme}://{settings.host}:{settings.port}/")
+    run(db, settings.host, settings.port, settings.secret_file, certfile=settings.https_cert,
+        keyfile=settings.https_key, trust_proxy=settings.trust_proxy, workers=settings.workers,
+        forwarded_allow_ips=settings.forwarded_allow_ips, log_format=settings.log_format)
+
+
+def health_command(
+    url: Annotated[str | None, typer.Option(
+        "--url", help="The server's /healthz (default: this machine's, on the port of the "
+        "settings) / адрес проверки")] = None,
+    config: Annotated[Path | None, typer.Option(
+        "--config", help="Settings file (TOML) / файл настроек")] = None,
+) -> None:
+    """Ask a running server whether it is healthy (its database reachable, its schema
+    current): exit 0 if so, 1 if not. The container's HEALTHCHECK runs it / проверка
+    работающего сервера."""
+    import json
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    from mafiatab.settings import SettingsError, load
+
+    if url is None:
+        try:
+            settings = load(config)
+        except SettingsError as e:
+            raise typer.BadParameter(str(e), param_hint="settings") from None
+        scheme = "https" if settings.https_cert else "http"
+        url = f"{scheme}://127.0.0.1:{settings.port}/healthz"
+    # this machine's own server: its certificate names the public host, not 127.0.0.1
+    context = ssl._create_unverified_context() if url.startswith("https://127.0.0.1") \
+        else None
+    try:
+        with urllib.request.urlopen(url, timeout=5, context=context) as r:  # noqa: S310
+            body = json.loads(r.read())
+            status = r.status
+    except urllib.error.HTTPError as e:
+        body, status = json.loads(e.read() or b"{}"), e.code
+    except (OSError, ValueError) as e:
+        typer.echo(f"{url}: {e}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{url}: {status} {json.dumps(body, ensure_ascii=False)}")
+    if status != 200 or body.get("status") != "ok":
+        raise typer.Exit(1)

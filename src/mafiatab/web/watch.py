@@ -26,14 +26,26 @@ database's address or an error's text, so it needs no sign-in (a load balancer a
 
 With `mafiatab serve --workers N` each process counts its own requests; one scrape reads
 the process that answers it (the seating jobs are the server's, from the database).
+
+Every request has an id: the `X-Request-ID` a proxy sent (when it is a short token), else
+a new one; the response carries it back in `X-Request-ID`, so a user's report, the
+proxy's log and ours meet. With `MAFIATAB_LOG_FORMAT=json` (`serve --log-format json`)
+each request is one JSON line on stderr (time, id, method, route template, path without
+its query, status, milliseconds, client): a log collector reads it without patterns. The
+query is left out, as a link may carry a screen's key.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
+import json
+import logging
 import os
+import re
 import secrets
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -58,6 +70,13 @@ TOKEN_ENV: Final = "MAFIATAB_METRICS_TOKEN"
 UNMATCHED: Final = "unmatched"
 LOOPBACK: Final = frozenset({"127.0.0.1", "::1", "localhost"})
 FORWARDING: Final = (b"forwarded", b"x-forwarded-for", b"x-real-ip")
+
+#: the environment variable of the request log's format (`text`: no request lines; `json`)
+LOG_FORMAT_ENV: Final = "MAFIATAB_LOG_FORMAT"
+REQUEST_ID: Final = b"x-request-id"
+#: an id a proxy sent is kept only if it is a short token (it goes into logs and headers)
+_GOOD_ID: Final = re.compile(rb"^[A-Za-z0-9._:-]{1,64}$")
+request_log = logging.getLogger("mafiatab.requests")
 
 router = APIRouter(include_in_schema=False)
 
@@ -125,19 +144,25 @@ class Watch:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        meters: Meters = scope["app"].state.meters
+        state = scope["app"].state
+        meters: Meters = state.meters
         start = time.perf_counter()
         status = 500
         stream = False
+        sent = dict(scope.get("headers") or []).get(REQUEST_ID, b"")
+        rid = sent if _GOOD_ID.match(sent) else uuid.uuid4().hex.encode()
+        scope.setdefault("state", {})["request_id"] = rid.decode()
 
         async def watched(message: Message) -> None:
             nonlocal status, stream
             if message["type"] == "http.response.start":
                 status = int(message["status"])
-                kind = dict(message.get("headers") or []).get(b"content-type", b"")
+                headers = list(message.get("headers") or [])
+                kind = dict(headers).get(b"content-type", b"")
                 if kind.startswith(b"text/event-stream"):
                     stream = True
                     meters.streams.inc()
+                message = {**message, "headers": [*headers, (REQUEST_ID, rid)]}
             await send(message)
 
         try:
@@ -151,6 +176,13 @@ class Watch:
                 meters.latency.labels(route).observe(time.perf_counter() - start)
             if status == 429 and scope.get("path") in SIGN_IN_PATHS:
                 meters.sign_in_refused.inc()
+            if state.log_json:
+                client = scope.get("client")
+                request_log.info("request", extra={"fields": {
+                    "id": rid.decode(), "method": _method(scope), "route": route,
+                    "path": str(scope.get("path", ""))[:200], "status": status,
+                    "ms": round((time.perf_counter() - start) * 1000, 1),
+                    "client": client[0] if client else None, "stream": stream}})
 
 
 def _method(scope: Scope) -> str:
@@ -162,8 +194,49 @@ def _method(scope: Scope) -> str:
 def install(app: Any, engine: Engine) -> None:
     """The routes and the meters; the app adds `Watch` as its outermost middleware."""
     app.state.meters = Meters(engine)
+    app.state.log_json = os.environ.get(LOG_FORMAT_ENV, "").strip() == "json"
     app.state.watch_engine = engine
     app.include_router(router)
+
+
+class JsonLines(logging.Formatter):
+    """Every log record as one JSON line: time (UTC), level, logger, message, and a
+    request's fields (`extra={"fields": ...}`)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
+                timespec="milliseconds"),
+            "level": record.levelname.lower(), "logger": record.name,
+            "message": record.getMessage()}
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def log_config(log_format: str) -> dict[str, Any]:
+    """uvicorn's `log_config`: its own, or (json) every logger's records as JSON lines on
+    stderr, the requests' lines among them."""
+    if log_format != "json":
+        from uvicorn.config import LOGGING_CONFIG
+
+        return LOGGING_CONFIG
+    handler = {"class": "logging.StreamHandler", "formatter": "json",
+               "stream": "ext://sys.stderr"}
+    return {
+        "version": 1, "disable_existing_loggers": False,
+        "formatters": {"json": {"()": f"{__name__}.JsonLines"}},
+        "handlers": {"json": handler},
+        "loggers": {
+            "uvicorn": {"handlers": ["json"], "level": "INFO", "propagate": False},
+            "uvicorn.error": {"level": "INFO"},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            "mafiatab": {"handlers": ["json"], "level": "INFO", "propagate": False},
+        },
+    }
 
 
 # --- the routes -------------------------------------------------------------------------
