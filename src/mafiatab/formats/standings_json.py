@@ -6,13 +6,15 @@ import json
 from typing import Any
 
 from mafiatab.domain.points import to_json_number
-from mafiatab.domain.standings import Standings
+from mafiatab.domain.standings import Row, Standings
 
 FORMAT = "mafiatab.standings/1"
 
 
 def standings_to_dict(s: Standings) -> dict[str, Any]:
-    return {
+    """The standings; `exhibition` only when there are exhibition players: their lines,
+    which have no place."""
+    out: dict[str, Any] = {
         "format": FORMAT,
         "tournament": s.tournament,
         "rules": s.rules,
@@ -37,6 +39,15 @@ def standings_to_dict(s: Standings) -> dict[str, Any]:
             for r in s.rows
         ],
     }
+    if s.exhibition:
+        out["exhibition"] = [_line(r) for r in s.exhibition]
+    return out
+
+
+def _line(r: Row) -> dict[str, Any]:
+    return {"player": r.player, "nickname": r.nickname, "games": r.games, "wins": r.wins,
+            "main": to_json_number(r.main), "extra": to_json_number(r.extra),
+            "total": to_json_number(r.total)}
 
 
 def dumps_standings(s: Standings) -> str:

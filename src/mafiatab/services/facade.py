@@ -85,7 +85,9 @@ class Services:
         self.photos = Photos(self.store)
         self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,
                                      self.standings, self.photos, clock=clock)
-        self.exports = Exports(self.store, self.tournaments, self.standings, self.games)
+        self.awards = Awards(self.store)
+        self.exports = Exports(self.store, self.tournaments, self.standings, self.games,
+                               self.awards)
         self.account_admin = AccountAdmin(self.store)
         self.roster = Roster(self.store)
         self.setup = TournamentSetup(self.store)
@@ -96,7 +98,6 @@ class Services:
         #: `limits`: where the public sign-ups are counted (the app passes its sign-in
         #: limits' storage, shared by its processes; default: this process's memory)
         self.registrations = Registrations(self.store, limits)
-        self.awards = Awards(self.store)
 
 
 __all__ = ["Services"]

@@ -92,6 +92,8 @@ REGISTER_PAGE: Final[dict[str, tuple[str, str]]] = {
                    "The accepted become the tournament's players."),
     "exhibition": ("вне зачёта", "exhibition"),
     "awards": ("Награды", "Awards"),
+    "player": ("Игрок", "Player"),
+    "exhibition_players": ("Вне зачёта: {names}", "Exhibition players: {names}"),
     "award_name": ("Назначить", "Name"),
     "award_nobody": ("— не назначена —", "— not named —"),
 }

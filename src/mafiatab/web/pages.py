@@ -32,6 +32,8 @@ from mafiatab.services.web_support import (
     GameStatus,
 )
 from mafiatab.storage.models import CONFIRMED
+from mafiatab.texts import pick, say
+from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import forms
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
@@ -98,8 +100,14 @@ def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
     # the lots drawn, on the record (not while the table or its extras are hidden: a tie
     # in the total would tell what is hidden)
     shown = not (context["hidden"] or context["extras_hidden"])
+    lang = me.lang
     return render(request, "standings.html", **context,
-                  lots=shown_lots(svc, tid, me.lang) if shown else [])
+                  lots=shown_lots(svc, tid, me.lang) if shown else [],
+                  awards=[a for a in svc.awards.named(tid) if a.nickname is not None],
+                  exhibition=[p.nickname for p in svc.tournaments.context(tid)[1]
+                              if p.exhibition],
+                  aw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
+                  award_word=lambda code: pick(AWARD, code, lang))
 
 
 @router.get("/t/{tid}/standings", response_class=HTMLResponse)
