@@ -225,6 +225,10 @@ class Registrations:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require(s, actor, Act.MANAGE, TournamentRef(t.id))
+            accepted = self._accepted(s, t.id)
+            if cap is not None and cap < accepted:
+                # the accepted never exceed the cap: one of them withdraws first
+                raise RegistrationState("cap_below", accepted=accepted)
             conf = s.get(db.RegistrationSettings, t.id)
             if conf is None:
                 conf = db.RegistrationSettings(tournament_id=t.id)
@@ -257,7 +261,7 @@ class Registrations:
             if conf is None or not conf.open:
                 raise RegistrationState("closed", tournament=t.name)
             if person is not None:
-                found = s.get(db.Player, person) if 0 < person < 2**63 else None
+                found = s.get(db.Player, person) if 0 < person < 2**31 else None
                 if found is None:
                     raise RegistrationError("no_person", person=person)
                 nick, club_text = found.nickname, found.club
@@ -364,7 +368,7 @@ class Registrations:
 
     @staticmethod
     def _row(s: Session, tid: int, registration: int) -> db.Registration:
-        row = s.get(db.Registration, registration) if 0 < registration < 2**63 else None
+        row = s.get(db.Registration, registration) if 0 < registration < 2**31 else None
         if row is None or row.tournament_id != tid:
             raise RegistrationNotFound("no_registration", registration=registration)
         return row
@@ -414,11 +418,13 @@ class Registrations:
         nickname brought back)."""
         row.state, row.queued = "accepted", None
         s.flush()
-        back = s.scalar(
-            select(db.Participant)
+        # compared in Python: SQLite's lower() folds ASCII only
+        folded = row.nickname.casefold()
+        back = next((p for p, nick in s.execute(
+            select(db.Participant, db.Player.nickname)
             .join(db.Player, db.Player.id == db.Participant.player_id)
-            .where(db.Participant.tournament_id == t.id, db.Participant.withdrawn.is_(True),
-                   func.lower(db.Player.nickname) == row.nickname.lower()))
+            .where(db.Participant.tournament_id == t.id, db.Participant.withdrawn.is_(True)))
+            .tuples() if nick.casefold() == folded), None)
         if back is not None:
             back.withdrawn = False
             row.code = back.code

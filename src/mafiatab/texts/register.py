@@ -31,6 +31,8 @@ REGISTRATION: Final[dict[str, tuple[str, str]]] = {
     "full": ("мест нет: принято {accepted} из {cap}", "no room: {accepted} of {cap} accepted"),
     "no_waiting": ("лист ожидания пуст", "the waiting list is empty"),
     "bad_cap": ("число мест: от 1 до {n}", "places: 1 to {n}"),
+    "cap_below": ("мест не может быть меньше, чем уже принято: {accepted}",
+                  "places cannot be fewer than those accepted already: {accepted}"),
     "too_many": ("слишком много заявок с этого адреса; попробуйте через {seconds} с",
                  "too many sign-ups from this address; try again in {seconds} s"),
     "exhibition_unknown": ("в турнире нет игрока {player}", "no player {player} in the tournament"),

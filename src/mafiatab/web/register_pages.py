@@ -211,7 +211,7 @@ async def awards_form(request: Request, tid: int, me: Who, svc: Svc) -> Response
 class SignUp(Body):
     nickname: str | None = Field(None, max_length=MAX_NICK)
     club: str | None = Field(None, max_length=MAX_CLUB)
-    person: int | None = Field(None, ge=1, le=2**62,
+    person: int | None = Field(None, ge=1, le=2**31 - 1,
                                description="a known person's number (his page /people/N)")
 
 
