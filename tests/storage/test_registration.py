@@ -25,8 +25,8 @@ from mafiatab.services.facade import Services
 from mafiatab.services.registration import (
     RegistrationError,
     RegistrationNotFound,
-    RegistrationState,
     Registrations,
+    RegistrationState,
     TooManySignUps,
 )
 from mafiatab.storage.engine import current_revision, head_revision, make_engine, upgrade

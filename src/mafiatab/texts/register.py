@@ -7,7 +7,7 @@ from typing import Final
 
 #: a registration's states (`services.registration`)
 REG_STATE: Final[dict[str, tuple[str, str]]] = {
-    "applied": ("заявка ждёт решения", "awaiting a decision"),
+    "applied": ("ждёт решения организатора", "awaits the organizer's decision"),
     "accepted": ("принят", "accepted"),
     "waiting": ("в листе ожидания", "on the waiting list"),
     "declined": ("отклонена", "declined"),
@@ -69,12 +69,13 @@ REGISTER_PAGE: Final[dict[str, tuple[str, str]]] = {
     "nickname": ("Ник", "Nickname"),
     "club": ("Клуб", "Club"),
     "person": ("Или номер игрока из базы", "Or a known person's number"),
-    "signed_up": ("Заявка № {registration} принята к рассмотрению: {state}. Сохраните ключ, "
-                  "чтобы отозвать её: {key}",
-                  "Registration no. {registration} received: {state}. Keep the key to "
-                  "withdraw it: {key}"),
+    "signed_up": ("Заявка № {registration} подана и {state}. Сохраните номер и ключ, "
+                  "чтобы отозвать её: {secret}",
+                  "Registration no. {registration} is sent and {state}. Keep its number "
+                  "and key to withdraw it: {secret}"),
     "withdraw_with_key": ("Отозвать заявку по ключу", "Withdraw a registration with its key"),
     "registration_no": ("№ заявки", "Registration no."),
+    "line_state": ("Заявка № {registration}: {state}", "Registration no. {registration}: {state}"),
     "key": ("Ключ", "Key"),
     "accepted_list": ("Приняты", "Accepted"),
     "waiting_list": ("Лист ожидания", "Waiting list"),

@@ -96,7 +96,7 @@ async def sign_up_form(request: Request, tid: int, me: Who, svc: Svc) -> Respons
         return _page(request, svc, me, tid, status_code=e.status, error=e.message(me.lang),
                      typed=typed)
     message = rw("signed_up", me.lang, registration=done.id,
-                 state=texts.pick(REG_STATE, done.state, me.lang), key=done.key)
+                 state=texts.pick(REG_STATE, done.state, me.lang), secret=done.key)
     return _page(request, svc, me, tid, message=message, key=done.key, signed=done.id)
 
 
@@ -114,7 +114,8 @@ async def withdraw_form(request: Request, tid: int, me: Who, svc: Svc) -> Respon
         return _page(request, svc, me, tid, status_code=e.status, error=e.message(me.lang),
                      typed={"registration": f.get("registration", "")[:20]})
     return _page(request, svc, me, tid,
-                 message=f"№ {line.id}: {texts.pick(REG_STATE, line.state, me.lang)}")
+                 message=rw("line_state", me.lang, registration=line.id,
+                            state=texts.pick(REG_STATE, line.state, me.lang)))
 
 
 @pages.post("/t/{tid}/register/{rid}/{action}")
