@@ -106,7 +106,7 @@ def tournament_page(request: Request, tid: int, me: Who, svc: Svc,
                   awards=[a for a in svc.awards.named(tid) if a.nickname is not None],
                   exhibition=[p.nickname for p in svc.tournaments.context(tid)[1]
                               if p.exhibition],
-                  aw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
+                  rw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
                   award_word=lambda code: pick(AWARD, code, lang))
 
 

@@ -362,7 +362,7 @@ def person_page(request: Request, pid: int, me: Who, svc: Svc) -> Response:
     lang = me.lang
     return _page(request, "person.html", p=page, stats=page.stats, chart_stamp=stamp,
                  person_awards=services(request).awards.of_person(page.person.id),
-                 aw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
+                 rw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
                  award_word=lambda code: pick(AWARD, code, lang),
                  history=history_chart(page.history),
                  may_manage=svc.may_manage(me.user),
