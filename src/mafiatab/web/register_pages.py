@@ -272,19 +272,22 @@ def withdraw_api(tid: int, rid: int, body: Withdrawal, svc: Svc) -> dict[str, An
     return line_json(svc.registrations.withdraw(tid, rid, key=body.key))
 
 
-@api.post("/t/{tid}/registrations/{rid}/{action}")
-def decide_api(tid: int, rid: int, action: str, me: Who, svc: Svc) -> dict[str, Any]:
-    """The staff's `accept`, `decline` or `withdraw` of a registration."""
-    user = require_user(me)
-    if action == "accept":
-        return line_json(svc.registrations.accept(tid, rid, actor=user))
-    if action == "decline":
-        return line_json(svc.registrations.decline(tid, rid, actor=user))
-    if action == "withdraw":
-        return line_json(svc.registrations.withdraw(tid, rid, actor=user))
-    from fastapi import HTTPException
+@api.post("/t/{tid}/registrations/{rid}/accept")
+def accept_api(tid: int, rid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """Accept a sign-up (the staff): a player while there is room, else the waiting list."""
+    return line_json(svc.registrations.accept(tid, rid, actor=require_user(me)))
 
-    raise HTTPException(status_code=404)
+
+@api.post("/t/{tid}/registrations/{rid}/decline")
+def decline_api(tid: int, rid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """Decline a sign-up or take one off the waiting list (the staff)."""
+    return line_json(svc.registrations.decline(tid, rid, actor=require_user(me)))
+
+
+@api.delete("/t/{tid}/registrations/{rid}")
+def staff_withdraw_api(tid: int, rid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """Withdraw a registration (the staff; the waiting list moves up)."""
+    return line_json(svc.registrations.withdraw(tid, rid, actor=require_user(me)))
 
 
 @api.post("/t/{tid}/registration/promote")
@@ -315,7 +318,7 @@ def award_api(tid: int, award: str, body: AwardBody, me: Who, svc: Svc
 
 
 def install(app: FastAPI) -> None:
-    for router in (pages, public, api, public_api):
+    for router in (public, pages, public_api, api):
         app.include_router(router)
 
 

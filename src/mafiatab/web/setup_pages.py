@@ -26,12 +26,14 @@ from starlette.datastructures import UploadFile
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.domain.numbers import ascii_int
+from mafiatab.domain.problems import Refused
 from mafiatab.rules import PROFILES
 from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
 from mafiatab.services.setup import next_step, rule_choices, rule_options_of
 from mafiatab.services.web_support import STAFF, GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
+from mafiatab.texts import say
 from mafiatab.texts.pages import SETUP
 from mafiatab.web.app import render
 from mafiatab.web.lots import shown_lots
@@ -227,14 +229,24 @@ async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response
 async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_role(me, tid, STAFF)
     f = await _form(request)
-    lines = [line.split() for line in f.get("seating", "").splitlines() if line.split()]
+    typed = f.get("seating", "")
+    lines = [line.split() for line in typed.splitlines() if line.split()]
     for x in lines:
-        if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
-            raise HTTPException(status_code=400, detail=f"seating line: {' '.join(x)[:80]}")
-        svc.roster.refuse_withdrawn(tid, x[3:13])
-    for x in lines:
-        svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
-                          judge=x[13] if len(x) > 13 else None)
+        if len(x) < 13 or not all(v.isascii() and v.isdecimal() and len(v) <= 4
+                                  for v in x[1:3]):
+            # the page again, with what was typed and the line refused (nothing is lost)
+            return _setup(request, tid, me, svc, status=400, seating_typed=typed,
+                          seating_error=say(SETUP, "seating_bad_line", me.lang,
+                                            line=" ".join(x)[:80]))
+    try:
+        for x in lines:
+            svc.roster.refuse_withdrawn(tid, x[3:13])
+        for x in lines:
+            svc.games.enter_seating(tid, x[0], int(x[1]), int(x[2]), x[3:13], actor=user,
+                                    judge=x[13] if len(x) > 13 else None)
+    except Refused as e:
+        return _setup(request, tid, me, svc, status=e.status, seating_typed=typed,
+                      seating_error=e.message(me.lang))
     return _see(f"/t/{tid}/manage")
 
 
