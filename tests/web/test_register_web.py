@@ -142,3 +142,26 @@ def test_refused_forms_keep_what_was_typed(world: World, client_for: Client,
         "csrf": csrf_of(org), "games": "7", "tables": "", "seed": "41", "pins": pins})
     assert r.status_code >= 400 and 'id="seating-error"' in r.text
     assert pins in r.text and 'value="41"' in r.text and 'value="7"' in r.text
+
+
+def test_the_set_up_page_keeps_a_refused_correction_and_marks_exhibition_players(
+        world: World, client_for: Client) -> None:
+    tid = world.demo.tournament
+    org = client_for("organizer")
+    svc = _svc(world)
+    first, second = svc.tournaments.context(tid)[1][:2]
+    # a nickname another player has: refused, the typed values and the reason kept
+    r = org.post(f"/t/{tid}/setup/players/{first.id}",
+                 data={"csrf": csrf_of(org), "action": "edit", "nickname": second.nickname,
+                       "club": "Новый клуб"}, follow_redirects=False)
+    assert r.status_code == 400 and 'id="player-error"' in r.text
+    assert f'value="{second.nickname}"' in r.text and 'value="Новый клуб"' in r.text
+    assert svc.tournaments.context(tid)[1][0].nickname == first.nickname
+    # out of the standings and back, from the set-up page
+    org.post(f"/t/{tid}/setup/players/{first.id}",
+             data={"csrf": csrf_of(org), "action": "exhibition"})
+    assert svc.tournaments.context(tid)[1][0].exhibition
+    assert "вне зачёта" in org.get(f"/t/{tid}/setup").text
+    org.post(f"/t/{tid}/setup/players/{first.id}",
+             data={"csrf": csrf_of(org), "action": "ranked"})
+    assert not svc.tournaments.context(tid)[1][0].exhibition

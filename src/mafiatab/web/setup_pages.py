@@ -192,8 +192,16 @@ async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: S
     action = f.get("action", "edit")
     if action in ("withdraw", "reinstate"):
         svc.roster.withdraw(tid, pid, actor=user, withdrawn=action == "withdraw")
+    elif action in ("exhibition", "ranked"):
+        svc.roster.set_exhibition(tid, pid, action == "exhibition", actor=user)
     else:
-        svc.roster.edit(tid, pid, f.get("nickname", ""), f.get("club") or None, actor=user)
+        try:
+            svc.roster.edit(tid, pid, f.get("nickname", ""), f.get("club") or None, actor=user)
+        except RosterError as e:
+            # the page again, this player's form open with what was typed and why
+            return _setup(request, tid, me, svc, status=e.status, player_typed={
+                "id": pid, "nickname": f.get("nickname", "")[:MAX_NICK + 50],
+                "club": f.get("club", "")[:MAX_CLUB + 50], "error": e.message(me.lang)})
     return _see(f"/t/{tid}/setup#player-{pid}")
 
 
