@@ -32,7 +32,7 @@ def test_awards_from_the_command_line(tmp_path: Path) -> None:
     assert runner.invoke(app, ["awards", str(tid), "mvp", "p1", "--db", db]).exit_code == 2
     done = runner.invoke(app, ["awards", str(tid), "mvp", "p1", "--as", "gs", "--db", db])
     assert done.exit_code == 0, done.output
-    assert "MVP турнира: Альфа" in done.output and "лучший дон: не назначена" in done.output
+    assert "лучший игрок турнира: Альфа" in done.output and "лучший дон: не назначена" in done.output
     listed = runner.invoke(app, ["awards", str(tid), "--json", "--db", db])
     assert json.loads(listed.output)[0] == {"award": "mvp", "player": "p1", "nickname": "Альфа"}
     taken = runner.invoke(app, ["awards", str(tid), "mvp", "-", "--as", "gs", "--db", db,

@@ -104,16 +104,16 @@ def test_only_the_head_judge_names_awards_and_they_show_everywhere(
     assert aside.id not in {r["player"] for r in standings["standings"]}
     assert [r["player"] for r in standings.get("exhibition", [])] == [aside.id]
     page = anon.get(f"/t/{tid}").text
-    assert "MVP турнира" in page and f"Вне зачёта: {aside.nickname}" in page
+    assert "лучший игрок турнира" in page and f"Вне зачёта: {aside.nickname}" in page
     person = svc.people.person_ids(tid)[best.id]
-    assert "MVP турнира" in anon.get(f"/people/{person}").text
+    assert "лучший игрок турнира" in anon.get(f"/people/{person}").text
     wb = load_workbook(io.BytesIO(anon.get(f"/t/{tid}/export/standings.xlsx").content))
     sheet = wb["Награды"]
-    assert [c.value for c in sheet[2]] == ["MVP турнира", best.nickname]
+    assert [c.value for c in sheet[2]] == ["лучший игрок турнира", best.nickname]
     pdf = anon.get(f"/t/{tid}/export/standings.pdf").content
     text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
                           check=True).stdout.decode()
-    assert "MVP турнира" in text and "Вне зачёта" in text
+    assert "лучший игрок турнира" in text and "Вне зачёта" in text
     svc.roster.set_exhibition(tid, aside.id, False, actor="organizer")
 
 

@@ -49,7 +49,7 @@ AWARD_REFUSAL: Final[dict[str, tuple[str, str]]] = {
 
 #: the awards a federation's setting may name (`RuleProfile.awards`)
 AWARD: Final[dict[str, tuple[str, str]]] = {
-    "mvp": ("MVP турнира", "MVP"),
+    "mvp": ("лучший игрок турнира", "MVP"),
     "best_red": ("лучший мирный", "best civilian"),
     "best_sheriff": ("лучший шериф", "best sheriff"),
     "best_black": ("лучший игрок мафии", "best mafia player"),
