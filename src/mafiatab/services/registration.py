@@ -294,14 +294,14 @@ class Registrations:
         one frees its place, and the first on the waiting list takes it."""
         with self.store.write() as s:
             t = tournament_row(s, tournament)
+            if key is None:  # the staff: who asks is checked before anything is read
+                require(s, actor or "", Act.MANAGE, TournamentRef(t.id))
+                who = actor or ""
             row = self._row(s, t.id, registration)
             if key is not None:
                 if not hmac.compare_digest(_hash(key[:MAX_KEY]), row.key_hash):
                     raise RegistrationError("bad_key")
                 who = PUBLIC
-            else:
-                require(s, actor or "", Act.MANAGE, TournamentRef(t.id))
-                who = actor or ""
             self._expect(row, LIVE)
             was = row.state
             row.state, row.queued = "withdrawn", None
