@@ -34,12 +34,13 @@ def _t(key: str, lang: str) -> str:
 
 def awards_command(
     tournament: TournamentArg,
-    award: Annotated[str | None, typer.Argument(help="mvp, best_red, … (the rules' "
-                                                "awards)")] = None,
-    player: Annotated[str | None, typer.Argument(help="the player's id; - : nobody")] = None,
+    award: Annotated[str | None, typer.Argument(
+        help="The award's code (mvp, best_red, …) / код награды (см. mafiatab rules)")] = None,
+    player: Annotated[str | None, typer.Argument(
+        help="The player's id, - for nobody / id игрока, «-» — никто")] = None,
     actor: Annotated[str | None, typer.Option("--as", help="The acting account (the head "
                                               "judge) / от чьего имени")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON output / вывод в JSON")] = False,
     db: DbOpt = None, lang: LangOpt = "ru",
 ) -> None:
     """The awards: list them, or name a player for one / награды турнира."""
