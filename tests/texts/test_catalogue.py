@@ -58,6 +58,12 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
      ("files",)),
     ("seating/*.py", r"\bInfeasibleRequest\(", ("seating_request",)),
     ("**/*.py", r"\bSeatingRefused\(", ("seating_desk",)),
+    # the registration and the awards (`texts.register`)
+    ("web/templates/*.html", r"\b(?:rw|cw)\(", ("register_page",)),
+    ("web/register_pages.py", r"\brw\(", ("register_page",)),
+    ("services/registration.py", r"\bRegistration(?:Error|NotFound|State)\(",
+     ("registration",)),
+    ("services/awards.py", r"\bAwardError\(", ("award_refusal",)),
 ]
 KEY = r"""\s*['"]([a-z][a-z0-9_]*)['"]"""
 

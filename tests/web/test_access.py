@@ -259,7 +259,28 @@ DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/api/people/{pid}/merge", ORG, {"other": 999_999}),
     ("POST", "/api/people/merges/{mid}/split", ORG, None),
 ]
-ROUTES += SEATING_ROUTES + DAY_ROUTES
+#: sign-ups (public, or the staff's decisions) and the awards (the head judge names them)
+REGISTER_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
+    ("GET", "/t/{tid}/register", ALL, None),
+    ("POST", "/t/{tid}/register", ALL, {"nickname": ""}),
+    ("POST", "/t/{tid}/register/withdraw", ALL, {"registration": "999999", "key": "x"}),
+    ("POST", "/t/{tid}/register/{rid}/{action}", STAFF, {}),
+    ("POST", "/t/{tid}/register/promote", STAFF, {}),
+    ("POST", "/t/{tid}/register/settings", STAFF, {"cap": ""}),
+    ("GET", "/t/{tid}/awards", ALL, None),
+    ("POST", "/t/{tid}/awards", frozenset({"headjudge"}), {"award": "nope"}),
+    ("GET", "/api/t/{tid}/registrations", ALL, None),
+    ("POST", "/api/t/{tid}/registrations", ALL, {"nickname": ""}),
+    ("POST", "/api/t/{tid}/registrations/{rid}/withdraw", ALL, {"key": "x"}),
+    ("POST", "/api/t/{tid}/registrations/{rid}/accept", STAFF, None),
+    ("POST", "/api/t/{tid}/registrations/{rid}/decline", STAFF, None),
+    ("DELETE", "/api/t/{tid}/registrations/{rid}", STAFF, None),
+    ("POST", "/api/t/{tid}/registration/promote", STAFF, None),
+    ("PUT", "/api/t/{tid}/registration", STAFF, {"open": False}),
+    ("GET", "/api/t/{tid}/awards", ALL, None),
+    ("PUT", "/api/t/{tid}/awards/{award}", frozenset({"headjudge"}), {"player": None}),
+]
+ROUTES += SEATING_ROUTES + DAY_ROUTES + REGISTER_ROUTES
 #: server-sent event streams: an allowed role's stream never ends, so only the refusals
 #: are checked here (tests/attacks/test_streams.py opens them on a real server)
 STREAMS = frozenset(p for _m, p, _a, _b in ROUTES if p.endswith("/events"))
@@ -267,7 +288,9 @@ STREAMS = frozenset(p for _m, p, _a, _b in ROUTES if p.endswith("/events"))
 OPEN_GAME_ROUTES = ("edit", "check", "draft", "submit", "confirm", "return", "live",
                     "replace", "queued")
 #: public routes: any answer but a refusal for want of a role (a wrong password is 401)
-PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code"}
+PUBLIC_WRITES = {"/login", "/login/code", "/api/login", "/code", "/t/{tid}/register",
+                 "/t/{tid}/register/withdraw", "/api/t/{tid}/registrations",
+                 "/api/t/{tid}/registrations/{rid}/withdraw"}
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -313,7 +336,8 @@ def _url(path: str, world: World) -> str:
     person = path.startswith(("/people", "/api/people"))
     return path.replace("{name:path}", "Клуб/нет такого").format(
         tid=d.tournament, code=code, pid=1 if person else world.sample.players[0].id,
-        lang="en", case=world.case, cid=0, key="not-the-desks-key", mid=0, digest="0")
+        lang="en", case=world.case, cid=0, key="not-the-desks-key", mid=0, digest="0",
+        rid=999999, action="accept", award="nope")
 
 
 def _refused(r: Any) -> bool:

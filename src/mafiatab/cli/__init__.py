@@ -18,6 +18,7 @@ import sys
 from mafiatab import i18n
 from mafiatab.cli import db as storage_cli
 from mafiatab.cli import prints, records, words
+from mafiatab.cli.awards import awards_command
 from mafiatab.cli.day import day_app
 from mafiatab.cli.files import app, err, print_problems
 from mafiatab.cli.mafiaratings import import_game_command
@@ -49,6 +50,7 @@ app.command("health")(health_command)
 app.command("ratings")(ratings_command)
 app.add_typer(day_app, name="day")
 app.command("four-eyes")(four_eyes_command)
+app.command("awards")(awards_command)
 
 
 def _argv_lang() -> str:

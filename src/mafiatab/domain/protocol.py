@@ -59,6 +59,8 @@ class Player(_Record):
     id: str
     nickname: str
     club: str | None = None
+    #: plays and is seated, but is not ranked ("вне зачёта", `domain.standings`)
+    exhibition: bool = False
 
 
 class Stage(_Record):
@@ -273,5 +275,11 @@ class Tournament(_Record, kw_only=True):
 
     @property
     def participant_count(self) -> int:
-        """FIIM 8.7 counts participants; default: the players listed."""
+        """FIIM 8.7 counts participants; default: the players listed (exhibition players
+        included: `domain.standings.participant_count` asks the profile whether they count)."""
         return self.participants if self.participants is not None else len(self.players)
+
+    @property
+    def exhibition(self) -> frozenset[str]:
+        """The ids of the players who play but are not ranked."""
+        return frozenset(p.id for p in self.players if p.exhibition)

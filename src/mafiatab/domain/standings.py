@@ -99,6 +99,8 @@ class Standings:
     rows: list[Row]
     k: Coefficient
     ci: dict[tuple[str, str], CompensationRate] = field(default_factory=dict)
+    #: the exhibition players' lines: their games and points, never a place (place 0)
+    exhibition: list[Row] = field(default_factory=list)
 
 
 def seated_by_stage(t: Tournament) -> dict[str, list[str]]:
@@ -111,6 +113,17 @@ def seated_by_stage(t: Tournament) -> dict[str, list[str]]:
             bucket = out[g.stage] = []
         bucket += [s.player for s in g.seats]
     return out
+
+
+def participant_count(t: Tournament, p: RuleProfile) -> int:
+    """The participants the rules count (FIIM 8.7): the number the file gives, else the
+    players listed, exhibition players only when the profile counts them
+    (`exhibition_are_participants`)."""
+    if t.participants is not None:
+        return t.participants
+    if p.exhibition_are_participants.value:
+        return len(t.players)
+    return sum(1 for pl in t.players if not pl.exhibition)
 
 
 def distances(t: Tournament, p: RuleProfile,
@@ -126,8 +139,10 @@ def distances(t: Tournament, p: RuleProfile,
         seated = seated_by_stage(t)
     current: str | None = None
     current_count = -1
+    # exhibition players are no participants of the standings (unless the profile counts them)
+    aside = frozenset() if p.exhibition_are_participants.value else t.exhibition
     for st in t.stages:
-        count = len(set(seated.get(st.id, ())))
+        count = len(set(seated.get(st.id, ())) - aside)
         if count == 0:
             out[st.id] = st.id  # no games yet: nothing to compensate
             continue
@@ -151,7 +166,7 @@ def coefficient_k(t: Tournament, p: RuleProfile) -> Coefficient:
     clause = limit.clause
     if limit.value is None:
         return Coefficient(False, Fraction(1), 0, None, 0, clause, "not_in_rules")
-    if t.participant_count > limit.value:
+    if participant_count(t, p) > limit.value:
         return Coefficient(False, Fraction(1), 0, None, 0, clause, "too_many_participants")
     n_games = len(t.games)
     red = sum(1 for g in t.games if g.result == "red")
@@ -308,9 +323,13 @@ def compute_standings(t: Tournament, p: RuleProfile,
     for row in rows.values():
         if row.compensation:
             row.main += row.compensation
-    ranked = rank(list(rows.values()), t.lots, p.tie_breakers.value)
+    # exhibition players' games count for everybody else; they themselves are not ranked
+    aside = t.exhibition
+    shown = sorted((r for r in rows.values() if r.player in aside), key=attrgetter("player"))
+    ranked = rank([r for r in rows.values() if r.player not in aside], t.lots,
+                  p.tie_breakers.value)
     stage_ids = [s.id for s in t.stages if scope is None or s.id in scope]
-    return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci)
+    return Standings(t.name, t.rules, stage_ids, ranked, k, ctx.ci, shown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,8 @@ from mafiatab.domain.standings import Standings, pays_compensation
 from mafiatab.formats.labels import role_letter, w
 from mafiatab.formats.tables import lot_marks
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.texts import say
+from mafiatab.texts.register import REGISTER_PAGE
 
 FONT = "DejaVu"
 _FONT_FILES = {"": "DejaVuSans.ttf", "B": "DejaVuSans-Bold.ttf"}
@@ -489,9 +491,11 @@ def _standings_header(pdf: FPDF, lang: str) -> None:
 
 
 def standings_pdf(s: Standings, rules_title: str, lang: str,
-                  stage_names: Mapping[str, str] | None = None) -> bytes:
+                  stage_names: Mapping[str, str] | None = None,
+                  awards: Sequence[tuple[str, str]] = ()) -> bytes:
     """The standings on A4 landscape, the header repeated on every page; the stages by
-    the names `stage_names` gives them (their ids otherwise)."""
+    the names `stage_names` gives them (their ids otherwise); below them the exhibition
+    players and the `awards` (each award's words and the player named)."""
     pdf = _new_pdf("L")
     pdf.set_title(s.tournament)
     pdf.add_page()
@@ -531,4 +535,14 @@ def standings_pdf(s: Standings, rules_title: str, lang: str,
                               games=s.k.games,
                               side=i18n.pick(i18n.TEAM, s.k.heavy_side or "", lang),
                               n=s.k.heavy_wins), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    notes = []
+    if s.exhibition:
+        notes.append(say(REGISTER_PAGE, "exhibition_players", lang,
+                         names=", ".join(r.nickname for r in s.exhibition)))
+    notes += [f"{what}: {who}" for what, who in awards]
+    if notes:
+        pdf.ln(2)
+        pdf.set_font(FONT, "", 9)
+        for note in notes:
+            pdf.cell(0, 5, note, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     return bytes(pdf.output())

@@ -17,6 +17,7 @@ from mafiatab import i18n
 from mafiatab.domain.points import format_points
 from mafiatab.domain.problems import translate_clause
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.texts.register import AWARD
 
 
 def _value(value: object) -> str:
@@ -45,7 +46,8 @@ def profile_markdown(profile: RuleProfile) -> str:
 #: how a setting's value reads
 Kind = Literal["points", "signed", "list", "best_move", "count", "percent", "minutes", "flag",
                "share", "roles", "stage_kinds", "deciders", "tie_breakers", "versions",
-               "choice", "sizes", "errors", "text", "action_cases", "rule_points"]
+               "choice", "sizes", "errors", "text", "action_cases", "rule_points",
+               "awards"]
 
 #: setting -> (Russian name, English name, kind of value)
 SETTINGS: dict[str, tuple[str, str, Kind]] = {
@@ -160,6 +162,11 @@ SETTINGS: dict[str, tuple[str, str, Kind]] = {
     "comp_per_team": ("Ci по команде: i и B за команду (командный марафон)",
                       "Ci per team: i and B over the team (a team marathon)", "flag"),
     "tie_breakers": ("Порядок мест", "Order of places", "tie_breakers"),
+    "exhibition_are_participants": ("Игроки вне зачёта считаются участниками (K, дистанции Ci)",
+                                    "Exhibition players count as participants (K, Ci's "
+                                    "distances)", "flag"),
+    "awards": ("Награды, которые называет главный судья", "Awards the head judge names",
+               "awards"),
     "first_killed_night": ("ПУ — убитый в ночь № (договорка — ночь 0)",
                            "First killed: shot in night no. (agreement night: 0)", "count"),
     "day1_single_nominee_no_vote": ("День 1, выставлен один: голосования нет",
@@ -289,6 +296,8 @@ UNSET: dict[str, tuple[str, str]] = {
     "protest_minutes_after_game": ("срок не установлен", "no deadline set"),
 }
 _READING = "Reading"
+#: a setting the rule texts leave to the federation (the awards)
+_FEDERATION_SETTING = "federation setting"
 #: a clause reference with a clause number ("FSM 8.4.3"), not the federation alone
 _NUMBERED = re.compile(r"\d")
 
@@ -370,6 +379,8 @@ def value_text(kind: Kind, value: object, lang: str) -> str:
     if kind == "rule_points" and isinstance(value, dict):
         return "; ".join(f"{k}: {_points(v, lang, sign=True)}" for k, v in value.items()) or \
             _none(lang)
+    if kind == "awards" and isinstance(value, tuple):
+        return ", ".join(_word(AWARD, a, lang) for a in value) or _none(lang)
     if kind == "text" and isinstance(value, str):
         return _word(K_FORMULA, value, lang) if value else "—"
     if kind == "choice":
@@ -382,6 +393,9 @@ def clause_text(clause: str, federation: str, lang: str) -> str:
     """The clause as the reader's federation writes it (`ФСМ 8.4.3`), a reading marked as
     such; a setting the federation's rules do not have says so instead of a bare name."""
     ref = translate_clause(clause, lang)
+    if _FEDERATION_SETTING in clause:
+        fed = i18n.federation(federation, lang)
+        return f"настройка федерации ({fed})" if lang == "ru" else f"the federation's setting ({fed})"
     if not _NUMBERED.search(ref):
         fed = i18n.federation(federation, lang)
         return f"нет в правилах {fed}" if lang == "ru" else f"not in the {fed} rules"

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from mafiatab.domain.points import to_json_number
-from mafiatab.domain.standings import Standings
+from mafiatab.domain.standings import Row, Standings
 
 FORMAT = "mafiatab.standings/1"
 
@@ -37,14 +37,29 @@ class StandingsRow(msgspec.Struct, kw_only=True):
     lot_needed: bool
 
 
+class ExhibitionRow(msgspec.Struct, kw_only=True):
+    """An exhibition player's line: he played, his games counted for everybody else, and
+    he has no place."""
+
+    player: str
+    nickname: str
+    games: int
+    wins: int
+    main: float
+    extra: float
+    total: float
+
+
 class StandingsDocument(msgspec.Struct, kw_only=True):
-    """The standings of a tournament (of the stages listed)."""
+    """The standings of a tournament (of the stages listed); `exhibition` only when there
+    are exhibition players."""
 
     format: str
     tournament: str
     rules: str
     stages: list[str]
     standings: list[StandingsRow]
+    exhibition: list[ExhibitionRow] | msgspec.UnsetType = msgspec.UNSET
 
 
 def standings_document(s: Standings) -> StandingsDocument:
@@ -60,7 +75,14 @@ def standings_document(s: Standings) -> StandingsDocument:
                 compensation=to_json_number(r.compensation),
                 penalties=to_json_number(r.penalties), lot_needed=r.lot_needed)
             for r in s.rows
-        ])
+        ],
+        exhibition=[_line(r) for r in s.exhibition] if s.exhibition else msgspec.UNSET)
+
+
+def _line(r: Row) -> ExhibitionRow:
+    return ExhibitionRow(player=r.player, nickname=r.nickname, games=r.games, wins=r.wins,
+                         main=to_json_number(r.main), extra=to_json_number(r.extra),
+                         total=to_json_number(r.total))
 
 
 def standings_to_dict(s: Standings) -> dict[str, Any]:

@@ -271,10 +271,14 @@ class _Reader:
             if club is not None and not isinstance(club, str):
                 self.type_error(club, "text", field=where + ".club")
                 club = None
+            exhibition = p.get("exhibition", False)
+            if not isinstance(exhibition, bool):
+                self.type_error(exhibition, "true/false", field=where + ".exhibition")
+                exhibition = False
             for key in p:
-                if key not in ("id", "nickname", "club"):
+                if key not in ("id", "nickname", "club", "exhibition"):
                     self.add("unknown_field", field=f"{where}.{key}", warning=True)
-            out.append(Player(id=pid, nickname=nick, club=club))
+            out.append(Player(id=pid, nickname=nick, club=club, exhibition=exhibition))
         return out
 
     def stages(self, raw: object) -> list[Stage]:
@@ -936,7 +940,8 @@ def tournament_to_dict(t: Tournament) -> dict[str, Any]:
     if t.rule_options:
         d["rule_options"] = dict(t.rule_options)
     d["players"] = [
-        {"id": p.id, "nickname": p.nickname, **({"club": p.club} if p.club is not None else {})}
+        {"id": p.id, "nickname": p.nickname, **({"club": p.club} if p.club is not None else {}),
+         **({"exhibition": True} if p.exhibition else {})}
         for p in t.players
     ]
     d["stages"] = [

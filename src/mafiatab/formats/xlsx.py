@@ -28,6 +28,8 @@ from mafiatab.formats.labels import w
 from mafiatab.formats.paper_table import paper_table
 from mafiatab.formats.tables import Cell, games_table, standings_table
 from mafiatab.rules.profile import RuleProfile
+from mafiatab.texts import say
+from mafiatab.texts.register import REGISTER_PAGE
 
 POINTS_FORMAT = "0.00"
 
@@ -56,13 +58,21 @@ def _fill(ws: Worksheet, header: Sequence[str], rows: Sequence[Sequence[Cell]]) 
 
 
 def workbook_bytes(s: Standings, t: Tournament, p: RuleProfile, lang: str,
-                   stages: Iterable[str] | None = None) -> bytes:
-    """The workbook: standings first, then the games' points, then the paper columns."""
+                   stages: Iterable[str] | None = None,
+                   awards: Sequence[tuple[str, str]] = ()) -> bytes:
+    """The workbook: standings first, then the games' points, then the paper columns;
+    `awards` (each award's words and the player named), with the exhibition players,
+    on a sheet of their own when there are any."""
     wb = Workbook()
     ws = wb.active
     assert ws is not None  # a new workbook has its first sheet
     ws.title = w("standings_sheet", lang)
     _fill(ws, *standings_table(s, lang))
+    aside = [(say(REGISTER_PAGE, "exhibition", lang), r.nickname) for r in s.exhibition]
+    if awards or aside:
+        _fill(wb.create_sheet(say(REGISTER_PAGE, "awards", lang)),
+              [say(REGISTER_PAGE, "awards", lang), say(REGISTER_PAGE, "player", lang)],
+              [list(x) for x in [*awards, *aside]])
     _fill(wb.create_sheet(w("games_sheet", lang)), *games_table(t, p, lang, stages))
     _fill(wb.create_sheet("Протоколы" if lang == "ru" else "Protocols"),
           *paper_table(t, lang, stages))

@@ -171,6 +171,10 @@ FSM = RuleProfile(
     pu_protocol_aside_will_scale=Ruled(frozenset({-20, 0, 20, 30}), "FSM 8.3.9.13"),
     best_move_needs_first_killed=Ruled(True, "FSM 8.3.1"),
     best_move_fixed_numbers=Ruled(True, "FSM 8.3.4"),
+    exhibition_are_participants=Ruled(
+        False, "FSM 8.6.2, 8.6.5 (Reading: exhibition players are not participants)"),
+    awards=Ruled(("mvp", "best_red", "best_sheriff", "best_black", "best_don"),
+                 "FSM (federation setting: awards)"),
 )
 
 

@@ -290,6 +290,20 @@ class RuleProfile:
     #: removal in the rules
     removal_from_tournament: Ruled[str | None] = Ruled("7.3", "FIIM 7.3")
 
+    # --- players out of the standings, awards -----------------------------------------
+    #: Reading: whether an exhibition player (one who plays but is not ranked) counts as a
+    #: participant where the rules count participants (FIIM 8.7: K only up to 20
+    #: participants; FSM 8.6.2, 8.6.5: a distance runs while the participants stay the
+    #: same). Off: he is not ranked, so he is no participant of the standings; his games
+    #: are games of the tournament all the same (K's N, everyone's i and B)
+    exhibition_are_participants: Ruled[bool] = Ruled(
+        False, "FIIM 8.7 (Reading: exhibition players are not participants)")
+    #: the awards the head judge names at the end (MVP, the best of each role): the rule
+    #: texts name none, so this is the federation's setting
+    awards: Ruled[tuple[str, ...]] = Ruled(
+        ("mvp", "best_red", "best_sheriff", "best_black", "best_don"),
+        "FIIM (federation setting: awards)")
+
     #: where the paper protocol's columns (fouls, nominations, votes) are ruled: a clause
     #: of this federation, or its course of the game where it numbers none
     paper_clause: str = ""

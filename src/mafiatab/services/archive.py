@@ -40,7 +40,7 @@ from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.photos import SIDE, PhotoRefused, normalise
 from mafiatab.services.revision_log import whole
-from mafiatab.services.store import add_players_and_stages
+from mafiatab.services.store import add_players_and_stages, players_in
 from mafiatab.services.tournament_file import load_tournament
 from mafiatab.services.tournaments import NotFound, decode_game, decode_games
 from mafiatab.storage import models as db
@@ -104,10 +104,7 @@ def export_archive(engine: Engine, tournament: int) -> bytes:
 
 def _gather(s: Session, t: db.Tournament) -> dict[str, bytes]:
     tid = t.id
-    players = [model.Player(id=code, nickname=nick, club=club) for code, nick, club in s.execute(
-        select(db.Participant.code, db.Player.nickname, db.Player.club)
-        .join(db.Player, db.Player.id == db.Participant.player_id)
-        .where(db.Participant.tournament_id == tid).order_by(db.Participant.position))]
+    players = players_in(s, tid)
     stage_rows = list(s.scalars(select(db.Stage).where(db.Stage.tournament_id == tid)
                                 .order_by(db.Stage.position)))
     stage_code = {st.id: st.code for st in stage_rows}

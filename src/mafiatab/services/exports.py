@@ -13,6 +13,7 @@ import threading
 from typing import Any, Literal
 
 from mafiatab.services.access import STAFF
+from mafiatab.services.awards import Awards
 from mafiatab.services.clock import TournamentClock
 from mafiatab.services.errors import NotFound
 from mafiatab.services.games import Games
@@ -22,6 +23,8 @@ from mafiatab.services.store import Store, require_role, tournament_row
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.services.tournaments import Tournaments
 from mafiatab.storage.models import JUDGE
+from mafiatab.texts import pick
+from mafiatab.texts.register import AWARD
 
 
 class Exports:
@@ -29,8 +32,9 @@ class Exports:
     the standings)."""
 
     def __init__(self, store: Store, tournaments: Tournaments,
-                 standings: StandingsBoard, games: Games) -> None:
+                 standings: StandingsBoard, games: Games, awards: Awards | None = None) -> None:
         self.store = store
+        self.awards = awards if awards is not None else Awards(store)
         self.tournaments = tournaments
         self.standings = standings
         self.games = games
@@ -57,9 +61,11 @@ class Exports:
             return standings_csv(standings, lang, comma)
         t = self.tournaments.tournament(tournament)
         profile, _ = profile_for(t)
+        awards = [(pick(AWARD, a.award, lang), a.nickname) for a in self.awards.named(tournament)
+                  if a.nickname is not None]
         if kind == "xlsx":
-            return workbook_bytes(standings, t, profile, lang, None)
-        return standings_pdf(standings, profile.title, lang)
+            return workbook_bytes(standings, t, profile, lang, None, awards)
+        return standings_pdf(standings, profile.title, lang, awards=awards)
 
     def paper_csv(self, tournament: int, lang: str, *, actor: str | None,
                   comma: bool = False) -> bytes:

@@ -29,7 +29,9 @@ Who holds what:
 * `people`: persons across tournaments, clubs, the rating;
 * `zones`: each tournament's time zone;
 * `videos`: games' videos and the timecodes of their events;
-* `photos`: players' photos for the overlay (staff, or the player his own).
+* `photos`: players' photos for the overlay (staff, or the player his own);
+* `registrations`: sign-ups, the waiting list, the organizer's decisions, the calendar;
+* `awards`: the head judge's MVP and best by role.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from limits.storage import Storage
 from sqlalchemy import Engine
 
 from mafiatab.services.access import Access
 from mafiatab.services.account_admin import AccountAdmin
 from mafiatab.services.accounts import Accounts, utcnow
 from mafiatab.services.appeals import Appeals
+from mafiatab.services.awards import Awards
 from mafiatab.services.clock import TournamentClock
 from mafiatab.services.exports import Exports
 from mafiatab.services.games import Games
@@ -51,6 +55,7 @@ from mafiatab.services.judge_codes import JudgeCodes
 from mafiatab.services.people import People
 from mafiatab.services.photos import Photos
 from mafiatab.services.protocols import Protocols
+from mafiatab.services.registration import Registrations
 from mafiatab.services.replacements import Replacements
 from mafiatab.services.roster import Roster
 from mafiatab.services.screens import ScreenService
@@ -64,7 +69,8 @@ from mafiatab.services.video import GameVideo
 class Services:
     """Every service of the process over one `Store` (see the module's text)."""
 
-    def __init__(self, engine: Engine, *, clock: Callable[[], dt.datetime] = utcnow) -> None:
+    def __init__(self, engine: Engine, *, clock: Callable[[], dt.datetime] = utcnow,
+                 limits: Storage | None = None) -> None:
         self.engine = engine
         self.store = Store(engine)
         self.accounts = Accounts(self.store)
@@ -79,7 +85,9 @@ class Services:
         self.photos = Photos(self.store)
         self.screens = ScreenService(self.store, self.access, self.tournaments, self.games,
                                      self.standings, self.photos, clock=clock)
-        self.exports = Exports(self.store, self.tournaments, self.standings, self.games)
+        self.awards = Awards(self.store)
+        self.exports = Exports(self.store, self.tournaments, self.standings, self.games,
+                               self.awards)
         self.account_admin = AccountAdmin(self.store)
         self.roster = Roster(self.store)
         self.setup = TournamentSetup(self.store)
@@ -87,6 +95,9 @@ class Services:
         self.people = People(self.store, self.tournaments)
         self.zones = TournamentClock(self.store)
         self.videos = GameVideo(self.store)
+        #: `limits`: where the public sign-ups are counted (the app passes its sign-in
+        #: limits' storage, shared by its processes; default: this process's memory)
+        self.registrations = Registrations(self.store, limits)
 
 
 __all__ = ["Services"]

@@ -134,7 +134,8 @@ class Games:
             withdrawn = set(s.scalars(select(db.Participant.code).where(
                 db.Participant.tournament_id == t.id, db.Participant.withdrawn.is_(True))))
             for x in lines:
-                if len(x) < 13 or not all(v.isdecimal() and len(v) <= 4 for v in x[1:3]):
+                if len(x) < 13 or not all(v.isascii() and v.isdecimal() and len(v) <= 4
+                                          for v in x[1:3]):
                     raise ServiceError("seating_line", line=" ".join(x)[:80])
                 gone = [p for p in x[3:13] if p in withdrawn]
                 if gone:

@@ -135,6 +135,7 @@ class RosterLine:
     nickname: str
     club: str | None
     withdrawn: bool
+    exhibition: bool = False
 
 
 _ID: Final = re.compile(r"[\w-]+")
@@ -311,6 +312,27 @@ def _xlsx_rows(data: bytes) -> list[Row]:
         book.close()
 
 
+def insert_participants(s: Session, t: db.Tournament, players: list[model.Player]) -> None:
+    """Add players to a tournament's list, after the others, each under his identity
+    across tournaments (a new one when that person is in already under another
+    nickname). A step inside a use case's transaction: the caller checked and audits."""
+    start = s.scalar(select(func.coalesce(func.max(db.Participant.position) + 1, 0))
+                     .where(db.Participant.tournament_id == t.id)) or 0
+    used = set(s.scalars(select(db.Participant.player_id)
+                         .where(db.Participant.tournament_id == t.id)))
+    rows = []
+    for i, (p, ident) in enumerate(zip(players, player_identities(s, players), strict=True)):
+        if ident in used:  # this person is already in under another nickname: new identity
+            new = s.scalar(insert(db.Player).returning(db.Player.id),
+                           {"nickname": p.nickname, "club": p.club})
+            assert new is not None
+            ident = new
+        used.add(ident)
+        rows.append({"tournament_id": t.id, "player_id": ident, "code": p.id,
+                     "position": start + i, "exhibition": p.exhibition})
+    s.execute(insert(db.Participant), rows)
+
+
 class Roster:
     """The players of a tournament: add (paste or file), correct, withdraw."""
 
@@ -321,11 +343,11 @@ class Roster:
         with self.store.read() as s:
             rows = s.execute(
                 select(db.Participant.code, db.Player.nickname, db.Player.club,
-                       db.Participant.withdrawn)
+                       db.Participant.withdrawn, db.Participant.exhibition)
                 .join(db.Player, db.Player.id == db.Participant.player_id)
                 .where(db.Participant.tournament_id == tournament)
                 .order_by(db.Participant.position))
-            return [RosterLine(c, n, club, bool(w)) for c, n, club, w in rows]
+            return [RosterLine(c, n, club, bool(w), bool(x)) for c, n, club, w, x in rows]
 
     def withdrawn(self, tournament: int) -> set[str]:
         """The ids of the tournament's withdrawn players."""
@@ -385,29 +407,11 @@ class Roster:
                     ids.add(pid)
                 out.players.append(model.Player(id=pid, nickname=e.nickname, club=e.club))
             if out.players:
-                self._insert(s, t, out.players)
+                insert_participants(s, t, out.players)
                 record_audit(s, actor, t.id, "register_players",
                              {"players": [p.id for p in out.players]})
         out.refused.sort(key=lambda r: r.line)
         return out
-
-    @staticmethod
-    def _insert(s: Session, t: db.Tournament, players: list[model.Player]) -> None:
-        start = s.scalar(select(func.coalesce(func.max(db.Participant.position) + 1, 0))
-                         .where(db.Participant.tournament_id == t.id)) or 0
-        used = set(s.scalars(select(db.Participant.player_id)
-                             .where(db.Participant.tournament_id == t.id)))
-        rows = []
-        for i, (p, ident) in enumerate(zip(players, player_identities(s, players), strict=True)):
-            if ident in used:  # this person is already in under another nickname: new identity
-                new = s.scalar(insert(db.Player).returning(db.Player.id),
-                               {"nickname": p.nickname, "club": p.club})
-                assert new is not None
-                ident = new
-            used.add(ident)
-            rows.append({"tournament_id": t.id, "player_id": ident, "code": p.id,
-                         "position": start + i})
-        s.execute(insert(db.Participant), rows)
 
     def edit(self, tournament: int, player: str, nickname: str, club: str | None, *,
              actor: str) -> model.Player:
@@ -482,6 +486,25 @@ class Roster:
                 raise RosterError("no_participant", player=player)
             return line
 
+    def set_exhibition(self, tournament: int, player: str, exhibition: bool, *,
+                       actor: str) -> None:
+        """Mark a player as playing out of the standings (an exhibition player) or back
+        in them: he is seated as anyone, his games count for the others, he is not ranked
+        (`domain.standings`)."""
+        with self.store.write() as s:
+            t = tournament_row(s, tournament)
+            require_role(s, t, actor, MANAGE, "manage")
+            result = s.execute(update(db.Participant)
+                               .where(db.Participant.tournament_id == t.id,
+                                      db.Participant.code == player)
+                               .values(exhibition=exhibition)
+                               .execution_options(synchronize_session=False))
+            if not result.rowcount:  # type: ignore[attr-defined]
+                raise RosterError("no_participant", player=player)
+            record_audit(s, actor, t.id, "exhibition_player",
+                         {"player": player, "exhibition": exhibition})
+
 
 __all__ = ["Added", "Entry", "HEADERS", "Parsed", "Refusal", "Roster", "RosterError",
+           "insert_participants",
            "RosterLine", "parse_file", "parse_text"]

@@ -142,7 +142,8 @@ def add_players_and_stages(s: Session, tournament: db.Tournament,
     ids = player_identities(s, players)
     if players:
         s.execute(insert(db.Participant), [
-            {"tournament_id": tournament.id, "player_id": pid, "code": p.id, "position": i}
+            {"tournament_id": tournament.id, "player_id": pid, "code": p.id, "position": i,
+             "exhibition": p.exhibition}
             for i, (p, pid) in enumerate(zip(players, ids, strict=True))])
     stage_ids: dict[str, int] = {}
     for i, st in enumerate(stages):
@@ -250,10 +251,12 @@ def advance_head(s: Session, row: db.Game, base: int, confirmed: bool = False) -
 def players_in(s: Session, tid: int) -> list[model.Player]:
     """The tournament's players in their order, as the core knows them."""
     rows = s.execute(
-        select(db.Participant.code, db.Player.nickname, db.Player.club)
+        select(db.Participant.code, db.Player.nickname, db.Player.club,
+               db.Participant.exhibition)
         .join(db.Player, db.Player.id == db.Participant.player_id)
         .where(db.Participant.tournament_id == tid).order_by(db.Participant.position))
-    return [model.Player(id=c, nickname=n, club=club) for c, n, club in rows]
+    return [model.Player(id=c, nickname=n, club=club, exhibition=bool(x))
+            for c, n, club, x in rows]
 
 
 def stages_in(s: Session, tid: int) -> list[model.Stage]:

@@ -27,6 +27,7 @@ from typing import Any, Final
 from sqlalchemy import (
     JSON,
     Boolean,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -132,6 +133,8 @@ class Participant(Base):
     position: Mapped[int] = mapped_column(Integer)
     #: withdrawn from the tournament: his played games stay, no seating seats him again
     withdrawn: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: plays and is seated but is not ranked (an exhibition player, `domain.standings`)
+    exhibition: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Stage(Base):
@@ -719,3 +722,60 @@ class PlayerPhoto(Base):
     digest: Mapped[str] = mapped_column(String(64))
     by_user: Mapped[str] = mapped_column(String(200))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+# --- registration and awards (migration 0017) -------------------------------------------------
+
+#: a registration's states: awaiting the organizer, accepted (a player of the tournament),
+#: on the waiting list (accepted when a place frees), declined, withdrawn
+REG_STATES: Final = ("applied", "accepted", "waiting", "declined", "withdrawn")
+
+
+class RegistrationSettings(Base):
+    """A tournament's registration: open or not, its cap, its start date (the calendar)."""
+
+    __tablename__ = "registration_settings"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    open: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: at most this many accepted; None: no cap
+    cap: Mapped[int | None] = mapped_column(Integer)
+    starts_on: Mapped[dt.date | None] = mapped_column(Date)
+    updated_by: Mapped[str | None] = mapped_column(String(200))
+
+
+class Registration(Base):
+    """One sign-up: a known person or a new nickname and club, its state, and its place in
+    the waiting list (`queued`: the order it was put there, the smallest served first)."""
+
+    __tablename__ = "registrations"
+    __table_args__ = (Index("ix_registrations_tournament_state", "tournament_id", "state"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    nickname: Mapped[str] = mapped_column(String(200))
+    club: Mapped[str | None] = mapped_column(String(200))
+    state: Mapped[str] = mapped_column(String(20))
+    queued: Mapped[int | None] = mapped_column(Integer)
+    #: the SHA-256 (hex) of the key the registrant withdraws with
+    key_hash: Mapped[str] = mapped_column(String(64))
+    #: the player's id in the tournament once accepted
+    code: Mapped[str | None] = mapped_column(String(100))
+    made_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    decided_by: Mapped[str | None] = mapped_column(String(200))
+
+
+class Award(Base):
+    """An award the head judge named (MVP, best of a role): one player per award."""
+
+    __tablename__ = "awards"
+    __table_args__ = (UniqueConstraint("tournament_id", "award"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    award: Mapped[str] = mapped_column(String(40))
+    player_code: Mapped[str] = mapped_column(String(100))
+    named_by: Mapped[str] = mapped_column(String(200))
+    named_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -98,6 +98,11 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "rules_k": ("mafiatab.formats.rules_doc", "K_FORMULA"),
     "rules_unset": ("mafiatab.formats.rules_doc", "UNSET"),
     "seating_method": ("mafiatab.cli.seating", "METHODS"),
+    "reg_state": ("mafiatab.texts.register", "REG_STATE"),
+    "registration": ("mafiatab.texts.register", "REGISTRATION"),
+    "award_refusal": ("mafiatab.texts.register", "AWARD_REFUSAL"),
+    "award": ("mafiatab.texts.register", "AWARD"),
+    "register_page": ("mafiatab.texts.register", "REGISTER_PAGE"),
 }
 
 

@@ -72,6 +72,21 @@ AUDIT: Final[dict[str, tuple[str, str]]] = {
     "set_password": ("задал(а) пароль учётной записи {user}", "set the password of {user}"),
     "sign_out_everywhere": ("вышел(шла) на всех устройствах", "signed out everywhere"),
     "sign_in_code": ("вошёл(шла) по коду", "signed in with a code"),
+    "registration_settings": ("изменил(а) настройки записи на турнир",
+                              "changed the registration's settings"),
+    "sign_up": ("заявка № {registration}: {nickname}", "registration no. {registration}: "
+                "{nickname}"),
+    "accept_registration": ("принял(а) заявку № {registration}",
+                            "accepted registration no. {registration}"),
+    "decline_registration": ("отклонил(а) заявку № {registration}",
+                             "declined registration no. {registration}"),
+    "withdraw_registration": ("отозвал(а) заявку № {registration}",
+                              "withdrew registration no. {registration}"),
+    "promote_registration": ("принял(а) заявку № {registration} из листа ожидания",
+                             "accepted registration no. {registration} from the waiting list"),
+    "name_award": ("назначил(а) награду «{award}»", "named the award '{award}'"),
+    "exhibition_player": ("изменил(а) зачёт игрока {player}",
+                          "changed whether {player} is ranked"),
     "other": ("действие «{action}»", "action '{action}'"),
 }
 

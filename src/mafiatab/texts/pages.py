@@ -27,6 +27,14 @@ SETUP: Final[dict[str, tuple[str, str]]] = {
     "opt_comp_per_team_off": ("по игроку (как в правилах)", "per player (as the rules say)"),
     "opt_comp_per_team_on": ("по команде: i и B за команду", "per team: i and B of the team"),
     "save": ("Сохранить", "Save"),
+    "exhibition_badge": ("вне зачёта", "exhibition"),
+    "exhibition_on": ("Играет вне зачёта", "Plays as an exhibition player"),
+    "exhibition_off": ("Вернуть в зачёт", "Back into the standings"),
+    "seating_bad_line": (
+        "строка рассадки не прочитана: «{line}». Нужно: стадия тур стол и 10 id игроков "
+        "(и судья по желанию)",
+        "a seating line could not be read: '{line}'. Needed: stage round table and 10 "
+        "players' ids (and a judge if you like)"),
     "players_paste": ("Вставьте игроков: по строке «ник;клуб» (клуб можно не писать). "
                       "Первой строкой можно дать заголовок: ник;клуб;id.",
                       "Paste players, one a line: 'nickname;club' (the club may be left out). "

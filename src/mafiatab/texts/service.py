@@ -133,6 +133,7 @@ ACTIONS: Final[dict[str, tuple[str, str]]] = {
     "correct": ("исправить", "correct"),
     "return": ("вернуть", "return"),
     "manage": ("управлять турниром", "manage the tournament"),
+    "name_awards": ("назначать награды турнира", "name the tournament's awards"),
     "replace": ("заменить игрока", "replace a player"),
     "read": ("читать", "read"),
     "file": ("подать протест или апелляцию", "file a protest or an appeal"),

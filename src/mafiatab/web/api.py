@@ -222,10 +222,14 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
         out["standings"] = sorted(({k: r[k] for k in keep} for r in out["standings"]),
                                   key=lambda r: order[r["player"]])
         out["extras_hidden"] = True
+    if ctx["extras_hidden"]:
+        out.pop("exhibition", None)
     out["confirmed_games"], out["games"], out["after_round"] = (
         ctx["done"], ctx["total"], ctx["last_round"])
     if ctx["published"] is not None:  # results imported as another system published them
         out[PUBLISHED] = ctx["t"].other[PUBLISHED]
+    out["awards"] = [{"award": a.award, "player": a.player, "nickname": a.nickname}
+                     for a in svc.awards.named(tid)]
     return out
 
 

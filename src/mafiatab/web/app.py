@@ -48,6 +48,7 @@ from mafiatab.web.security import (
     TooMany,
     install_guard,
     principal,
+    rate_storage,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -140,7 +141,8 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     rate limits (the defaults unless a test needs others)."""
     engine = db if isinstance(db, Engine) else make_engine(db)
     check_schema(engine)
-    svc = Services(engine)
+    # the public sign-ups are counted where the sign-ins are (shared by the processes)
+    svc = Services(engine, limits=rate_storage(engine))
 
     app = FastAPI(title="mafiatab", version="1", docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None,
@@ -246,6 +248,9 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import game_time  # issue 15.5: events' times, the video, timecodes
 
     game_time.install(app)
+    from mafiatab.web import register_pages  # sign-ups, the waiting list, the awards
+
+    register_pages.install(app)
     from mafiatab.web import watch  # /healthz and /metrics
 
     watch.install(app, engine)

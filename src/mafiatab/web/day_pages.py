@@ -526,7 +526,7 @@ async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -
         await run_in_threadpool(d.teams.register, tid, teams, actor=user)
     except TeamsInvalid as e:
         return render(request, "teams.html", status_code=422, error=e.message(me.lang),
-                      **_teams_context(svc, d, me, tid))
+                      typed=f.get("teams", ""), **_teams_context(svc, d, me, tid))
     except TeamsRefused as e:
         # the refusal's own problems (codes of the catalogue), a player named by nickname
         names = {p.id: p.nickname for p in players}
@@ -534,7 +534,7 @@ async def teams_post(request: Request, tid: int, me: Who, svc: Svc, d: DaySvc) -
             dataclasses.replace(p, params={k: names.get(v, v) for k, v in p.params.items()})
             .message(me.lang) for p in e.problems)
         return render(request, "teams.html", status_code=422, error=error,
-                      **_teams_context(svc, d, me, tid))
+                      typed=f.get("teams", ""), **_teams_context(svc, d, me, tid))
     return _see(f"/t/{tid}/teams")
 
 

@@ -4,16 +4,19 @@ Each route checks who asks, calls the services, renders or redirects."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile  # what request.form() gives (FastAPI's subclasses it)
 
-from mafiatab import i18n
+from mafiatab import i18n, texts
 from mafiatab.rules import PROFILES
 from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
 from mafiatab.storage.models import JUDGE, PLAYER
+from mafiatab.texts.register import REGISTER_PAGE
 from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.security import (
@@ -36,7 +39,10 @@ router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request, me: Who, svc: Svc) -> Response:
+    lang = me.lang
     return render(request, "index.html", tournaments=svc.tournaments.list_tournaments(),
+                  calendar=svc.registrations.calendar(dt.datetime.now(dt.UTC).date()),
+                  cw=lambda key, **kw: texts.say(REGISTER_PAGE, key, lang, **kw),
                   rules=sorted(PROFILES.values(), key=lambda p: p.id),
                   rule_titles={p.id: p.title for p in PROFILES.values()},
                   federation=i18n.federation)

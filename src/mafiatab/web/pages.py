@@ -29,6 +29,8 @@ from mafiatab.services.web_support import (
     GameStatus,
 )
 from mafiatab.storage.models import CONFIRMED
+from mafiatab.texts import pick, say
+from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import forms, offline, texts
 from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
@@ -115,10 +117,16 @@ def _page(request: Request, svc: Services, tid: int, stage: str | None,
     context = standings_context(svc, me, tid, stage or None)
     # the lots drawn, on the record, as the service shows them to this reader
     lots = svc.standings.published_lots(tid, actor=me.user)
+    lang = me.lang
     return render(request, "standings.html", who=who, **context,
                   lots=shown_lots(svc, tid, me.lang, lots), ordered=ordered,
                   rule_titles={p.id: p.title for p in PROFILES.values()},
-                  federation=federation)
+                  federation=federation,
+                  awards=[a for a in svc.awards.named(tid) if a.nickname is not None],
+                  exhibition=[p.nickname for p in svc.tournaments.context(tid)[1]
+                              if p.exhibition],
+                  rw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
+                  award_word=lambda code: pick(AWARD, code, lang))
 
 
 def public_table(svc: Services, tid: int, stage: str | None, lang: str) -> bytes:

@@ -37,8 +37,11 @@ from mafiatab.i18n import federation, zone_words
 from mafiatab.rules import PROFILES
 from mafiatab.services.clock import server_zone_name
 from mafiatab.services.people import People, PersonPage, parse_ids
+from mafiatab.texts import pick, say
+from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import texts
 from mafiatab.web.app import render
+from mafiatab.web.deps import services
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -361,7 +364,11 @@ def person_page(request: Request, pid: int, me: Who, svc: Svc) -> Response:
     shown = repr(([(r.games, r.wins) for r in by_role.values()],
                   [(r.games, r.wins) for r in by_seat.values()], me.lang))
     stamp = hashlib.sha256(shown.encode()).hexdigest()[:16]
+    lang = me.lang
     return _page(request, "person.html", p=page, stats=page.stats, chart_stamp=stamp,
+                 person_awards=services(request).awards.of_person(page.person.id),
+                 rw=lambda key, **kw: say(REGISTER_PAGE, key, lang, **kw),
+                 award_word=lambda code: pick(AWARD, code, lang),
                  history=history_chart(page.history),
                  may_manage=svc.may_manage(me.user),
                  moved_from=moved_from if moved_from.isdigit() else "")

@@ -231,7 +231,12 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
             params = _params_from_form(f, svc, tid)
         d.start(tid, params, actor=user)
     except SeatingRefused as e:
-        return _refusal(request, me, e)
+        if e.status == 403:
+            return _refusal(request, me, e)
+        # the form again, with what was typed and why it was refused
+        return render(request, "seating.html", status_code=e.status, published_now=None,
+                      typed={k: v[:20_000] for k, v in f.items() if k != "csrf"},
+                      seating_error=e.reason(me.lang), **_page_context(svc, d, me, tid, user))
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
 
 

@@ -26,7 +26,9 @@ from starlette.datastructures import UploadFile
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
 from mafiatab.domain.numbers import ascii_int
+from mafiatab.domain.problems import Refused
 from mafiatab.rules import PROFILES
+from mafiatab.services.errors import PermissionDenied
 from mafiatab.services.facade import Services
 from mafiatab.services.roster import MAX_CLUB, MAX_NICK, Added, RosterError
 from mafiatab.services.setup import next_step, rule_options_of
@@ -189,8 +191,16 @@ async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: S
     action = f.get("action", "edit")
     if action in ("withdraw", "reinstate"):
         svc.roster.withdraw(tid, pid, actor=user, withdrawn=action == "withdraw")
+    elif action in ("exhibition", "ranked"):
+        svc.roster.set_exhibition(tid, pid, action == "exhibition", actor=user)
     else:
-        svc.roster.edit(tid, pid, f.get("nickname", ""), f.get("club") or None, actor=user)
+        try:
+            svc.roster.edit(tid, pid, f.get("nickname", ""), f.get("club") or None, actor=user)
+        except RosterError as e:
+            # the page again, this player's form open with what was typed and why
+            return _setup(request, tid, me, svc, status=e.status, player_typed={
+                "id": pid, "nickname": f.get("nickname", "")[:MAX_NICK + 50],
+                "club": f.get("club", "")[:MAX_CLUB + 50], "error": e.message(me.lang)})
     return _see(f"/t/{tid}/setup#player-{pid}")
 
 
@@ -208,8 +218,16 @@ async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response
 async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)
     f = await _form(request)
-    lines = [line.split() for line in f.get("seating", "").splitlines() if line.split()]
-    svc.games.enter_seating_lines(tid, lines, actor=user)
+    typed = f.get("seating", "")
+    lines = [line.split() for line in typed.splitlines() if line.split()]
+    try:
+        svc.games.enter_seating_lines(tid, lines, actor=user)
+    except PermissionDenied:
+        raise
+    except Refused as e:
+        # the page again, with what was typed and why it was refused (nothing is lost)
+        return _setup(request, tid, me, svc, status=e.status, seating_typed=typed,
+                      seating_error=e.message(me.lang))
     return _see(f"/t/{tid}/manage")
 
 
