@@ -138,6 +138,8 @@ def standings_schema() -> dict[str, Any]:
     row["place"] = {"type": "integer", "minimum": 1}
     for d in defs.values():
         d["required"] = sorted(d.get("properties", {}))
+    # exhibition players' lines: only when there are any
+    defs["StandingsDocument"]["required"].remove("exhibition")
     return {"$schema": DRAFT, "$id": "urn:mafiatab:standings:1",
             "title": f"{STANDINGS_FORMAT}: a tournament's standings", **schema}
 
