@@ -116,3 +116,16 @@ def test_the_command_prints_the_schema_and_docs_keep_it(name: str) -> None:
 def test_an_unknown_schema_is_a_wrong_command_line() -> None:
     code, _, err = invoke("schema", "protocol")
     assert code == 2 and "tournament, standings" in err
+
+
+def test_a_file_with_an_exhibition_player_and_its_standings_pass(tmp_path: Path) -> None:
+    """An exhibition player (format 1's `players[].exhibition`): the file passes, and its
+    standings carry his line under `exhibition`, which the schema knows."""
+    document = json.loads(sorted(EXAMPLES.glob("fsm*.json"))[0].read_text(encoding="utf-8"))
+    document["players"][0]["exhibition"] = True
+    path = tmp_path / "exhibition.json"
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    assert _errors(TOURNAMENT, document) == []
+    standings = _standings_of(path)
+    assert [r["player"] for r in standings["exhibition"]] == [document["players"][0]["id"]]
+    assert _errors(STANDINGS, standings) == []
