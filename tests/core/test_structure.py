@@ -5,12 +5,14 @@
   module, such as `seating._kernel`, is its package's business);
 * services are composed, never inherited: no class in the package inherits a service
   class (a class of `mafiatab.services` that is built over a `Store`), and no service
-  class inherits another class of the package.
+  class inherits another class of the package;
+* comments say why the code is as it is, not which issue wrote it.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,3 +152,26 @@ def test_the_checker_sees_a_crossing() -> None:
     assert private_crossings([*real, fake]) == [
         "mafiatab.web.fake:1 imports _secret from mafiatab.cli",
         "mafiatab.web.fake:3 uses mafiatab.cli._load"]
+
+
+#: a comment or docstring naming the issue that wrote the code, not why the code is so
+ISSUE_NOTE = re.compile(r"\bissue \d+", re.IGNORECASE)
+
+
+def _issue_notes(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if ISSUE_NOTE.search(line)]
+
+
+def test_comments_say_why_not_which_issue() -> None:
+    """Which issue wrote a piece of code belongs in its commit message; the code's own words
+    say why it is as it is."""
+    package = Path(mafiatab.__file__).parent
+    found = {str(p.relative_to(package)): notes
+             for p in sorted(package.rglob("*")) if p.suffix in {".py", ".html", ".js", ".css"}
+             and "pyodide" not in p.parts and (notes := _issue_notes(p.read_text("utf-8")))}
+    assert found == {}
+
+
+def test_the_issue_note_check_can_fail() -> None:
+    assert _issue_notes('"""Seating (issue 6, item 3): the page."""\nx = 1\n') == [
+        '"""Seating (issue 6, item 3): the page."""']

@@ -1,4 +1,4 @@
-"""Commands for data from other systems and the tournament archive (issue 14, item 4).
+"""Commands for data from other systems and the tournament archive.
 
 - `mafiatab import-records --from polemica|csv FILE... --out T.json`: other systems'
   records into one format-1 tournament, checked like any file, with the report of what

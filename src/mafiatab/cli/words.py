@@ -1,4 +1,4 @@
-"""The command line's own words in the reader's language (issue 13.8): Click's and Typer's
+"""The command line's own words in the reader's language: Click's and Typer's
 help and errors («Использование:», «Параметры», «Показать эту справку и выйти.»), the
 help of each command and option, and the placeholders of the values.
 

@@ -1,4 +1,4 @@
-"""Moments as people read them, and a game's moments on its video (issue 13.6, 15.5).
+"""Moments as people read them, and a game's moments on its video.
 
 A deadline, a message or a game event happens at one instant, stored in UTC. People at a
 tournament read it on the clock of the hall, so every moment is shown in the

@@ -213,9 +213,9 @@ class Game(_Record, kw_only=True):
     days: list[Day] = []
     explanations: dict[int, str] = {}
     protest: Protest | None = None
-    #: the game log (issue 5), events as written; `domain.gamelog` reads and checks them
+    #: the game log, events as written; `domain.gamelog` reads and checks them
     log: list[dict[str, Any]] | None = None
-    #: the game's video and where in it the game starts (issue 15.5)
+    #: the game's video and where in it the game starts
     video: Video | None = None
     #: the head judge's corrections of the submitted protocol, oldest first
     corrections: list[Correction] = []

@@ -1,4 +1,4 @@
-"""Team standings of a team tournament, over the players' standings rows (issue 14, item 3).
+"""Team standings of a team tournament, over the players' standings rows.
 
 A team tournament registers teams of players; a team's line sums its members' lines
 (points and every count the tie-breakers use), and teams are ranked by the profile's own

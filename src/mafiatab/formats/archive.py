@@ -1,4 +1,4 @@
-"""The tournament archive: one zip file, its manifest and its checksums (issue 14, item 4).
+"""The tournament archive: one zip file, its manifest and its checksums.
 
 A federation keeps a finished tournament as one file that holds everything the database
 knew of it, in documents a person or another program can read without mafiatab:

@@ -1,4 +1,4 @@
-"""A published standings table (CSV with a header row) into format 1 (issue 14, item 4).
+"""A published standings table (CSV with a header row) into format 1.
 
 Federations and clubs publish a tournament's table, not its protocols: a place, a
 nickname, the total, often main and extra points, the games played, sometimes a column

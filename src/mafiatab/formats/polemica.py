@@ -1,4 +1,4 @@
-"""Polemica's game records into format 1 (issue 14, item 4).
+"""Polemica's game records into format 1.
 
 Polemica (polemicagame.com) keeps a game as one JSON object; its public models are the
 Kotlin classes of `Vyasma-Mafia/polemica-library` (`model/game/`). What this module reads

@@ -246,7 +246,7 @@ class RuleProfile:
     #: FIIM 7.10: who leaves by the last vote or shot has his last words after the end;
     #: a removal then keeps the result and adds the penalty
     last_words_after_end: Ruled[bool] = Ruled(True, "FIIM 7.10")
-    # --- second pass over both rule texts (issue 11) -------------------------------------
+    # --- second pass over both rule texts -------------------------------------
     #: FIIM 8.4, 9.9: whether a judge's `extra` may be negative (FIIM: everything negative
     #: is a penalty, a `penalties[]` entry)
     extra_negative_allowed: Ruled[bool] = Ruled(True, "FSM 8.4.4")

@@ -1,5 +1,4 @@
-"""What a global administrator does to other accounts, and the upkeep of password hashes
-(issue 10's leftovers).
+"""What a global administrator does to other accounts, and the upkeep of password hashes.
 
 * **A password reset by an administrator.** The right is a global one, never a role
   inside a tournament: a head judge of one tournament must not take over an account that

@@ -1,4 +1,4 @@
-"""Accounts, passwords, sign-in codes and sessions (issue 10): the pieces that decide who
+"""Accounts, passwords, sign-in codes and sessions: the pieces that decide who
 someone is, kept apart from what they may do in a tournament (`services.access`).
 
 Why it is built this way:

@@ -1,4 +1,4 @@
-"""Protests and appeals in a stored tournament (issue 7): the use cases around the core's
+"""Protests and appeals in a stored tournament: the use cases around the core's
 rules in `domain.appeals`, each one transaction.
 
 The core answers "may this be filed now?" and "what does this decision do?" from the
@@ -238,7 +238,7 @@ class Appeals:
                     password: str | None = None) -> None:
         """Link a tournament's player to an account (made when missing; the player role
         granted). A `password` is for a *new* account only: an account that exists keeps
-        its own (issue 10). Staff only; a new link replaces the old."""
+        its own. Staff only; a new link replaces the old."""
         key = account_key(user)
         digest = hash_password(password) if password else None
         with self.store.write() as s:

@@ -1,4 +1,4 @@
-"""A tournament of the database as one archive, and back (issue 14, item 4).
+"""A tournament of the database as one archive, and back.
 
 `export_archive` reads everything the database keeps of one tournament in one read
 transaction and packs it (`formats.archive`); `import_archive` verifies an archive

@@ -1,4 +1,4 @@
-"""Check-in and no-shows (issue 15, item 1): who came, and the next round seated for them.
+"""Check-in and no-shows: who came, and the next round seated for them.
 
 A player is present once the desk ticks him (staff) or he opens the desk's check-in QR on
 his phone after signing in with his own code. The *next round* is the earliest round whose

@@ -1,4 +1,4 @@
-"""Use case: a tournament's time zone (issue 13.6), over `Store`.
+"""Use case: a tournament's time zone, over `Store`.
 
 People read deadlines and game events on the clock of the hall, which need not be the
 server's: a tournament in Moscow run from a server in another zone must show "до 14:30

@@ -1,4 +1,4 @@
-"""Password-hashing slots shared by all the processes of one server (issue 10 leftover).
+"""Password-hashing slots shared by all the processes of one server.
 
 `services.accounts` lets at most `HASH_SLOTS` argon2 hashes run at once in a process; with
 `serve --workers N` (or several `serve` processes on one database) that alone would be

@@ -1,4 +1,4 @@
-"""Background jobs on the database (issue 14, item 5; issue 10's bounded work): a queue
+"""Background jobs on the database: a queue
 that several server processes share, so that a job started through one process may be
 run by another and its result shown and used by a third.
 

@@ -1,4 +1,4 @@
-"""Each table judge's sign-in for a round (issue 13): a new short code per judge who signs
+"""Each table judge's sign-in for a round: a new short code per judge who signs
 in with codes, to print on the blank protocol of his table and show the head judge once.
 
 A judge named at seating time ("… judge: Ivanov") gets an account by that name that has

@@ -1,4 +1,4 @@
-"""Use case: the judge's live screen records a game's log as it happens (issue 5, item 3).
+"""Use case: the judge's live screen records a game's log as it happens.
 
 The screen sends *operations*: an event of the log (docs/gamelog.md), or the undo of the
 last one. A phone in a hall loses its connection, so the screen queues operations and

@@ -1,4 +1,4 @@
-"""A player's own page (issue 15, item 2): what one player needs on his phone during the
+"""A player's own page: what one player needs on his phone during the
 day, read in one call: his table and seat in the next round, his games with each point and
 its clause, his protests and appeals with their deadlines, his place and total.
 

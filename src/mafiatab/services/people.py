@@ -1,4 +1,4 @@
-"""People across tournaments (issue 14): one identity per person, merges of two identities
+"""People across tournaments: one identity per person, merges of two identities
 found to be one person (audited, reversible), a person's and a club's figures, and the
 federation's rating over every rated game of the database with its "what if".
 

@@ -1,4 +1,4 @@
-"""Players' photos for the stream overlay (issue 15, item 3).
+"""Players' photos for the stream overlay.
 
 Who may change whose photo: the access rule is per tournament (accounts are global), so a
 photo belongs to a player *of one tournament*. The tournament's organizer and head judge

@@ -1,5 +1,5 @@
 """A `limits` storage in the program's own database, so that the sign-in limits count
-once for all the server's processes (issue 14, item 5).
+once for all the server's processes.
 
 Why not `limits`' Redis storage alone: a hall's laptop or a federation's server has the
 database already and may have no Redis; with `serve --workers N` and memory counts an

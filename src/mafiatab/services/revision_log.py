@@ -1,4 +1,4 @@
-"""A draft revision's game log, stored once per event (issue 10 leftover: linear storage).
+"""A draft revision's game log, stored once per event (linear storage).
 
 Every tap of the live screen is a new draft revision, and a revision is a whole protocol.
 Kept whole, the log (and the live screen's ids of its events) would be stored again in

@@ -1,4 +1,4 @@
-"""A tournament's players as the organizer keeps them (issue 13): pasted one a line as
+"""A tournament's players as the organizer keeps them: pasted one a line as
 "ник;клуб" (with an optional header row) or uploaded as CSV/XLSX with a header row; each
 line that cannot be a player is refused beside it with the reason, the others are
 registered. Later a player's nickname or club is corrected, or he withdraws.

@@ -1,4 +1,4 @@
-"""The screens of the tournament day (issue 15): the stream overlay and the hall's screen.
+"""The screens of the tournament day: the stream overlay and the hall's screen.
 
 Use cases, each one transaction with its access check and audit entry:
 

@@ -1,4 +1,4 @@
-"""Seating in the web app (issue 6, item 3; issue 14, item 5): generate a stage's
+"""Seating in the web app: generate a stage's
 qualification seating for the registered players in the background, keep the proposal,
 publish it round by round.
 
@@ -67,7 +67,7 @@ SEATING_REASON: Final = "seating"
 KIND: Final = "seating"
 #: the longest search the web app lets anyone start (seating.md: 5 minutes for N = 200)
 MAX_TIME_LIMIT: Final = 300.0
-#: what a web request may ask of the generator, checked before any work (issue 10; the
+#: what a web request may ask of the generator, checked before any work (the
 #: spec's ranges, seating.md: up to N = 200 and R = 15, with room to spare)
 MAX_GAMES: Final = 30
 MAX_PLAYERS: Final = 500

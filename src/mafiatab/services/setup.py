@@ -1,4 +1,4 @@
-"""Setting a tournament up (issue 13): its rules and their switched readings, changeable
+"""Setting a tournament up: its rules and their switched readings, changeable
 until the first game is entered, and the organizer's first-run path (create → players →
 stages → seating → judges → blank protocols → open the round), each step done or next.
 

@@ -1,4 +1,4 @@
-"""Teams of a team tournament in the database and on the web (issue 14, item 3).
+"""Teams of a team tournament in the database and on the web.
 
 The organizer registers the teams (one call, one transaction, checked by the core's
 `check_teams`, audited); the team standings are the core's `team_standings` over the

@@ -68,7 +68,7 @@ def _load(data: bytes | str, invariants: bool = False) -> LoadedTournament:
         raise ProtocolRefused(problems)
     profile, option_problems = profile_for(tournament)
     problems.extend(option_problems)
-    # a game with a log gets its protocol facts from the log (issue 5, docs/gamelog.md)
+    # a game with a log gets its protocol facts from the log (docs/gamelog.md)
     tournament, log_problems = apply_game_logs(tournament, profile)
     problems.extend(log_problems)
     problems.extend(validate_tournament(tournament, profile))

@@ -1,4 +1,4 @@
-"""Tournaments in a database (issue 3): creating and importing them, their options,
+"""Tournaments in a database: creating and importing them, their options,
 players and stages, and reading one back as the core knows it, each one transaction over
 the `Store`; and the stored protocol's text (format-1 game JSON), shared by every service.
 

@@ -1,4 +1,4 @@
-"""Use case: a game's video and its moments (issue 15.5), over `Store`.
+"""Use case: a game's video and its moments, over `Store`.
 
 A stream's recording is usually uploaded after the game, when the protocol may already
 be confirmed. The video is part of the protocol (format 1's `games[].video`, so exports,

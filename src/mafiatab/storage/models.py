@@ -43,7 +43,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-#: revision states (issue 3): a judge saves drafts and submits; a head judge confirms or
+#: revision states: a judge saves drafts and submits; a head judge confirms or
 #: returns a submitted protocol
 DRAFT: Final = "draft"
 SUBMITTED: Final = "submitted"
@@ -55,7 +55,7 @@ ORGANIZER: Final = "organizer"
 HEAD_JUDGE: Final = "head_judge"
 JUDGE: Final = "judge"
 VIEWER: Final = "viewer"
-#: issue 7: a player who signs in to file and follow his protests and appeals, and the
+#: a player who signs in to file and follow his protests and appeals, and the
 #: appeals commission that decides them with (or instead of) the head judge
 PLAYER: Final = "player"
 APPEALS_COMMISSION: Final = "appeals_commission"
@@ -262,12 +262,12 @@ class User(Base):
     #: argon2id of the account's password; None: cannot sign in with a password
     password_hash: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    #: issue 10: the global right to create tournaments (and to give that right)
+    #: the global right to create tournaments (and to give that right)
     organizer: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: issue 10: the global administrator right: any password account's reset, merges
+    #: the global administrator right: any password account's reset, merges
     #: across tournaments, the server's rating settings, giving and taking the two rights
     admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: issue 10: an account made by a sign-in code belongs to that one tournament: it has
+    #: an account made by a sign-in code belongs to that one tournament: it has
     #: no password, holds roles only there, and no code of another tournament opens it.
     #: Not a foreign key: adding one to `users` on SQLite would rebuild the table that
     #: every grant cascades from.
@@ -305,7 +305,7 @@ class AuditEntry(Base):
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
-# --- the web app's own tables (issue 4) ------------------------------------------------
+# --- the web app's own tables ------------------------------------------------
 
 
 class WebSettings(Base):
@@ -335,7 +335,7 @@ class Assignment(Base):
 
 
 class SignInCode(Base):
-    """A sign-in code (issue 10): one tournament, one role, one account that the code
+    """A sign-in code: one tournament, one role, one account that the code
     made (never an existing staff account), mortal and revocable.
 
     The code is `lookup` + secret: `lookup` finds the row with an indexed read (no write
@@ -361,7 +361,7 @@ class SignInCode(Base):
 
 
 class WebSession(Base):
-    """A signed-in browser (issue 10): the cookie carries a random token, this row its
+    """A signed-in browser: the cookie carries a random token, this row its
     SHA-256. Signing out, a password change, a revoked code or "sign out everywhere"
     delete rows, and the next request of that cookie is anonymous."""
 
@@ -377,7 +377,7 @@ class WebSession(Base):
     seen_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
-# --- protests and appeals (issue 7) ------------------------------------------------------
+# --- protests and appeals ------------------------------------------------------
 #
 # A case keeps its filing as the core's record (`domain.appeals.Filing`, JSON as it is);
 # its thread and its decision are rows of their own, so that the head judge's list of
@@ -497,7 +497,7 @@ class AppealDecision(Base):
 
 
 class ScreenSettings(Base):
-    """A tournament's screens of the day (issue 15): the stream overlay's link and roles
+    """A tournament's screens of the day: the stream overlay's link and roles
     delay, the hall screen's announcements (one row per tournament, made on demand)."""
 
     __tablename__ = "screen_settings"
@@ -515,7 +515,7 @@ class ScreenSettings(Base):
 
 
 
-# --- people across tournaments and the federation's rating (issue 14) --------------------
+# --- people across tournaments and the federation's rating --------------------
 
 
 class PlayerMerge(Base):
@@ -558,7 +558,7 @@ class FederationSettings(Base):
     updated_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
-# --- work shared by the server's processes (issue 14, item 5) ------------------------------
+# --- work shared by the server's processes ------------------------------
 #
 # With several server processes on one PostgreSQL database nothing one process needs may
 # live in another's memory: a seating search and its proposal are rows of `jobs` (any
@@ -704,7 +704,7 @@ class TeamMember(Base):
     position: Mapped[int] = mapped_column(Integer)
 
 
-# --- players' photos on the overlay (issue 15; migration 0012) ------------------------------
+# --- players' photos on the overlay (migration 0012) ------------------------------
 
 
 class PlayerPhoto(Base):

@@ -1,1 +1,1 @@
-"""The web app (issue 4): FastAPI pages and JSON API over `services.web_support`."""
+"""The web app: FastAPI pages and JSON API over `services.web_support`."""

@@ -38,7 +38,7 @@ router = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api
 
 
 
-#: bounds of what the API reads (issue 10): text fields, ids, lists, numbers
+#: bounds of what the API reads: text fields, ids, lists, numbers
 NAME: Final = 100
 TEXT: Final = 2000
 ID: Final = 100

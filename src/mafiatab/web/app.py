@@ -220,32 +220,32 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     # pages and its JSON API, seating, the live screen, appeals, the screens
     app.include_router(front_pages.router)
     app.include_router(account_api.router)
-    seating_pages.install(app)  # issue 6: the seating page and its API; its job runner
-    from mafiatab.web import setup_pages  # issue 13: set-up, overview, blanks, accounts
+    seating_pages.install(app)  # the seating page and its API; its job runner
+    from mafiatab.web import setup_pages  # set-up, overview, blanks, accounts
 
     app.include_router(setup_pages.router)
     app.include_router(setup_pages.api)
     app.include_router(pages.router)
     app.include_router(api.router)
-    from mafiatab.web import live  # the judge's live screen (issue 5)
+    from mafiatab.web import live  # the judge's live screen
 
     app.include_router(live.router)
     from mafiatab.web import offline  # the judge's phone offline: manifest, worker, queue
 
     app.include_router(offline.router)
-    from mafiatab.web import appeals  # issue 7: protests, appeals, charts, downloads
+    from mafiatab.web import appeals  # protests, appeals, charts, downloads
 
     appeals.install(app)
     from mafiatab.web import day_pages  # issues 14-15: check-in, a player's page, teams
 
     day_pages.install(app)
-    from mafiatab.web import screens  # issue 15: overlay, hall screen, pushed updates
+    from mafiatab.web import screens  # overlay, hall screen, pushed updates
 
     screens.install(app)
-    from mafiatab.web import people_pages  # issue 14: people, clubs, the rating
+    from mafiatab.web import people_pages  # people, clubs, the rating
 
     people_pages.install(app)
-    from mafiatab.web import game_time  # issue 15.5: events' times, the video, timecodes
+    from mafiatab.web import game_time  # events' times, the video, timecodes
 
     game_time.install(app)
     from mafiatab.web import register_pages  # sign-ups, the waiting list, the awards

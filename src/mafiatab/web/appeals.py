@@ -1,4 +1,4 @@
-"""Protests and appeals on the web (issue 7), with the charts and the downloads.
+"""Protests and appeals on the web, with the charts and the downloads.
 
 Pages: a player files from the game's page (`/t/{tid}/games/{code}/appeal`); each case
 has a thread page for the player who filed, the game's judge and the head judge (with the

@@ -88,7 +88,7 @@ def populate(engine: Engine, t: Tournament, db_path: Path) -> Demo:
         svc.games.assign_judge(tid, g.id, judge, actor=HEAD_JUDGE_NAME)
         info = svc.protocols.submit(tid, g.id, actor=judge, base_revision=info.number)
         svc.protocols.confirm(tid, g.id, actor=HEAD_JUDGE_NAME, base_revision=info.number)
-    # a code makes an account of its own (issue 10): a reserve judge for this tournament
+    # a code makes an account of its own: a reserve judge for this tournament
     code_user = CODE_USER
     code = svc.access.create_code(tid, code_user, JUDGE, actor=ORGANIZER_NAME)
     return Demo(db_path, tid, accounts, code, code_user, open_games, last, tables)

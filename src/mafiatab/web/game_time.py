@@ -1,4 +1,4 @@
-"""A game's moments on the web (issue 15.5): its events' times, its video, timecodes.
+"""A game's moments on the web: its events' times, its video, timecodes.
 
 The game page lists the log's events with their time on the tournament's clock and,
 when the game has a video, a timecode link to each moment ("1:23:45", `…&t=5025s`);

@@ -1,4 +1,4 @@
-"""The hall's screen (issue 15, item 4), and the public standings pushed to their page.
+"""The hall's screen, and the public standings pushed to their page.
 
 `GET /t/{tid}/hall` is a full-screen page for a TV in the hall: the standings (the stage,
 "после 3-го тура"), the next round's seating, and the organizer's announcements, in

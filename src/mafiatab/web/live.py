@@ -1,4 +1,4 @@
-"""The judge's live screen (issue 5, item 3): the page and its JSON API.
+"""The judge's live screen: the page and its JSON API.
 
 The page is a shell; `static/live.js` draws it from the state this module serves
 (`GET /api/t/{tid}/games/{code}/live`) and sends the judge's taps as operations

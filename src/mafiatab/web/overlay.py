@@ -1,4 +1,4 @@
-"""The stream overlay (issue 15, item 3): an OBS browser source per table, fed by the
+"""The stream overlay: an OBS browser source per table, fed by the
 game's official log, and the head judge's screen settings.
 
 `GET /t/{tid}/overlay/{code}` is a transparent 1920×1080 page; `static/overlay.js` draws

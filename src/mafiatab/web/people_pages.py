@@ -1,4 +1,4 @@
-"""The pages of people across tournaments (issue 14): a person's page, a club's page, the
+"""The pages of people across tournaments: a person's page, a club's page, the
 federation's rating with its formula and its "what if", and the organizer's merge and
 split of identities. Each route reads who asks, calls `services.people.People`, renders.
 

@@ -1,4 +1,4 @@
-"""Players' photos (issue 15, item 3): the upload, the removal and the image itself.
+"""Players' photos: the upload, the removal and the image itself.
 
 * `POST /t/{tid}/players/{pid}/photo` (a form with one file `photo`, and `next`): staff of
   the tournament for any of its players (the players' set-up page), a player for himself

@@ -1,4 +1,4 @@
-"""Updates pushed, not polled (issue 15, item 6): server-sent events for the screens.
+"""Updates pushed, not polled: server-sent events for the screens.
 
 Every screen that changes during the day (the public standings, the overlay, the hall's
 screen) opens one `EventSource` on a stream of this module and gets the new content as

@@ -1,4 +1,4 @@
-"""The screens of the tournament day (issue 15): the stream overlay, the hall's screen and
+"""The screens of the tournament day: the stream overlay, the hall's screen and
 the push hub that feeds them and the public standings; one line in `create_app`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seating in the web app (issue 6, item 3): the organizer's / head judge's page that
+"""Seating in the web app: the organizer's / head judge's page that
 generates a stage's seating for the registered players, shows its metrics and grid,
 publishes it round by round, prints it; and the same under /api.
 

@@ -5,7 +5,7 @@
   trusted proxy's X-Forwarded-Proto: `SecureCookies`). A hall without HTTPS still works:
   phones on `http://192.168.x.x:8000` keep their session. It holds the language, the CSRF
   token and a random session token; the account behind the token is looked up in
-  `web_sessions` on every request (issue 10), so signing out, a password change, a
+  `web_sessions` on every request, so signing out, a password change, a
   revoked code, a removed role or "sign out everywhere" take effect at once.
 * Every request that writes (POST, PUT, PATCH, DELETE) must carry the session's CSRF
   token, in the `X-CSRF-Token` header (htmx and API clients) or the `csrf` form field

@@ -1,4 +1,4 @@
-"""Setting a tournament up in the web app (issue 13): the organizer's set-up page (rules
+"""Setting a tournament up in the web app: the organizer's set-up page (rules
 until the first game, players pasted or uploaded, corrected and withdrawn, stages,
 seating, staff and codes), the head judge's overview with the first-run path, each
 judge's sign-in as a QR code and a short code on the blank protocol of his table, the

@@ -1,5 +1,5 @@
 """The initial schema: tournaments, players, stages, rounds, tables, games, protocol
-revisions, users and roles, the audit log (issue 3).
+revisions, users and roles, the audit log.
 
 Revision ID: 0001
 Revises:

@@ -1,4 +1,4 @@
-"""The web app's tables: publication switches, judges' tables, sign-in codes (issue 4).
+"""The web app's tables: publication switches, judges' tables, sign-in codes.
 
 Revision ID: 0002
 Revises: 0001

@@ -1,4 +1,4 @@
-"""Protests and appeals (issue 7): players' accounts, the schedule, games' end times,
+"""Protests and appeals: players' accounts, the schedule, games' end times,
 cases with their threads and decisions.
 
 Revision ID: 0003

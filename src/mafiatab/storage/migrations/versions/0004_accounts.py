@@ -1,4 +1,4 @@
-"""Accounts nobody can take over (issue 10): the global organizer right, code accounts
+"""Accounts nobody can take over: the global organizer right, code accounts
 bound to one tournament, scoped and mortal sign-in codes, server-side sessions.
 
 The old `web_access_codes` are dropped, not converted: they were unsalted digests of codes

@@ -1,4 +1,4 @@
-"""The screens of the tournament day (issue 15): the overlay link, the roles delay, the
+"""The screens of the tournament day: the overlay link, the roles delay, the
 hall screen's announcements.
 
 Revision ID: 0005

@@ -1,4 +1,4 @@
-"""Setting up a tournament (issue 13): a participant can be withdrawn (his played games
+"""Setting up a tournament: a participant can be withdrawn (his played games
 stay; the seating no longer seats him).
 
 Revision ID: 0006

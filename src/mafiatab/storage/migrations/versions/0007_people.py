@@ -1,4 +1,4 @@
-"""People across tournaments (issue 14): the merges of two identities into one person
+"""People across tournaments: the merges of two identities into one person
 (audited and reversible) and the federation's rating setting.
 
 Revision ID: 0007

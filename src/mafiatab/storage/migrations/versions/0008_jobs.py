@@ -1,4 +1,4 @@
-"""Work shared by several server processes (issue 14, item 5): background jobs (seating
+"""Work shared by several server processes: background jobs (seating
 searches with their proposals) and the sign-in limits' counts.
 
 Revision ID: 0008

@@ -1,4 +1,4 @@
-"""A tournament's time zone (issue 13.6): deadlines and game events on its clock.
+"""A tournament's time zone: deadlines and game events on its clock.
 
 Revision ID: 0009
 Revises: 0008

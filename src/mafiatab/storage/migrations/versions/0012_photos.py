@@ -1,4 +1,4 @@
-"""Players' photos on the stream overlay (issue 15): one re-encoded square JPEG per player
+"""Players' photos on the stream overlay: one re-encoded square JPEG per player
 of a tournament.
 
 Revision ID: 0012

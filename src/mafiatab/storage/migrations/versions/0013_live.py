@@ -1,4 +1,4 @@
-"""A draft revision's log stored once per event (issue 10 leftover): the table
+"""A draft revision's log stored once per event: the table
 `game_log_events` and the columns `protocol_revisions.log_length`, `log_head`; the drafts
 stored so far are moved (their logs into event rows, each revision reusing the events of
 the draft before it), and moved back on downgrade. See services/revision_log.py.

@@ -1,4 +1,4 @@
-"""The global administrator right (issue 10): the column `users.admin`, apart from
+"""The global administrator right: the column `users.admin`, apart from
 `users.organizer` (the right to create tournaments), which until now also acted as the
 server's administrator. An existing database gets one administrator: the account with the
 organizer right and the lowest id (the first one `serve --add-user` made, as a rule); the
