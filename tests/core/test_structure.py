@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 import mafiatab
 
 PACKAGE = Path(mafiatab.__file__).resolve().parent
@@ -175,3 +177,31 @@ def test_comments_say_why_not_which_issue() -> None:
 def test_the_issue_note_check_can_fail() -> None:
     assert _issue_notes('"""Seating (issue 6, item 3): the page."""\nx = 1\n') == [
         '"""Seating (issue 6, item 3): the page."""']
+
+
+def import_cycles(package: str) -> list[tuple[str, str]]:
+    """Each pair (a, b) where `a` imports `b` directly and `b` leads back to `a`: the edges
+    of the package's import cycles (grimp's graph counts every import, those inside
+    functions too)."""
+    import grimp
+
+    graph = grimp.build_graph(package, cache_dir=None)
+    return sorted((m, n) for m in graph.modules for n in graph.find_modules_directly_imported_by(m)
+                  if graph.chain_exists(importer=n, imported=m))
+
+
+def test_no_import_cycle_in_the_package() -> None:
+    """Route modules render through `web.rendering`, not through `web.app` (which imports
+    them); the middleware gets the public table from the app; teams' Ci lives beside the
+    players' in `domain.standings`; the CLI prints problems from `cli.problems`."""
+    assert import_cycles("mafiatab") == []
+
+
+def test_the_cycle_check_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "cyclepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from cyclepkg import b\n")
+    (pkg / "b.py").write_text("def f() -> None:\n    from cyclepkg import a\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles("cyclepkg") == [("cyclepkg.a", "cyclepkg.b"), ("cyclepkg.b", "cyclepkg.a")]

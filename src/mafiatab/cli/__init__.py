@@ -20,9 +20,10 @@ from mafiatab.cli import db as storage_cli
 from mafiatab.cli import prints, records, words
 from mafiatab.cli.awards import awards_command
 from mafiatab.cli.day import day_app
-from mafiatab.cli.files import app, err, print_problems
+from mafiatab.cli.files import app, err
 from mafiatab.cli.mafiaratings import import_game_command
 from mafiatab.cli.options import four_eyes_command
+from mafiatab.cli.problems import print_problems
 from mafiatab.cli.ratings import ratings_command
 from mafiatab.cli.seating import seating_command
 from mafiatab.domain.problems import Refused

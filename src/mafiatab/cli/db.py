@@ -73,7 +73,7 @@ def _errors(lang: str) -> Iterator[None]:
     except Refused as refused:
         if len(refused.errors) == 1:
             _fail(refused.message(lang))
-        from mafiatab.cli.files import print_problems
+        from mafiatab.cli.problems import print_problems
 
         print_problems(refused.problems, lang)
         raise typer.Exit(1) from None

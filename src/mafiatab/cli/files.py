@@ -18,9 +18,10 @@ from rich.console import Console
 from rich.table import Table
 
 from mafiatab import i18n
+from mafiatab.cli.problems import print_problems
 from mafiatab.domain.lots import draw_lots, record_draws
 from mafiatab.domain.points import Hundredths, format_points
-from mafiatab.domain.problems import Problem, ProtocolRefused, Reason
+from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.domain.standings import Standings, explain_player
 from mafiatab.formats.standings_json import dumps_standings
 from mafiatab.rules import PROFILES
@@ -65,20 +66,6 @@ StageOpt = Annotated[
 def fail_usage(message: str) -> NoReturn:
     err.print(f"[red]{message}[/red]")
     raise typer.Exit(2)
-
-
-def print_problems(problems: list[Problem] | list[Reason], lang: str) -> None:
-    errors = [p for p in problems if not p.warning]
-    warnings = [p for p in problems if p.warning]
-    if errors:
-        head = i18n.t("file_refused", lang, count=i18n.count(len(errors), "problem", lang))
-        err.print(head, style="bold red", markup=False)
-        for p in errors:
-            err.print("  • " + p.message(lang), markup=False)
-    if warnings:
-        err.print(f"[yellow]{i18n.t('warnings', lang)}[/yellow]")
-        for p in warnings:
-            err.print("  • " + p.message(lang), markup=False)
 
 
 def load_file(path: Path, lang: str, show_warnings: bool = True) -> LoadedTournament:

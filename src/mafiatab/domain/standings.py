@@ -9,7 +9,7 @@ recomputed and never patched, because K and Ci depend on every game (scoring.md 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from math import lcm
@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any
 
 from mafiatab.domain.points import Hundredths
-from mafiatab.domain.protocol import DON, SHERIFF, Game, Seat, Stage, Tournament
+from mafiatab.domain.protocol import DON, SHERIFF, Game, Seat, Stage, TeamEntry, Tournament
 from mafiatab.domain.scoring import (
     BEST_MOVE,
     COMPENSATION,
@@ -220,6 +220,43 @@ def compensation_rates(p: RuleProfile, scored: Sequence[GameScore], dist: dict[s
     return out
 
 
+def team_compensation_rates(p: RuleProfile, scored: Sequence[GameScore],
+                            dist: Mapping[str, str], seated: Mapping[str, list[str]],
+                            teams: Sequence[TeamEntry]
+                            ) -> dict[tuple[str, str], CompensationRate]:
+    """Ci per team (the profile's `comp_per_team`, a team marathon's option): the rules'
+    formula Ci = 0.4 · i / B (Ci = 0.4 when i > B), with i the first-night kills that the
+    rules count (`ci_counted`) of every member of the team on the distance, and B = 40% of
+    the games the team's members played there, rounded, at least the rules' minimum. Every
+    member first killed is paid the team's Ci; a player in no team keeps his own.
+
+    Returns the same (player, distance) -> rate map as `compensation_rates`, so the
+    standings and their explanation pay and explain it the one way."""
+    own = compensation_rates(p, scored, dict(dist), dict(seated))
+    team_of = {m: x.id for x in teams for m in x.members}
+    kills: Counter[tuple[str, str]] = Counter()
+    for (player, d), rate in own.items():
+        if player in team_of:
+            kills[team_of[player], d] += rate.i
+    games: Counter[tuple[str, str]] = Counter()
+    for stage, players in seated.items():
+        d = dist.get(stage, stage)
+        for player in players:
+            if player in team_of:
+                games[team_of[player], d] += 1
+    pct, minimum, cap = p.comp_b_percent.value, p.comp_b_minimum.value, p.comp_max.value
+    out = dict(own)
+    for player, d in own:
+        team = team_of.get(player)
+        if team is None:
+            continue
+        i, played = kills[team, d], games[team, d]
+        b = max((2 * pct * played + 100) // 200, minimum)
+        ci = Fraction(cap * i, b) if i <= b else Fraction(cap)
+        out[player, d] = CompensationRate(d, played, i, b, ci, p.comp_per_team.clause)
+    return out
+
+
 @dataclass(slots=True)
 class _Context:
     profile: RuleProfile
@@ -237,8 +274,6 @@ def _context(t: Tournament, p: RuleProfile) -> _Context:
     seated = seated_by_stage(t)
     dist = distances(t, p, seated)
     if p.comp_per_team.value and t.teams:
-        from mafiatab.domain.teams import team_compensation_rates  # teams build on rows
-
         ci = team_compensation_rates(p, scored, dist, seated, t.teams)
     else:
         ci = compensation_rates(p, scored, dist, seated)

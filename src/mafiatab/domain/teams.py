@@ -14,15 +14,13 @@ module never recomputes a point.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from mafiatab.domain.points import Hundredths
 from mafiatab.domain.problems import Problem, Refused
-from mafiatab.domain.protocol import TeamEntry, Tournament
-from mafiatab.domain.scoring import GameScore
-from mafiatab.domain.standings import SUMMED, CompensationRate, Row, compensation_rates
+from mafiatab.domain.protocol import Tournament
+from mafiatab.domain.standings import SUMMED, Row
 from mafiatab.rules.profile import RuleProfile
 
 
@@ -166,38 +164,3 @@ def team_problems(t: Tournament) -> list[Problem]:
     return []
 
 
-def team_compensation_rates(p: RuleProfile, scored: Sequence[GameScore],
-                            dist: Mapping[str, str], seated: Mapping[str, list[str]],
-                            teams: Sequence[TeamEntry]
-                            ) -> dict[tuple[str, str], CompensationRate]:
-    """Ci per team (the profile's `comp_per_team`, a team marathon's option): the rules'
-    formula Ci = 0.4 · i / B (Ci = 0.4 when i > B), with i the first-night kills that the
-    rules count (`ci_counted`) of every member of the team on the distance, and B = 40% of
-    the games the team's members played there, rounded, at least the rules' minimum. Every
-    member first killed is paid the team's Ci; a player in no team keeps his own.
-
-    Returns the same (player, distance) -> rate map as `compensation_rates`, so the
-    standings and their explanation pay and explain it the one way."""
-    own = compensation_rates(p, scored, dict(dist), dict(seated))
-    team_of = {m: x.id for x in teams for m in x.members}
-    kills: Counter[tuple[str, str]] = Counter()
-    for (player, d), rate in own.items():
-        if player in team_of:
-            kills[team_of[player], d] += rate.i
-    games: Counter[tuple[str, str]] = Counter()
-    for stage, players in seated.items():
-        d = dist.get(stage, stage)
-        for player in players:
-            if player in team_of:
-                games[team_of[player], d] += 1
-    pct, minimum, cap = p.comp_b_percent.value, p.comp_b_minimum.value, p.comp_max.value
-    out = dict(own)
-    for player, d in own:
-        team = team_of.get(player)
-        if team is None:
-            continue
-        i, played = kills[team, d], games[team, d]
-        b = max((2 * pct * played + 100) // 200, minimum)
-        ci = Fraction(cap * i, b) if i <= b else Fraction(cap)
-        out[player, d] = CompensationRate(d, played, i, b, ci, p.comp_per_team.clause)
-    return out

@@ -10,38 +10,31 @@ web app's own tables.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mafiatab import i18n
-from mafiatab.domain.points import format_points
-from mafiatab.domain.problems import Refused, translate_clause
+from mafiatab.domain.problems import Refused
 from mafiatab.services.accounts import HASH_SLOTS, share_hash_slots
 from mafiatab.services.facade import Services
 from mafiatab.storage.engine import check_schema, make_engine
-from mafiatab.texts import count, number
-from mafiatab.texts.audit import audit_sentence
-from mafiatab.web import forms, texts
+from mafiatab.web import texts
 from mafiatab.web.public_cache import SECURITY_HEADERS, PublicCache, PublicFast
+from mafiatab.web.rendering import HERE, render
 from mafiatab.web.security import (
     LANGS,
     SESSION_COOKIE,
     BodyLimit,
     HashGate,
     NeedLogin,
-    Principal,
     SecureCookies,
     SignInGate,
     SignInLimits,
@@ -50,57 +43,6 @@ from mafiatab.web.security import (
     principal,
     rate_storage,
 )
-
-HERE = Path(__file__).resolve().parent
-TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))
-TEMPLATES.env.globals.update(
-    word=texts.word, role_mark=texts.ROLE_MARK, pick=i18n.pick, ROLE=i18n.ROLE,
-    RESULT=i18n.RESULT, PENALTY=i18n.PENALTY, TAG=i18n.TAG, VERSION=i18n.VERSION,
-    points=format_points, clause=translate_clause,
-    describe_part=i18n.describe_part, short=forms.short_message, count=count, number=number,
-)
-TEMPLATES.env.globals["audit_sentence"] = audit_sentence  # the audit log read out
-
-
-def charts_missing(lang: str) -> str:
-    """The words (with the install command) in place of the charts when matplotlib, the
-    `charts` extra, is not installed; empty when the charts can be drawn."""
-    from mafiatab.formats import charts
-
-    return "" if charts.available() else " ".join(charts.missing_words(lang))
-
-
-TEMPLATES.env.globals["charts_missing"] = charts_missing
-
-
-def render(request: Request, name: str, status_code: int = 200,
-           headers: dict[str, str] | None = None, who: Principal | None = None,
-           **context: Any) -> HTMLResponse:
-    """A page in the asker's language, with the CSRF token for its forms (`who`: render
-    it as that asker, e.g. an anonymous one whose token is a placeholder)."""
-    p = who or principal(request)
-    context.setdefault("status_code", status_code)
-    context.update(request=request, me=p, lang=p.lang, csrf=p.csrf,
-                   w=lambda key, **kw: texts.word(key, p.lang, **kw))
-    if isinstance(context.get("tid"), int) and "stage_name" not in context:
-        context["stage_name"] = _stage_names(request, context["tid"])
-    return TEMPLATES.TemplateResponse(request, name, context, status_code=status_code,
-                                      headers=headers)
-
-
-def _stage_names(request: Request, tid: int) -> Callable[[str], str]:
-    """`stage_name(code)` for a page: the stage as the tournament names it (its id is a
-    code), read once per page and only when the page asks."""
-    names: dict[str, str] = {}
-
-    def name(code: str) -> str:
-        if not names:
-            svc: Services = request.app.state.services
-            names.update({st.id: st.name for st in svc.tournaments.context(tid)[2]})
-        return names.get(code, code)
-
-    return name
-
 
 #: how long the session cookie lives in the browser (seconds)
 SESSION_MAX_AGE: Final = 14 * 24 * 3600
@@ -256,8 +198,10 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     watch.install(app, engine)
     app.add_middleware(BodyLimit)  # nothing reads a body past the limit
     # the public's poll of a table, from memory before the rest of the stack
+    from mafiatab.web.pages import public_table
+
     app.add_middleware(PublicFast, secret=key, cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE,
-                       langs=LANGS)
+                       langs=LANGS, table=public_table)
     # a sign-in from an address over its limit is refused before any other work
     app.add_middleware(SignInGate)
     # outermost: every request counted and timed, also the gate's refusals

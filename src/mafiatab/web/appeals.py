@@ -47,8 +47,8 @@ from mafiatab.services.facade import Services
 from mafiatab.services.tournament_file import profile_for
 from mafiatab.texts import number
 from mafiatab.texts.web import VERDICTS
-from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
+from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     MAX_TEXT,
     Body,

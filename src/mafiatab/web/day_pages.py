@@ -38,8 +38,8 @@ from mafiatab.services.facade import Services
 from mafiatab.services.my_page import MyPageService
 from mafiatab.services.teams import TeamService, TeamsInvalid, TeamsRefused, parse_teams
 from mafiatab.texts.web import VERDICTS
-from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.push import PING, hub_of
+from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import (
     NeedLogin,
     Principal,

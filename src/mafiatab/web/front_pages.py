@@ -17,8 +17,8 @@ from mafiatab.services.access import STAFF
 from mafiatab.services.facade import Services
 from mafiatab.storage.models import JUDGE, PLAYER
 from mafiatab.texts.register import REGISTER_PAGE
-from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
+from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     LANGS,
     change_password,

@@ -24,8 +24,8 @@ from mafiatab.i18n import zone_words
 from mafiatab.services.facade import Services
 from mafiatab.services.store import StaleRevision
 from mafiatab.services.video import Moment, moments
-from mafiatab.web.app import TEMPLATES
 from mafiatab.web.live import describe
+from mafiatab.web.rendering import TEMPLATES
 from mafiatab.web.security import (
     Body,
     Principal,

@@ -26,11 +26,11 @@ from mafiatab.domain.points import format_points
 from mafiatab.i18n import pick
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import Hall
-from mafiatab.web.app import TEMPLATES
 from mafiatab.web.deps import Who
 from mafiatab.web.overlay import screens_of
 from mafiatab.web.pages import public_table
 from mafiatab.web.push import PING, hub_of
+from mafiatab.web.rendering import TEMPLATES
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)

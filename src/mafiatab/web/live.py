@@ -25,10 +25,10 @@ from mafiatab.domain.words import STEP
 from mafiatab.services.live_log import LiveGame, LiveRefused, Op, OutOfOrder, apply_ops, load_for
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web import course_files
-from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, see_other
 from mafiatab.web.forms import short_message
 from mafiatab.web.offline import words as offline_words
+from mafiatab.web.rendering import render
 from mafiatab.web.security import check_csrf, require_user
 
 pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)

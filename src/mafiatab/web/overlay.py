@@ -36,10 +36,10 @@ from mafiatab.i18n import RESULT, pick
 from mafiatab.services import live_log
 from mafiatab.services.facade import Services
 from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion
-from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
+from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)

@@ -32,10 +32,10 @@ from mafiatab.storage.models import CONFIRMED
 from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import forms, offline, texts
-from mafiatab.web.app import TEMPLATES, render
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.public_cache import PLACEHOLDER, cache_of, page_bytes
+from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import (
     Principal,
     check_csrf,

@@ -40,8 +40,8 @@ from mafiatab.services.people import People, PersonPage, parse_ids
 from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import texts
-from mafiatab.web.app import render
 from mafiatab.web.deps import services
+from mafiatab.web.rendering import render
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)

@@ -145,11 +145,15 @@ _TABLE: Final = re.compile(r"/t/([0-9]{1,9})/standings")
 class PublicFast:
     """ASGI middleware: the anonymous poll of a tournament's table, answered from
     `PublicCache` before the rest of the app (see the module). `secret` and `cookie`: the
-    session middleware's, to read the language and whether anyone is signed in."""
+    session middleware's, to read the language and whether anyone is signed in; `table`
+    renders the public table (`web.pages.public_table`, given by the app so that this
+    module needs no route module)."""
 
     def __init__(self, app: ASGIApp, secret: str, cookie: str, max_age: int,
-                 langs: tuple[str, ...]) -> None:
+                 langs: tuple[str, ...],
+                 table: Callable[[Services, int, str | None, str], bytes]) -> None:
         self.app = app
+        self.table = table
         self.signer = TimestampSigner(secret)
         self.cookie = cookie.encode()
         self.max_age = max_age
@@ -195,9 +199,7 @@ class PublicFast:
             key = ("table", tid, None, lang, stamp)
             hit = cache.kept(key)
             if hit is None:
-                from mafiatab.web.pages import public_table
-
-                hit = await cache.get(key, lambda: public_table(cache.svc, tid, None, lang))
+                hit = await cache.get(key, lambda: self.table(cache.svc, tid, None, lang))
         except Exception:  # an unknown tournament, a lost database: the app's route says so
             return False
         body, etag = hit

@@ -30,8 +30,8 @@ from mafiatab.services.errors import ServiceError
 from mafiatab.services.facade import Services
 from mafiatab.services.registration import MAX_CLUB, MAX_KEY, MAX_NICK, Board, Line, SignedUp
 from mafiatab.texts.register import AWARD, REG_STATE, REGISTER_PAGE
-from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who, form_fields, see_other
+from mafiatab.web.rendering import render
 from mafiatab.web.security import Body, Principal, address, check_csrf, require_user
 
 pages = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)

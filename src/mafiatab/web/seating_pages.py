@@ -43,8 +43,8 @@ from mafiatab.services.seating_web import (
 )
 from mafiatab.storage.models import JUDGE
 from mafiatab.texts.pages import SEATING
-from mafiatab.web.app import render
 from mafiatab.web.deps import Svc, Who
+from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
     Principal,

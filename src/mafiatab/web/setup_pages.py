@@ -35,10 +35,10 @@ from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
-from mafiatab.web.app import render
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
+from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
     Principal,
