@@ -82,7 +82,7 @@ def _count(engine: Engine) -> int:
 def test_export_import_export_gives_the_same_bytes(engine: Engine) -> None:
     cup = tournament_day(engine)
     first = export_archive(engine, cup.tid)
-    done = import_archive(engine, first)
+    done = import_archive(engine, actor="operator", operator=True, data=first)
     assert done.tournament != cup.tid
     again = export_archive(engine, done.tournament)
     assert again == first
@@ -134,7 +134,7 @@ def test_an_archive_moves_from_sqlite_to_another_database_unchanged(tmp_path: Pa
     cup = tournament_day(source)
     data = export_archive(source, cup.tid)
     source.dispose()
-    done = import_archive(engine, data)
+    done = import_archive(engine, actor="operator", operator=True, data=data)
     assert export_archive(engine, done.tournament) == data
 
 
@@ -162,7 +162,7 @@ def test_a_changed_member_fails_its_checksum_and_nothing_is_written(engine: Engi
     text = members["protocols.json"].replace(b'"check seat 7"', b'"check seat 8"')
     before = _count(engine)
     with pytest.raises(fmt.ArchiveError) as e:
-        import_archive(engine, _tampered(data, "protocols.json", text))
+        import_archive(engine, actor="operator", operator=True, data=_tampered(data, "protocols.json", text))
     assert "checksum" in e.value.en
     assert _count(engine) == before
 
@@ -174,7 +174,7 @@ def test_members_that_disagree_are_refused_even_with_a_fresh_manifest(engine: En
     m["protocols.json"]["games"][0]["confirmed_revision"] = 0  # g1 no longer confirmed
     before = _count(engine)
     with pytest.raises(fmt.ArchiveError) as e:
-        import_archive(engine, _repack(data, **{
+        import_archive(engine, actor="operator", operator=True, data=_repack(data, **{
             "protocols.json": fmt.dumps_member(m["protocols.json"])}))
     assert "tournament.json" in e.value.en
     assert _count(engine) == before
@@ -187,7 +187,7 @@ def test_a_tournament_file_that_breaks_the_rules_is_refused(engine: Engine) -> N
     t["games"][0]["seats"][0]["role"] = "sheriff"  # two sheriffs at the table
     before = _count(engine)
     with pytest.raises(ProtocolRefused):
-        import_archive(engine, _repack(data, **{
+        import_archive(engine, actor="operator", operator=True, data=_repack(data, **{
             "tournament.json": json.dumps(t, ensure_ascii=False).encode()}))
     assert _count(engine) == before
 
@@ -202,7 +202,7 @@ def test_what_is_not_an_archive_is_refused(engine: Engine, make: Any) -> None:
     data = export_archive(engine, cup.tid)
     before = _count(engine)
     with pytest.raises(fmt.ArchiveError):
-        import_archive(engine, make(data))
+        import_archive(engine, actor="operator", operator=True, data=make(data))
     assert _count(engine) == before
 
 

@@ -66,7 +66,7 @@ def test_photos_move_with_the_tournament_and_export_back_identically(engine: Eng
     listed = json.loads(members["photos.json"])["photos"]
     assert [p["player"] for p in listed] == ["p3", "p7"]
     assert all(p["file"] in members and p["by_user"] == ORG for p in listed)
-    done = import_archive(engine, first)
+    done = import_archive(engine, actor="operator", operator=True, data=first)
     before, after = _stored(engine, tid), _stored(engine, done.tournament)
     assert after == before and set(after) == {"p3", "p7"}
     assert export_archive(engine, done.tournament) == first
@@ -80,7 +80,7 @@ def test_photos_move_from_sqlite_to_another_database(tmp_path: Path, engine: Eng
     upgrade(source)
     data = export_archive(source, _with_photos(source))
     source.dispose()
-    done = import_archive(engine, data)
+    done = import_archive(engine, actor="operator", operator=True, data=data)
     assert set(_stored(engine, done.tournament)) == {"p3", "p7"}
     assert export_archive(engine, done.tournament) == data
 
@@ -103,7 +103,7 @@ def test_an_archived_photo_is_revalidated_as_an_upload(engine: Engine) -> None:
     exif = Image.Exif()
     exif[0x010E] = "GPS 55.75,37.61"
     crafted = _picture((200, 20, 20), (SIDE, SIDE), exif=exif.tobytes()) + b"<script>x</script>"
-    done = import_archive(engine, _swap_photo(data, crafted))
+    done = import_archive(engine, actor="operator", operator=True, data=_swap_photo(data, crafted))
     image, digest, _ = _stored(engine, done.tournament)["p3"]
     assert image != crafted and b"<script>" not in image and b"GPS" not in image
     assert digest == fmt.sha256(image)
@@ -117,7 +117,7 @@ def test_an_archived_photo_is_revalidated_as_an_upload(engine: Engine) -> None:
     before = _count(engine)
     for bad in (b"<html>not a photo</html>", b"\xff\xd8" + b"\x00" * (fmt.MAX_PHOTO_BYTES + 1)):
         with pytest.raises(fmt.ArchiveError):
-            import_archive(engine, _swap_photo(data, bad))
+            import_archive(engine, actor="operator", operator=True, data=_swap_photo(data, bad))
     assert _count(engine) == before
 
 
@@ -128,7 +128,8 @@ def test_a_photo_of_no_player_is_refused(engine: Engine) -> None:
     listed["photos"][0]["player"] = "nobody"
     before = _count(engine)
     with pytest.raises(fmt.ArchiveError) as e:
-        import_archive(engine, _repack(data, **{"photos.json": fmt.dumps_member(listed)}))
+        import_archive(engine, actor="operator", operator=True,
+                       data=_repack(data, **{"photos.json": fmt.dumps_member(listed)}))
     assert "nobody" in e.value.en
     assert _count(engine) == before
 
@@ -144,6 +145,6 @@ def test_an_archive_of_format_1_still_imports(engine: Engine) -> None:
         zf.writestr(fmt.MANIFEST, json.dumps(manifest))
         for n in old:
             zf.writestr(n, members[n])
-    done = import_archive(engine, buf.getvalue())
+    done = import_archive(engine, actor="operator", operator=True, data=buf.getvalue())
     assert _stored(engine, done.tournament) == {}
     assert done.games == len(json.loads(members["protocols.json"])["games"])

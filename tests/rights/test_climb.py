@@ -65,3 +65,13 @@ def test_an_actor_holds_every_right_of_whom_he_acts_on(a: Holder, b: Holder, act
         assert not b.admin and not b.organizer
         assert b.roles, "an account with no role is the administrator's"
         assert all(ORGANIZER in a.roles.get(t, ()) for t in b.roles)
+
+
+@settings(max_examples=400, deadline=None)
+@given(holders("a"), holders("b"))
+def test_restoring_an_archived_role_reaches_whom_a_reset_reaches(a: Holder, b: Holder) -> None:
+    """An archive import restores a role on another's account exactly when the importer
+    could reset that account's password: the archive hands him nobody new."""
+    k = known(a, b)
+    assert may(k, "a", Act.RESTORE_ROLE, "b") == may(k, "a", Act.RESET_PASSWORD, "b")
+    assert may(k, "a", Act.RESTORE_ROLE, "a") == (a.admin or a.organizer)

@@ -203,7 +203,7 @@ def test_times_and_the_video_make_the_round_trip(
     assert back is not None and next(g for g in back.games if g.id == code) == stored
     # the archive: exported, imported as a new tournament, the same protocol
     data = export_archive(engine, tid)
-    imported = import_archive(engine, data)
+    imported = import_archive(engine, actor="operator", operator=True, data=data)
     again = svc.games.head(imported.tournament, code).game_struct()
     assert again.log == stored.log and again.video == stored.video
     assert export_archive(engine, imported.tournament) != b""

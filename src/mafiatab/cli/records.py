@@ -55,6 +55,8 @@ TEXT: dict[str, tuple[str, str]] = {
                          "Archive {file} imported: tournament #{id} '{name}'; games: {games}, "
                          "revisions: {revisions}, cases: {cases}, audit entries: {audit}."),
     "bad_archive": ("{file}: {detail}", "{file}: {detail}"),
+    "role_not_restored": ("Роль «{role}» учётной записи {user} не восстановлена: {why}.",
+                          "The role '{role}' of the account {user} is not restored: {why}."),
 }
 
 
@@ -253,17 +255,23 @@ def import_archive(
     lang = _lang(lang)
     from mafiatab.cli.db import database_errors, open_service
     from mafiatab.formats.archive import ArchiveError
+    from mafiatab.services.archive import IMPORT_ACTOR
     from mafiatab.services.archive import import_archive as restore
     from mafiatab.storage.engine import upgrade
+    from mafiatab.texts.service import ROLES
 
     data = _read(file, lang)
     with database_errors(lang):
         service = open_service(db, check=False)
         upgrade(service.engine)
         try:
-            done = restore(service.engine, data)
+            done = restore(service.engine, data, actor=IMPORT_ACTOR, operator=True)
         except ArchiveError as e:
             _fail(t("bad_archive", lang, file=str(file), detail=e.message(lang)))
     out.print(t("archive_imported", lang, file=str(file), id=done.tournament, name=done.name,
                 games=done.games, revisions=done.revisions, cases=done.cases,
                 audit=done.audit), markup=False)
+    for r in done.refused:
+        role = ROLES[r.role][0 if lang == "ru" else 1] if r.role in ROLES else r.role
+        out.print(t("role_not_restored", lang, role=role, user=r.user,
+                    why=r.refusal.message(lang)), markup=False)

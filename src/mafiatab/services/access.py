@@ -200,9 +200,11 @@ class Access:
         with self.store.read() as s:
             require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
 
-    def staff(self, tournament: int) -> list[tuple[str, str]]:
-        """(user, role) pairs of the tournament."""
+    def staff(self, tournament: int, *, actor: str) -> list[tuple[str, str]]:
+        """(user, role) pairs of the tournament: who holds which role is its staff's to
+        read (the rights model's `MANAGE`), not public."""
         with self.store.read() as s:
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
             rows = s.execute(select(db.User.name, db.RoleGrant.role)
                              .join(db.RoleGrant, db.RoleGrant.user_id == db.User.id)
                              .where(db.RoleGrant.tournament_id == tournament)

@@ -288,9 +288,11 @@ class Appeals:
         with self.store.read() as s:
             return account_players(s, tournament, user)
 
-    def linked_players(self, tournament: int) -> dict[str, str]:
-        """player code -> account name."""
+    def linked_players(self, tournament: int, *, actor: str) -> dict[str, str]:
+        """player code -> account name: which account is which player is the staff's to
+        read (the rights model's `MANAGE`), not public."""
         with self.store.read() as s:
+            require(s, actor, Act.MANAGE, TournamentRef(tournament_row(s, tournament).id))
             rows = s.execute(select(db.PlayerUser.player_code, db.User.name)
                              .join(db.User, db.User.id == db.PlayerUser.user_id)
                              .where(db.PlayerUser.tournament_id == tournament))

@@ -13,6 +13,15 @@ names). The import itself is recorded in the server's audit log (an entry with n
 tournament, naming the new one and the archive's checksum), so that the tournament's own
 log stays as it was archived.
 
+The archive's roles (and players' account links, which count as the player role) name
+accounts by name. One that the import makes is given what the archive says; one that
+exists here already is given it only when the rights model lets the importer restore a
+role on that account (`rights.Act.RESTORE_ROLE`): else an archive could hand its
+importer an account he cannot reach. A refused role is not restored and is listed in
+the import's report (`ImportedArchive.refused`, with the refusal's words) and in the
+audit entry of the import, never dropped silently. The server's operator (the command
+line, which holds the database itself) restores every role.
+
 Players' photos travel as the JPEG files the server made (`photos/<sha256>.jpg`). An
 import takes none on trust: each file, bounded as an upload is, goes through the upload's
 Pillow path (`photos.normalise`); it is kept byte for byte only when it is exactly a file
@@ -40,6 +49,7 @@ from mafiatab.formats.tournament_json import dumps_tournament, read_tournament
 from mafiatab.services.gc_pause import gc_paused
 from mafiatab.services.photos import SIDE, PhotoRefused, normalise
 from mafiatab.services.revision_log import whole
+from mafiatab.services.rights import AccountRef, Act, Known, RightsDenied, decide
 from mafiatab.services.store import add_players_and_stages, players_in
 from mafiatab.services.tournament_file import load_tournament
 from mafiatab.services.tournaments import NotFound, decode_game, decode_games
@@ -53,6 +63,15 @@ CHUNK: Final = 1000
 
 
 @dataclass(frozen=True, slots=True)
+class RefusedRole:
+    """An archived role the rights model did not let the importer restore."""
+
+    user: str
+    role: str
+    refusal: RightsDenied
+
+
+@dataclass(frozen=True, slots=True)
 class ImportedArchive:
     tournament: int
     name: str
@@ -60,6 +79,8 @@ class ImportedArchive:
     revisions: int
     cases: int
     audit: int
+    #: the archive's roles not restored, in the archive's order
+    refused: tuple[RefusedRole, ...] = ()
 
 
 def _iso(value: dt.datetime | None) -> str | None:
@@ -300,15 +321,18 @@ def _plain(value: Any) -> Any:
 # --- import ----------------------------------------------------------------------------
 
 
-def import_archive(engine: Engine, data: bytes) -> ImportedArchive:
-    """Verify an archive whole, then write it as a new tournament in one transaction.
+def import_archive(engine: Engine, data: bytes, *, actor: str,
+                   operator: bool = False) -> ImportedArchive:
+    """Verify an archive whole, then write it as a new tournament in one transaction, for
+    `actor` (each role on an account that exists here is the rights model's to restore),
+    or for the server's operator (`operator`: the command line, which restores all).
 
     Raises `fmt.ArchiveError` for an archive that is damaged or inconsistent and
     `ProtocolRefused` when its format-1 file breaks the rules; nothing is written then.
     """
     manifest, members = fmt.unpack(data)
     try:
-        return _import(engine, data, manifest, members)
+        return _import(engine, data, manifest, members, actor, operator)
     except (_Inconsistent, KeyError, TypeError, ValueError) as e:
         if isinstance(e, fmt.ArchiveError | ProtocolRefused):
             raise
@@ -316,7 +340,7 @@ def import_archive(engine: Engine, data: bytes) -> ImportedArchive:
 
 
 def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
-            members: dict[str, bytes]) -> ImportedArchive:
+            members: dict[str, bytes], actor: str, operator: bool) -> ImportedArchive:
     text = members["tournament.json"]
     load_tournament(text, invariants=True)  # the rules: a refused file raises ProtocolRefused
     src, _ = read_tournament(text)
@@ -366,7 +390,19 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
                           **({"created_at": created} if created is not None else {}))
         s.add(t)
         s.flush()
-        users = _users(s, access["users"])
+        users, existing = _users(s, access["users"])
+        known = Known()
+        known.load(s, [actor, *existing])
+        refused: list[RefusedRole] = []
+
+        def restored(user: str, role: str) -> bool:
+            """Whether the archive's `role` of `user` is restored (else it is reported)."""
+            if operator or user not in existing:
+                return True
+            no = decide(s, actor, Act.RESTORE_ROLE, AccountRef(user, t.id, role), known=known)
+            if no is not None:
+                refused.append(RefusedRole(user, role, no))
+            return no is None
         stage_ids = add_players_and_stages(s, t, src.players, src.stages)
         round_keys = [(r["stage"], r["round"]) for r in seating["rounds"]]
         round_ids = dict(zip(round_keys, _bulk(s, db.Round, [
@@ -401,11 +437,13 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
         for a in seating["judges"]:
             s.add(db.Assignment(tournament_id=t.id, game_code=a["game"], user_name=a["user"]))
         for grant in access["roles"]:
-            s.add(db.RoleGrant(user_id=users[grant["user"]], tournament_id=t.id,
-                               role=grant["role"]))
+            if restored(grant["user"], grant["role"]):
+                s.add(db.RoleGrant(user_id=users[grant["user"]], tournament_id=t.id,
+                                   role=grant["role"]))
         for pu in access["player_users"]:
-            s.add(db.PlayerUser(tournament_id=t.id, player_code=pu["player"],
-                                user_id=users[pu["user"]]))
+            if restored(pu["user"], db.PLAYER):
+                s.add(db.PlayerUser(tournament_id=t.id, player_code=pu["player"],
+                                    user_id=users[pu["user"]]))
         if access["web"] is not None:
             s.add(db.WebSettings(tournament_id=t.id, **access["web"]))
         if appeals["tables_closed_at"] is not None:
@@ -437,13 +475,16 @@ def _import(engine: Engine, data: bytes, manifest: dict[str, Any],
             s.execute(insert(db.AuditEntry), [
                 {"at": _time(e["at"]), "user_name": e["user"], "tournament_id": t.id,
                  "action": e["action"], "detail": e["detail"]} for e in entries])
-        s.add(db.AuditEntry(user_name=IMPORT_ACTOR, tournament_id=None,
-                            action="import_archive",
-                            detail={"tournament": t.id, "name": src.name,
-                                    "sha256": fmt.sha256(data),
-                                    "exported_from": manifest.get("tournament")}))
+        detail: dict[str, Any] = {"tournament": t.id, "name": src.name,
+                                  "sha256": fmt.sha256(data),
+                                  "exported_from": manifest.get("tournament")}
+        if refused:
+            detail["not_restored"] = [{"user": r.user, "role": r.role, "why": r.refusal.code}
+                                      for r in refused]
+        s.add(db.AuditEntry(user_name=IMPORT_ACTOR if operator else actor, tournament_id=None,
+                            action="import_archive", detail=detail))
         return ImportedArchive(t.id, src.name, len(protocols["games"]), revisions,
-                               len(appeals["cases"]), len(entries))
+                               len(appeals["cases"]), len(entries), tuple(refused))
 
 
 def _photos(members: dict[str, bytes], players: set[str]
@@ -486,19 +527,23 @@ def _protocol_text(protocol: Any) -> str:
     return encode_game_dict(protocol)
 
 
-def _users(s: Session, listed: Iterable[dict[str, Any]]) -> dict[str, int]:
+def _users(s: Session, listed: Iterable[dict[str, Any]]) -> tuple[dict[str, int], set[str]]:
     """The accounts the archive names: the server's account of that name, or a new one
-    (without a password: it cannot sign in until the server gives it one)."""
+    (without a password: it cannot sign in until the server gives it one); and the names
+    of those that existed already."""
     out: dict[str, int] = {}
+    existing: set[str] = set()
     for u in listed:
         name = u["name"]
         found = s.scalar(select(db.User.id).where(db.User.name == name))
-        if found is None:
+        if found is not None:
+            existing.add(name)
+        else:
             user = db.User(name=name, display_name=u.get("display_name"))
             s.add(user)
             s.flush()
             found = user.id
         out[name] = found
-    return out
+    return out, existing
 
 

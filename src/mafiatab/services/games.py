@@ -232,7 +232,13 @@ class Games:
             return info, extras_hidden and not staff
 
     def overview(self, tournament: int) -> list[GameStatus]:
-        """Every game with its newest revision's state, in stage, round, table order."""
+        """Every game with its newest revision's state, in stage, round, table order.
+
+        Public, no actor: the seating grid and how far each game has got are what the hall
+        screen, the overlay and the standings' progress show anyone, and no protocol's
+        content is read here (that is `readable`'s, which checks). It carries the account
+        names of each table's judge and of the newest revision's author too; the public
+        pages do not show them."""
         rev = db.ProtocolRevision
         with self.store.read() as s:
             tournament_row(s, tournament)

@@ -37,6 +37,7 @@ from mafiatab.domain.invariants import (
 )
 from mafiatab.domain.problems import Problem
 from mafiatab.services.revision_log import whole
+from mafiatab.services.rights import Act, TournamentRef, require
 from mafiatab.services.store import Store, aware, profile_of, tournament_row
 from mafiatab.services.tournaments import decode_game
 from mafiatab.storage import models as db
@@ -289,11 +290,14 @@ class TournamentCheck:
             return check_record(gather(s, tournament, confirmed=confirmed), t)
 
 
-    def of_game(self, tournament: int, code: str) -> list[Problem]:
+    def of_game(self, tournament: int, code: str, *, actor: str) -> list[Problem]:
         """The problems that name one game, its newest revision as it stands (what its
-        confirmation would meet): the head judge's warnings on the game's page."""
+        confirmation would meet): the head judge's warnings on the game's page. They read
+        drafts and unconfirmed revisions, so they are the staff's (the rights model's
+        `MANAGE`), not public."""
         with self.store.read() as s:
             t = tournament_row(s, tournament)
+            require(s, actor, Act.MANAGE, TournamentRef(t.id))
             row = s.scalar(select(db.Game.id).where(db.Game.tournament_id == tournament,
                                                     db.Game.code == code))
             if row is None:

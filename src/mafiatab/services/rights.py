@@ -31,6 +31,15 @@ is above its table judges, appeals commission, viewers and players. From that or
   the organizer or administrator right and to organize every such tournament. A
   tournament nobody organizes (imported by the operator) and records without a game are
   the administrator's.
+* **Restoring an archived role on an existing account** (an archive import brings a new
+  tournament whose roles name accounts that may already exist here) is acting on that
+  account: it needs the organizer or administrator right (the import makes a
+  tournament), and that the importer hold every right the account holds, as a reset
+  does: the administrator reaches every account; anyone else no holder of a global
+  right, no account that holds nothing anywhere, and no account with a role in a
+  tournament he does not organize. His own account he may restore a role to (the new
+  tournament is his as one he creates). An account the import itself makes is not
+  decided: it holds nothing but what the archive gives it.
 * **A tournament's own reads**: its audit log and its jobs are its staff's (organizers
   and head judges), a game's filing deadline is for those with a role in it.
 
@@ -71,6 +80,8 @@ class Act(StrEnum):
     REVOKE_CODE = "revoke_code"
     MERGE = "merge"
     SPLIT = "split"
+    #: an archived role restored on an account that exists already (an archive import)
+    RESTORE_ROLE = "restore_role"
     #: a tournament's staff's reads and acts (its audit log, cancelling its job)
     MANAGE = "manage"
     #: what those with a role in the tournament see (a game's filing deadline)
@@ -209,6 +220,8 @@ def decide(s: Session, actor: str, act: Act, target: Target, *,
         return _on_account(s, k, me, act, target)
     if act in TOURNAMENT_ACCOUNT_ACTS and isinstance(target, AccountRef):
         return _in_tournament(s, k, me, act, target)
+    if act is Act.RESTORE_ROLE and isinstance(target, AccountRef):
+        return _restore(s, k, me, target)
     if act in (Act.MERGE, Act.SPLIT) and isinstance(target, PeopleRef | MergeRef):
         return _on_records(s, k, me, target)
     if act in (Act.MANAGE, Act.SEE) and isinstance(target, TournamentRef):
@@ -243,6 +256,23 @@ def _on_account(s: Session, k: Known, me: Holder, act: Act, target: AccountRef
     for tid in sorted(them.roles):
         if ORGANIZER not in me.in_(tid):
             return RightsDenied("account_elsewhere", user=me.name, target=target.name,
+                                tournament=k.name(s, tid))
+    return None
+
+
+def _restore(s: Session, k: Known, me: Holder, target: AccountRef) -> RightsDenied | None:
+    if not (me.admin or me.organizer):
+        return RightsDenied("not_organizer", user=me.name)
+    if me.admin or target.name == me.name:
+        return None
+    them = k.holder(s, target.name)
+    if them.admin or them.organizer:
+        return RightsDenied("restore_right", user=me.name, target=target.name)
+    if not them.roles:
+        return RightsDenied("restore_unowned", user=me.name, target=target.name)
+    for tid in sorted(them.roles):
+        if ORGANIZER not in me.in_(tid):
+            return RightsDenied("restore_elsewhere", user=me.name, target=target.name,
                                 tournament=k.name(s, tid))
     return None
 

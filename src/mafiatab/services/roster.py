@@ -340,6 +340,9 @@ class Roster:
         self.store = store
 
     def lines(self, tournament: int) -> list[RosterLine]:
+        """The registered players in order, with their clubs and whether each is withdrawn
+        or plays as an exhibition player. Public, no actor: the same as the tournament's
+        context's players and `withdrawn`, which the standings show anyone."""
         with self.store.read() as s:
             rows = s.execute(
                 select(db.Participant.code, db.Player.nickname, db.Player.club,

@@ -52,6 +52,25 @@ RIGHTS: Final[dict[str, tuple[str, str]]] = {
         "{target} holds no role in any tournament and no right: the server's administrator "
         "gives that account a role (else its password would be yours to change)",
     ),
+    "restore_right": (
+        "{target} — администратор сервера или организатор с правом создавать турниры: роль "
+        "этой учётной записи из архива восстанавливает только администратор сервера",
+        "{target} holds the server's administrator right or the right to create "
+        "tournaments: only the server's administrator restores that account's role from an "
+        "archive",
+    ),
+    "restore_unowned": (
+        "у {target} нет ни одной роли ни в одном турнире и ни одного права: роль этой "
+        "учётной записи из архива восстанавливает администратор сервера",
+        "{target} holds no role in any tournament and no right: the server's administrator "
+        "restores that account's role from an archive",
+    ),
+    "restore_elsewhere": (
+        "{target} работает в турнире «{tournament}», где вы не организатор: роль этой "
+        "учётной записи из архива восстанавливает его организатор или администратор сервера",
+        "{target} works in '{tournament}', which you do not organize: its organizer or the "
+        "server's administrator restores that account's role from an archive",
+    ),
     "account_no_roles": (
         "у {target} нет ни одной роли ни в одном турнире: его пароль меняет владелец или "
         "администратор сервера",

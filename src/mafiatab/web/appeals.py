@@ -278,7 +278,7 @@ def _list_context(svc: Services, me: Principal, tid: int, user: str) -> dict[str
             "names": {p.id: p.nickname for p in players}, "players": players,
             "schedule": schedule,
             "schedule_warnings": svc.appeals.schedule_warnings(tid, actor=user) if staff else [],
-            "linked": svc.appeals.linked_players(tid) if staff else {}, "rounds": rounds,
+            "linked": svc.appeals.linked_players(tid, actor=user) if staff else {}, "rounds": rounds,
             "mine": svc.appeals.players_of(tid, user), "aw": lambda k, **kw: aw(k, me.lang, **kw),
             "status_of": lambda v: status_words(v, me.lang), "code_made": None}
 

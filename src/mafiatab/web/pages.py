@@ -198,7 +198,7 @@ def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
         returned = returned_reason(svc.games.revisions(tid, code))
     # the tournament as a whole (one game a round, the seated player, removals): the
     # head judge sees what his confirmation would meet
-    record = svc.invariants.of_game(tid, code) if staff else []
+    record = svc.invariants.of_game(tid, code, actor=require_user(me)) if staff else []
     return render(request, "game.html", t=t, tid=tid, info=info, g=g, record=record,
                   names=names, extras_hidden=extras_hidden, scored=scored,
                   **correction_marks(svc, tid, g, names, me.lang, extras_hidden),

@@ -150,7 +150,7 @@ def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int,
     cancelled = d.cancelled(tid, actor=user)
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
             "cancelled": cancelled, "generator_missing": _generator_missing(me.lang),
-            "judges": sorted({u for u, r in svc.access.staff(tid) if r == JUDGE}),
+            "judges": sorted({u for u, r in svc.access.staff(tid, actor=user) if r == JUDGE}),
             "default_stage": _default_stage(svc, tid),
             # "keep club-mates apart" is offered only when clubs are given, on with two or more
             "clubs": len({p.club for p in players if p.club}), "s": lambda k, **kw: sw(k, me.lang, **kw),

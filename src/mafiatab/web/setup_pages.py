@@ -97,7 +97,8 @@ def _loopback(request: Request) -> str | None:
 
 def setup_context(request: Request, me: Principal, svc: Services, tid: int
                   ) -> dict[str, Any]:
-    codes = svc.access.codes(tid, actor=require_user(me))  # the staff's page: checked first
+    user = require_user(me)
+    codes = svc.access.codes(tid, actor=user)  # the staff's page: checked first
     t, _players, stages = svc.tournaments.context(tid)
     profile = PROFILES.get(t.rules)
     lines = svc.roster.lines(tid)
@@ -107,7 +108,7 @@ def setup_context(request: Request, me: Principal, svc: Services, tid: int
                                    if x[0] in [s.id for s in stages] else 99, x[1]))
     stage_names = {s.id: s.name for s in stages}
     return {
-        "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.access.staff(tid),
+        "t": t, "tid": tid, "players": lines, "stages": stages, "staff": svc.access.staff(tid, actor=user),
         "roles": ROLES, "organizer": me.has(tid, {ORGANIZER}), "games": games,
         "codes": codes,
         "profiles": sorted(PROFILES.values(), key=lambda p: p.id),
