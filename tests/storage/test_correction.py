@@ -168,11 +168,11 @@ def test_without_four_eyes_the_corrector_may_confirm(service: Services) -> None:
 
 def test_four_eyes_is_audited_both_ways(service: Services) -> None:
     tid, _g = _setup(service)
-    assert not service.tournaments.four_eyes(tid)
+    assert not service.tournaments.four_eyes(tid, actor=ORG)
     with pytest.raises(PermissionDenied):  # the head judge does not switch his own check off
         service.tournaments.set_options(tid, actor=HJ, confirmer_must_differ=True)
     service.tournaments.set_options(tid, actor=ORG, confirmer_must_differ=True)
-    assert service.tournaments.four_eyes(tid)
+    assert service.tournaments.four_eyes(tid, actor=ORG)
     service.tournaments.set_options(tid, actor=ORG, confirmer_must_differ=False)
     actions = [a for _at, _u, a, _d in service.tournaments.audit_log(tid, actor=ORG)]
     assert actions[-2:] == ["four_eyes_on", "four_eyes_off"]

@@ -128,7 +128,8 @@ TYPE_RU: Final = {"int": "<целое>", "float": "<число>", "str": "<те�
                   "list[Path]": "<путь>"}
 ARG_RU: Final = {"file": "ФАЙЛ", "files": "ФАЙЛЫ", "player": "ИГРОК", "players": "ИГРОКИ",
                  "profile": "ПРАВИЛА", "tournament": "ТУРНИР", "state": "СОСТОЯНИЕ", "absent": "ОТСУТСТВУЮТ",
-                 "reserve": "ЗАПАС", "user": "ИМЯ", "award": "НАГРАДА"}
+                 "reserve": "ЗАПАС", "user": "ИМЯ", "award": "НАГРАДА",
+                 "document": "ДОКУМЕНТ"}
 
 #: the errors of Typer's Click (whose strings are English, not gettext's), in Russian:
 #: a pattern of the English message and its Russian form
