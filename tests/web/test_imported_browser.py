@@ -9,7 +9,6 @@ Chromium that cannot start skips the test on a developer's machine and fails it 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,12 +20,9 @@ from mafiatab.web.demo import DEMO_PASSWORD
 from tests.helpers import serving
 from tests.web.appeal_world import PLAYER_ACCOUNT
 from tests.web.conftest import RELAXED, World, make_world
-from tests.web.test_browser import RU_CONTEXT, RU_ENV
+from tests.web.test_browser import RU_CONTEXT, browser  # noqa: F401 - the fixture
 from tests.web.test_imported_results import NAME, import_published
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 SIZES = (({"width": 360, "height": 740}, "360"), ({"width": 1280, "height": 800}, "1280"))
 
@@ -41,34 +37,19 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
         yield base, world, imported
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import Error, sync_playwright
-
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, env=RU_ENV)
-        except Error as e:
-            if os.environ.get("CI"):
-                pytest.fail(f"Chromium cannot start in CI: {e}")
-            pytest.skip(f"Chromium cannot start here: {e}")
-        yield b
-        b.close()
-
-
 def _shot(page: Any, name: str) -> None:
     SCREENS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENS / f"federation-{name}.png"), full_page=True)
 
 
-def _page(browser: Any, size: dict[str, int]) -> Any:
-    ctx = browser.new_context(viewport=size, **RU_CONTEXT)
+def _page(chromium: Any, size: dict[str, int]) -> Any:
+    ctx = chromium.new_context(viewport=size, **RU_CONTEXT)
     ctx.set_default_timeout(30_000)
     return ctx.new_page()
 
 
 def test_from_the_front_page_to_an_imported_tournament_its_player_and_his_club(
-        live: tuple[str, World, int], browser: Any) -> None:
+        live: tuple[str, World, int], browser: Any) -> None:  # noqa: F811
     base, world, imported = live
     for size, tag in SIZES:
         page = _page(browser, size)
@@ -105,7 +86,7 @@ def test_from_the_front_page_to_an_imported_tournament_its_player_and_his_club(
 
 
 def test_a_players_own_page_leads_to_his_games_cases_and_the_appeal_form(
-        live: tuple[str, World, int], browser: Any) -> None:
+        live: tuple[str, World, int], browser: Any) -> None:  # noqa: F811
     base, world, _ = live
     tid = world.demo.tournament
     for size, tag in SIZES:
