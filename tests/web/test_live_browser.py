@@ -30,8 +30,9 @@ def _speak(page: Any, seat: int, nominate: int | None = None) -> None:
 def _queued(page: Any, n: int) -> None:
     """Wait until the log shows `n` taps not yet confirmed by the server: the phone's engine
     checks a tap before it queues it, and draws the course before the server has it."""
-    page.wait_for_function(
-        f"document.querySelectorAll('#lv-log .lv-queued').length === {n}", timeout=TIMEOUT)
+    from playwright.sync_api import expect
+
+    expect(page.locator("#lv-log .lv-queued")).to_have_count(n, timeout=TIMEOUT)
 
 
 def _state(page: Any, api: str) -> dict[str, Any]:
