@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from playwright.sync_api import expect
+
 from mafiatab.domain.course import Course
 from mafiatab.domain.problems import translate_clause
 from tests.web.conftest import World
@@ -124,7 +126,9 @@ def test_a_whole_game_offline(live: tuple[str, World], browser: Any) -> None:  #
             _shot(page, "live-offline-night-360", full=False)
             # a wrong tap: the sheriff checks himself; refused at once, offline, by its
             # clause (and nothing is queued)
-            queued = page.locator("#lv-log .lv-queued").count()
+            # every tap so far queued (the phone's engine checks each before it queues it)
+            queued = len(log)
+            expect(page.locator("#lv-log .lv-queued")).to_have_count(queued, timeout=TIMEOUT)
             page.click("#lv-sheriff_check-7")
             notice = page.locator("#lv-notice")
             notice.wait_for(timeout=TIMEOUT)
@@ -132,14 +136,14 @@ def test_a_whole_game_offline(live: tuple[str, World], browser: Any) -> None:  #
             assert wrong and wrong[0].code == "log_check_self"
             assert wrong[0].clause
             assert translate_clause(wrong[0].clause, "ru") in notice.inner_text()
-            assert page.locator("#lv-log .lv-queued").count() == queued
+            expect(page.locator("#lv-log .lv-queued")).to_have_count(queued, timeout=TIMEOUT)
             _shot(page, "live-offline-refused-360", full=False)
         event = _act(page, view, roles, list(course.state.nominations), done)
         assert course.apply(event) == [], event
         log.append(event)
         assert len(log) < 200
     page.locator("#lv-result").filter(has_text=view["result_text"]).wait_for(timeout=TIMEOUT)
-    assert page.locator("#lv-log .lv-queued").count() == len(log)
+    expect(page.locator("#lv-log .lv-queued")).to_have_count(len(log), timeout=TIMEOUT)
     _shot(page, "live-offline-ended-360", full=False)
 
     # back online: the server checks every event again and stores the same game
