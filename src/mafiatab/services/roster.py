@@ -462,14 +462,7 @@ class Roster:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
-            result = s.execute(update(db.Participant)
-                               .where(db.Participant.tournament_id == t.id,
-                                      db.Participant.code == player)
-                               .values(withdrawn=withdrawn)
-                               .execution_options(synchronize_session=False))
-            done = result.rowcount  # type: ignore[attr-defined]
-            if not done:
-                raise RosterError("no_participant", player=player)
+            _mark(s, t.id, player, {"withdrawn": withdrawn})
             record_audit(s, actor, t.id, "withdraw_player" if withdrawn else "reinstate_player",
                          {"player": player})
 
@@ -497,15 +490,21 @@ class Roster:
         with self.store.write() as s:
             t = tournament_row(s, tournament)
             require_role(s, t, actor, MANAGE, "manage")
-            result = s.execute(update(db.Participant)
-                               .where(db.Participant.tournament_id == t.id,
-                                      db.Participant.code == player)
-                               .values(exhibition=exhibition)
-                               .execution_options(synchronize_session=False))
-            if not result.rowcount:  # type: ignore[attr-defined]
-                raise RosterError("no_participant", player=player)
+            _mark(s, t.id, player, {"exhibition": exhibition})
             record_audit(s, actor, t.id, "exhibition_player",
                          {"player": player, "exhibition": exhibition})
+
+
+def _mark(s: Session, tournament_id: int, player: str, values: dict[str, bool]) -> None:
+    """Set a participant's flags (withdrawn, exhibition); refused when there is no such
+    participant."""
+    result = s.execute(update(db.Participant)
+                       .where(db.Participant.tournament_id == tournament_id,
+                              db.Participant.code == player)
+                       .values(**values)
+                       .execution_options(synchronize_session=False))
+    if not result.rowcount:  # type: ignore[attr-defined]
+        raise RosterError("no_participant", player=player)
 
 
 __all__ = ["Added", "Entry", "HEADERS", "Parsed", "Refusal", "Roster", "RosterError",
