@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import pytest
 from fastapi.testclient import TestClient
@@ -79,7 +80,9 @@ def client_for(world: World) -> Iterator[Callable[[str], TestClient]]:
         if role in cookies:
             for k, v in cookies[role].items():
                 c.cookies.set(k, v)
-            if c.get("/api/session").json()["user"] == role:
+            session = c.get("/api/session").json()
+            if session["user"] == role:
+                _TOKENS[c] = session["csrf"]
                 return c
             c.cookies.clear()  # signed out (sessions are server-side): sign in again
         csrf = c.get("/api/session").json()["csrf"]
@@ -92,6 +95,14 @@ def client_for(world: World) -> Iterator[Callable[[str], TestClient]]:
     yield make
 
 
+#: the CSRF token `client_for` already read for a client, so that `csrf_of` need not ask
+#: the server again (a session's token does not change until it signs in or out)
+_TOKENS: WeakKeyDictionary[TestClient, str] = WeakKeyDictionary()
+
+
 def csrf_of(c: TestClient) -> str:
+    known = _TOKENS.get(c)
+    if known is not None:
+        return known
     token: str = c.get("/api/session").json()["csrf"]
     return token
