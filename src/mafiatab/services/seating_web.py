@@ -288,7 +288,7 @@ class SeatingJob:
         return [[[self.players[p - 1] for p in tb["seats"]] for tb in rnd["tables"]]
                 for rnd in doc["rounds"]]
 
-    def request(self) -> SeatingRequest:
+    def seating_request(self) -> SeatingRequest:
         """The generator's request this job seated (its rules included)."""
         return request_of(self.view.inputs, self.params)
 
@@ -299,12 +299,12 @@ class SeatingJob:
 
         doc = self.document
         assert doc is not None
-        return compute_metrics(self.request(), Seating(doc["players"], doc["games"],
+        return compute_metrics(self.seating_request(), Seating(doc["players"], doc["games"],
                                                        document_rounds(doc)))
 
     def figures(self, lang: str) -> list[Any]:
         """The proposal's figures in words (`services.seating_figures`)."""
-        return figures(self.request(), self.metrics(), lang)
+        return figures(self.seating_request(), self.metrics(), lang)
 
     def status(self, lang: str) -> dict[str, Any]:
         """What the status API answers (no grid: `document` has it)."""
@@ -790,7 +790,7 @@ class SeatingDesk:
             (ta, ka), (tb, kb) = where[a.id], where[b.id]
             after = [[list(tb_) for tb_ in r] for r in rounds]
             after[rnd - 1][ta][ka], after[rnd - 1][tb][kb] = number[b.id], number[a.id]
-            request = job.request()
+            request = job.seating_request()
             m0 = compute_metrics(request, Seating(doc["players"], doc["games"], rounds))
             m1 = compute_metrics(request, Seating(doc["players"], doc["games"], after))
             preview = SwapPreview(

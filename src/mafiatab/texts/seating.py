@@ -50,8 +50,8 @@ SEATING_REQUEST: Final[dict[str, tuple[str, str]]] = {
         "Players {first} and {second} are both pinned to table {table}, but the rule "
         "'{rule}' keeps them apart."),
     "seating_group_too_big": (
-        "У {group} {members}, а в туре {tables}: за каждым столом оказалось бы больше одного.",
-        "{group} has {members} but a round has {tables}: some table would get two."),
+        "У {group} {members}, а в туре {tables}: за одним из столов их всегда окажется двое.",
+        "{group} has {members} but a round has {tables}: some table always gets two."),
     "seating_group_no_fit": (
         "{members} {group} × {games} не разместить по одному за стол: {rounds} × {tables} "
         "дают только {places}.",
