@@ -106,6 +106,11 @@ class SeatingRefused(Refused):
         new._take([*refused.problems, *hints], status)
         return new
 
+    def message(self, lang: str = "en") -> str:
+        """Every reason, one a line: a refusal and what to change are sentences of their
+        own."""
+        return "\n".join(p.message(lang) for p in self.errors) or self.summary(lang)
+
     def reason(self, lang: str) -> str:
         return self.reason_en if lang == "en" else self.reason_ru
 
