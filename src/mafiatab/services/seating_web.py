@@ -41,7 +41,12 @@ from mafiatab.services.access import STAFF
 from mafiatab.services.checkin import CheckinService, Reseated
 from mafiatab.services.facade import Services
 from mafiatab.services.seating_figures import Change, compare, figures
-from mafiatab.services.seating_rules import TournamentRules, read_rules, write_rules
+from mafiatab.services.seating_rules import (
+    TournamentRules,
+    check_rules,
+    read_rules,
+    write_rules,
+)
 from mafiatab.services.teams import teams_in
 from mafiatab.services.jobs import (
     BUSY,
@@ -106,9 +111,9 @@ class SeatingRefused(Refused):
         new._take([*refused.problems, *hints], status)
         return new
 
-    def message(self, lang: str = "en") -> str:
-        """Every reason, one a line: a refusal and what to change are sentences of their
-        own."""
+    def lines(self, lang: str) -> str:
+        """Every reason, one a line (the page's way: a refusal and what to change are
+        sentences of their own)."""
         return "\n".join(p.message(lang) for p in self.errors) or self.summary(lang)
 
     def reason(self, lang: str) -> str:
@@ -404,6 +409,8 @@ def check_bounds(params: SeatingParams) -> None:
         (params.time_limit is None or 0 < params.time_limit <= MAX_TIME_LIMIT, "time_limit",
          int(MAX_TIME_LIMIT)),
         (all(1 <= t <= MAX_PLAYERS // 10 for t in params.pins.values()), "pins", None),
+        (all(1 <= t <= MAX_PLAYERS // 10 and 0 < len(j) <= 200
+             for t, j in params.table_judges.items()), "table_judges", None),
         (all(1 <= r <= MAX_GAMES * 50 for rs in params.availability.values() for r in rs),
          "availability", None),
     ]
@@ -464,7 +471,7 @@ def run_seating(job: JobView, control: Control) -> Outcome:
                           progress=control.progress)
     except InfeasibleRequest as e:
         hint = SeatingRefused.carrying(e)
-        return Outcome(REFUSED, reason=(hint.reason_ru, hint.reason_en))
+        return Outcome(REFUSED, reason=(hint.lines("ru"), hint.lines("en")))
     doc = to_json(result)
     doc["participants"] = [{"number": i + 1, "id": pl["id"], "nickname": pl["nickname"],
                             "club": pl.get("club")} for i, pl in enumerate(players)]
@@ -619,6 +626,7 @@ class SeatingDesk:
         rules = replace(rules, server_pairs=saved.server_pairs)
         if params.separate_clubs is not None:
             rules = replace(rules, clubs="hard" if params.separate_clubs else "off")
+        check_rules(rules)
         return rules
 
     def _rule_inputs(self, tournament: int, params: SeatingParams, rules: TournamentRules,

@@ -180,6 +180,8 @@ SEATING_BOUND: Final[dict[str, tuple[str, str]]] = {
     "pins": ("стол закрепления — из столов тура", "a pinned table is one of the round's tables"),
     "availability": ("туры доступности — из туров рассадки",
                      "available rounds are rounds of the seating"),
+    "table_judges": ("судья стола — у одного из столов тура",
+                     "a table's judge is at one of the round's tables"),
 }
 
 #: a wrong command line of `mafiatab seating` (`cli.seating.BadCommandLine`, exit 2)

@@ -276,7 +276,9 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
         # the form again, with what was typed and why it was refused
         return render(request, "seating.html", status_code=e.status, published_now=None,
                       typed={k: v[:20_000] for k, v in f.items() if k != "csrf"},
-                      seating_error=e.message(me.lang), **_page_context(svc, d, me, tid, user))
+                      seating_error=(e.lines(me.lang) if isinstance(e, SeatingRefused)
+                                     else e.message(me.lang)),
+                      **_page_context(svc, d, me, tid, user))
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
 
 
@@ -334,7 +336,7 @@ async def seating_swap_post(request: Request, tid: int, me: Who, svc: Svc,
         if e.status == 403:
             return _refusal(request, me, e)
         return render(request, "seating.html", status_code=e.status, published_now=None,
-                      swap_typed=f, swap_error=e.reason(me.lang),
+                      swap_typed=f, swap_error=e.lines(me.lang),
                       **_page_context(svc, d, me, tid, user))
     return render(request, "seating.html", published_now=None, swap_typed=f,
                   swap=preview, **_page_context(svc, d, me, tid, user))
