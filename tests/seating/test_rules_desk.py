@@ -140,6 +140,17 @@ def test_a_swap_shows_every_figure_refuses_a_broken_rule_and_is_audited(
     assert set(detail["before"]) == set(detail["after"])
     with pytest.raises(SeatingRefused):
         desk.swap(tid, 1, a, a, actor="org")
+    # the command line calls the same function: a preview changes nothing
+    from typer.testing import CliRunner
+
+    from mafiatab.cli import app
+
+    url = str(svc.engine.url)
+    shown = CliRunner().invoke(app, ["day", "swap", str(tid), "1", a, b, "--as", "org",
+                                     "--db", url, "--json"])
+    assert shown.exit_code == 0, shown.output
+    assert '"trend"' in shown.output and '"published": true' in shown.output
+    assert [p.id for p in desk.require_job(tid, actor="org").rounds()[0][1]] == after[1]
 
 
 def test_a_server_pair_binds_every_tournament_and_only_the_administrator_sets_it(

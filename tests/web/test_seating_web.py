@@ -122,7 +122,8 @@ def test_generate_publish_judges_see_their_tables(
 
     # the pages show it: metrics, the grid with nicknames, print and download
     html = head.get(f"/t/{cup}/seating").text
-    assert 'id="seating-metrics"' in html and "Ник 7" in html and 'id="hard-violations" data-n="0">все соблюдены<' in html
+    assert 'id="seating-metrics"' in html and "Ник 7" in html
+    assert 'id="hard-violations" data-n="0">все соблюдены<' in html
     printed = head.get(f"/t/{cup}/seating/print?round=1")
     assert printed.status_code == 200 and "@page" in printed.text
     assert printed.text.count('class="ptable"') == 3

@@ -116,8 +116,7 @@ class TournamentRules:
 
 def check_rules(rules: TournamentRules) -> None:
     """Every number and word within its range: refused in words otherwise."""
-    for what, mode, weight in (("clubs", rules.clubs, rules.clubs_weight),
-                               ("teams", rules.teams, rules.teams_weight)):
+    for mode, weight in ((rules.clubs, rules.clubs_weight), (rules.teams, rules.teams_weight)):
         if mode not in SEATING_MODES:
             raise RulesRefused("rules_mode", value=mode[:40])
         if not 1 <= weight <= MAX_WEIGHT:

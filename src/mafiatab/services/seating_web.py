@@ -30,8 +30,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from mafiatab.domain import protocol as model
@@ -40,14 +39,6 @@ from mafiatab.domain.problems import Problem, Reason, Refused, Word
 from mafiatab.services.access import STAFF
 from mafiatab.services.checkin import CheckinService, Reseated
 from mafiatab.services.facade import Services
-from mafiatab.services.seating_figures import Change, compare, figures
-from mafiatab.services.seating_rules import (
-    TournamentRules,
-    check_rules,
-    read_rules,
-    write_rules,
-)
-from mafiatab.services.teams import teams_in
 from mafiatab.services.jobs import (
     BUSY,
     CANCELLED,
@@ -63,7 +54,15 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
+from mafiatab.services.seating_figures import Change, compare, figures
+from mafiatab.services.seating_rules import (
+    TournamentRules,
+    check_rules,
+    read_rules,
+    write_rules,
+)
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
+from mafiatab.services.teams import teams_in
 from mafiatab.storage.models import DRAFT
 from mafiatab.texts.seating import SEATING_BOUND, SEATING_DESK
 
@@ -708,12 +707,12 @@ class SeatingDesk:
         tables = job.rounds()[rnd - 1]
         with self.svc.store.read() as s:
             rules = read_rules(s, tournament)
-        for t, judge in sorted(judges.items()):
-            banned = rules.conflicts_of(judge)
-            for p in tables[t - 1] if 1 <= t <= len(tables) else []:
+        for at, name in sorted(judges.items()):
+            banned = rules.conflicts_of(name)
+            for p in tables[at - 1] if 1 <= at <= len(tables) else []:
                 if p.id in banned:
-                    raise SeatingRefused("desk_judge_conflict", judge=judge, nickname=p.nickname,
-                                         round=number, table=t)
+                    raise SeatingRefused("desk_judge_conflict", judge=name, nickname=p.nickname,
+                                         round=number, table=at)
         existing = {g.table: g for g in self.svc.games.overview(tournament)
                     if g.stage == stage and g.round == number}
         self._require_unstarted(tournament, stage, number, list(existing.values()))
@@ -796,9 +795,9 @@ class SeatingDesk:
                 for k, p in enumerate(table):
                     where[job.players[p].id] = (t, k)
             stage_round = job.stage_round(rnd)
-            for p in (a, b):
-                if p.id not in where:
-                    raise SeatingRefused("desk_swap_not_seated", nickname=p.nickname,
+            for who in (a, b):
+                if who.id not in where:
+                    raise SeatingRefused("desk_swap_not_seated", nickname=who.nickname,
                                          round=stage_round)
             (ta, ka), (tb, kb) = where[a.id], where[b.id]
             after = [[list(tb_) for tb_ in r] for r in rounds]
