@@ -118,7 +118,7 @@ def test_a_swap_shows_every_figure_refuses_a_broken_rule_and_is_audited(
     before = svc.games.head(tid, desk.require_job(tid, actor="org").published[1][0])
     preview = desk.preview_swap(tid, 1, a, b, actor="org")
     assert len(preview.changes) >= 12 and preview.published
-    assert {c.trend for c in preview.changes} <= {"better", "worse", "same"}
+    assert {c.trend for c in preview.changes} <= {"better", "worse", "same", "changed"}
     assert svc.games.head(tid, before.game).number == before.number  # nothing changed
     # p08 to table 1 puts him before judge-a, who declared a conflict with him
     assert "p08" in r1[1]

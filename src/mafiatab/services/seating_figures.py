@@ -25,7 +25,8 @@ from mafiatab.texts.seating import FIGURES
 @dataclass(frozen=True, slots=True)
 class Figure:
     """One figure: its key, its words, its value in words, the jargon (tooltip), and the
-    number that compares two seatings (`lower_better`: a smaller number is better)."""
+    numbers that compare two seatings (`lower_better`: smaller is better; none: the figure
+    only describes, as the histogram, and a change is neither better nor worse)."""
 
     key: str
     label: str
@@ -56,11 +57,11 @@ def figures(request: SeatingRequest, m: Metrics, lang: str) -> list[Figure]:
                _w("fewest_tip", lang), (m.min_meetings,), lower_better=False),
         Figure("never", _w("never", lang), num(m.pairs_never, lang), _w("never_tip", lang),
                (m.pairs_never,)),
-        Figure("mean", _w("mean", lang), num(mu, lang), _w("mean_tip", lang), (0,)),
+        Figure("mean", _w("mean", lang), num(mu, lang), _w("mean_tip", lang), ()),
         Figure("spread", _w("spread", lang),
                _w("spread_value", lang, value=num(m.sum_sq, lang), bound=num(bound, lang)),
                _w("spread_tip", lang), (m.sum_sq,)),
-        Figure("hist", _w("hist", lang), hist, _w("hist_tip", lang), (0,)),
+        Figure("hist", _w("hist", lang), hist, _w("hist_tip", lang), ()),
         Figure("same_seat", _w("same_seat", lang), c(m.most_same_seat, "game", lang),
                _w("same_seat_tip", lang, cells=m.seat_cells_off), (m.most_same_seat,)),
         Figure("seats_off", _w("seats_off", lang), num(m.players_seats_off, lang),
@@ -89,7 +90,8 @@ def figures(request: SeatingRequest, m: Metrics, lang: str) -> list[Figure]:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """A figure before and after a change: `trend` is "better", "worse" or "same"."""
+    """A figure before and after a change: `trend` is "better", "worse", "changed" (a
+    figure that only describes) or "same"."""
 
     key: str
     label: str
@@ -103,7 +105,9 @@ def compare(before: list[Figure], after: list[Figure]) -> list[Change]:
     """Every figure's two values side by side, with whether it got better or worse."""
     out = []
     for a, b in zip(before, after, strict=True):
-        if a.rank == b.rank:
+        if not a.rank:
+            trend = "same" if a.value == b.value else "changed"
+        elif a.rank == b.rank:
             trend = "same"
         else:
             better = b.rank < a.rank if a.lower_better else b.rank > a.rank

@@ -54,7 +54,7 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
-from mafiatab.services.seating_figures import Change, compare, figures
+from mafiatab.services.seating_figures import Change, Figure, compare, figures
 from mafiatab.services.seating_rules import (
     TournamentRules,
     check_rules,
@@ -311,7 +311,7 @@ class SeatingJob:
         return compute_metrics(self.seating_request(), Seating(doc["players"], doc["games"],
                                                        document_rounds(doc)))
 
-    def figures(self, lang: str) -> list[Any]:
+    def figures(self, lang: str) -> list[Figure]:
         """The proposal's figures in words (`services.seating_figures`)."""
         return figures(self.seating_request(), self.metrics(), lang)
 

@@ -242,4 +242,5 @@ SEATING: Final[dict[str, tuple[str, str]]] = {
     "trend_better": ("лучше", "better"),
     "trend_worse": ("хуже", "worse"),
     "trend_same": ("без изменений", "no change"),
+    "trend_changed": ("изменится", "changes"),
 }
