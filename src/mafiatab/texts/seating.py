@@ -51,7 +51,7 @@ SEATING_REQUEST: Final[dict[str, tuple[str, str]]] = {
         "'{rule}' keeps them apart."),
     "seating_group_too_big": (
         "У {group} {members}, а в туре {tables}: за одним из столов их всегда окажется двое.",
-        "{group} has {members} but a round has {tables}: some table always gets two."),
+        "The {group} has {members} but a round has {tables}: some table always gets two."),
     "seating_group_no_fit": (
         "{members} {group} × {games} не разместить по одному за стол: {rounds} × {tables} "
         "дают только {places}.",
