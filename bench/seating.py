@@ -1,7 +1,11 @@
 """Benchmark of the seating generator on every instance of seating.md (five seeds each).
 
-Run on demand: `.venv/bin/python bench/seating.py [--seeds 5] [--only 30/10]`. Prints every
-metric, the bounds, the target and the time, then the median per instance.
+Run on demand: `.venv/bin/python bench/seating.py [--seeds 5] [--only 30/10] [--rules]`.
+Prints every metric, the bounds, the target and the time, then the median per instance.
+With `--rules` every instance also carries the rules an organizer sets (`ruled`): clubs of
+up to three kept apart (hard), teams of four kept apart (soft), three pairs kept apart
+(hard), two pairs avoided and two welcomed (soft), and two players with a judge's conflict
+at one table each (hard): the targets must hold with them.
 """
 
 from __future__ import annotations
@@ -12,7 +16,16 @@ import statistics
 import time
 
 from mafiatab.seating.generate import generate
-from mafiatab.seating.model import build_request, mean_meetings, sum_sq_lower_bound
+from mafiatab.seating.model import (
+    CLUB,
+    TEAM,
+    GroupRule,
+    PairRule,
+    SeatingRequest,
+    build_request,
+    mean_meetings,
+    sum_sq_lower_bound,
+)
 
 INSTANCES = [
     (20, 10, None, "Σm² = 4500, seats perfect; stretch: max 6"),
@@ -27,14 +40,35 @@ INSTANCES = [
 ]
 
 
+def ruled(n: int, r: int, t: int | None, seed: int) -> SeatingRequest:
+    """The instance with an organizer's rules (see the module): deterministic. Hard rules
+    never chain (a kept apart from b, b from c would put a with c in every round at two
+    tables): clubs, hard pairs and the judges' conflicts hold different players; soft rules
+    may share them."""
+    tables = build_request(n, r, t).tables
+    size = min(3, tables)
+    clubs = {p: f"club{p // size}" for p in range(0, 6 * size)}
+    h = n // 2
+    teams = {p: f"team{p // 4}" for p in range(h, min(n, h + 16))}
+    pairs = (PairRule(n - 1, n - 2, True), PairRule(n - 3, n - 4, True),
+             PairRule(n - 5, n - 6, True), PairRule(n - 7, 1, False, 5),
+             PairRule(n - 8, 2, False, 5), PairRule(3, h - 1, False, -3),
+             PairRule(4, h - 2, False, -3))
+    forbidden = {n - 7: frozenset({0}), n - 8: frozenset({tables - 1})}
+    return build_request(n, r, t, seed=seed,
+                         groups=(GroupRule(CLUB, clubs, True), GroupRule(TEAM, teams, False, 5)),
+                         pairs=pairs, forbidden=forbidden)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--only", default="", help="N/R[,N/R...]: only these instances")
+    ap.add_argument("--rules", action="store_true", help="with an organizer's rules")
     args = ap.parse_args()
     header = (
         f"{'N/R':>7} {'seed':>4} {'max':>3} {'#max':>5} {'min':>3} {'#0':>5} {'Σm²':>6} "
-        f"{'S1':>3} {'S2':>3} {'T1':>4} {'hard':>4} {'time':>6}  method"
+        f"{'S1':>3} {'S2':>3} {'T1':>4} {'hard':>4} {'avd':>4} {'wlc':>4} {'time':>6}  method"
     )
     summary = []
     for n, r, t, target in INSTANCES:
@@ -51,7 +85,7 @@ def main() -> None:
         print(header)
         rows = []
         for seed in range(args.seeds):
-            req = build_request(n, r, t, seed=seed)
+            req = ruled(n, r, t, seed) if args.rules else build_request(n, r, t, seed=seed)
             start = time.monotonic()
             res = generate(req, time_limit=55.0 if n <= 100 else 280.0)
             took = time.monotonic() - start
@@ -61,6 +95,7 @@ def main() -> None:
                 f"{n:>3}/{r:<3} {seed:>4} {m.max_meetings:>3} {m.pairs_at_max:>5} "
                 f"{m.min_meetings:>3} {m.pairs_never:>5} {m.sum_sq:>6} {m.seat_cells_off:>3} "
                 f"{m.seat_group_cells_off:>3} {m.table_cells_off:>4} {m.hard_violations:>4} "
+                f"{m.soft_avoided_met:>4} {m.soft_welcome_met:>4} "
                 f"{took:>6.1f}  {res.method}{' (interrupted)' if res.interrupted else ''}",
                 flush=True,
             )

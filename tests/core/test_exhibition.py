@@ -122,3 +122,23 @@ def test_format_1_reads_and_writes_the_exhibition_flag() -> None:
     again = load_tournament(dumps_tournament(t).encode()).tournament
     assert again.exhibition == frozenset({"x1"})
     assert '"exhibition":true' in dumps_tournament(t).replace(" ", "")
+
+
+def test_an_exhibition_member_adds_nothing_to_his_team_in_both_federations() -> None:
+    """docs/rules.md: an exhibition player has no line in the team ranking, so his points
+    count for no team; his team's sums are its ranked members' rows, in both federations."""
+    from mafiatab.domain.teams import Team, team_standings
+
+    for rules in ("fsm", "fiim2018"):
+        games = [game("g1", result="red", first_killed=1, best_move=[4, 6, 8]),
+                 game("g2", result="black", rnd=2, first_killed=3, best_move=[4, 5, 6])]
+        marked = _load(_mark(tournament(rules, games, n_players=10), "p3"))
+        profile = PROFILES[rules]
+        s = compute_standings(marked, profile)
+        rows = {r.player: r for r in s.rows}
+        teams = [Team("a", "А", ("p1", "p2", "p3")), Team("b", "Б", ("p4", "p5"))]
+        got = {t.team: t for t in team_standings(s.rows, teams, profile, TEN)}
+        assert got["a"].sums.total == rows["p1"].total + rows["p2"].total, rules
+        assert got["a"].sums.games == 4  # p3's two games are not his team's
+        assert got["b"].sums.total == rows["p4"].total + rows["p5"].total
+        assert s.exhibition[0].games == 2  # he played them: they are only not his team's

@@ -71,7 +71,7 @@ def test_clubs_pins_and_availability(tmp_path: Path) -> None:
     too_big = tmp_path / "big.json"
     too_big.write_text(json.dumps({str(p): "X" for p in range(1, 5)}))
     out = run("-n", "30", "-r", "3", "--clubs", str(too_big), "--lang", "en")
-    assert out.returncode == 1 and "Club" in out.stderr
+    assert out.returncode == 1 and "The club 'X' has 4 players" in out.stderr
     out = run("-n", "30", "-r", "3", "--availability", "9:1-2", "--lang", "en")
     assert out.returncode == 1 and "Player 9" in out.stderr
 

@@ -83,7 +83,7 @@ def test_generate_publish_judges_see_their_tables(
         cup: int, client_for: Callable[[str], TestClient]) -> None:
     head = client_for("headjudge")
     r = _post(head, f"/api/t/{cup}/seating/generate",
-              {"games": 3, "seed": 5, "pins": {"p07": 2}, **QUICK})
+              {"games": 3, "seed": 5, "pins": {"p07": 2}, "separate_clubs": True, **QUICK})
     assert r.status_code == 202, r.text
     st = _wait(head, cup)
     assert st["state"] == "done", st
@@ -122,7 +122,8 @@ def test_generate_publish_judges_see_their_tables(
 
     # the pages show it: metrics, the grid with nicknames, print and download
     html = head.get(f"/t/{cup}/seating").text
-    assert 'id="seating-metrics"' in html and "Ник 7" in html and 'id="hard-violations">0<' in html
+    assert 'id="seating-metrics"' in html and "Ник 7" in html
+    assert 'id="hard-violations" data-n="0">все соблюдены<' in html
     printed = head.get(f"/t/{cup}/seating/print?round=1")
     assert printed.status_code == 200 and "@page" in printed.text
     assert printed.text.count('class="ptable"') == 3

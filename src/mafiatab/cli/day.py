@@ -7,6 +7,7 @@ line).
     mafiatab day replace T ABSENT RESERVE --as USER
     mafiatab day reseat T --as USER
     mafiatab day teams T [--json]
+    mafiatab day swap T ROUND FIRST SECOND --as USER [--confirm] [--json]
 
 Writes need `--as`: an account that is the tournament's organizer or head judge (the
 audit log names it). Exit codes as everywhere: 1 refused, 2 a wrong command line.
@@ -52,6 +53,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "place": ("Место", "Place"),
     "total": ("Итого", "Total"),
     "no_teams": ("Команд нет.", "No teams."),
+    "figure": ("Показатель", "Figure"),
+    "before": ("Было", "Before"),
+    "after": ("Станет", "After"),
+    "swapped": ("Поменяны местами: {a} и {b}.", "Swapped: {a} and {b}."),
+    "preview": ("Ничего не изменено; чтобы поменять, добавьте --confirm.",
+                "Nothing changed; add --confirm to swap."),
 }
 
 
@@ -178,3 +185,31 @@ def teams_command(tournament: TournamentArg, db: DbOpt = None, lang: LangOpt = "
 
 
 __all__ = ["day_app"]
+
+
+@day_app.command("swap")
+def swap_command(tournament: TournamentArg,
+                 rnd: Annotated[int, typer.Argument(help="The seating's round / тур рассадки")],
+                 first: str, second: str, actor: AsOpt,
+                 confirm: Annotated[bool, typer.Option(
+                     "--confirm", help="Swap (otherwise only show) / поменять")] = False,
+                 db: DbOpt = None, lang: LangOpt = "ru", as_json: JsonOpt = False) -> None:
+    """Swap two players of a seated round: every figure before and after / замена."""
+    from mafiatab.services.seating_web import SeatingDesk
+
+    lang = _lang(lang)
+    with database_errors(lang):
+        svc = open_service(db)
+        tid = svc.tournaments.find_tournament(tournament)
+        desk = SeatingDesk(svc)
+        call = desk.swap if confirm else desk.preview_swap
+        done = call(tid, rnd, first, second, actor=actor, lang=lang)
+    if as_json:
+        print(json.dumps(done.as_json(), ensure_ascii=False, indent=1))
+        return
+    table = Table(_t("figure", lang), _t("before", lang), _t("after", lang))
+    for c in done.changes:
+        table.add_row(c.label, c.before, c.after)
+    out.print(table)
+    out.print(_t("swapped", lang, a=done.first, b=done.second) if confirm
+              else _t("preview", lang))

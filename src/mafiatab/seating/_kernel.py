@@ -37,12 +37,12 @@ def _anneal(
     tab: Any,  # int32[G, N]: table of each player, -1 for a bye
     slot: Any,  # int32[G, N]: index in mem[r, tab] or in byes[r]
     meet: Any,  # int32[N, N]: games shared
-    club: Any,  # int32[N]: club id or -1
+    pm: Any,  # int64[N, N]: cost of one game the pair shares (hard rules and soft weights)
+    fb: Any,  # int64[N, T]: cost of a player at a table (a judge's conflict: hard)
     pin: Any,  # int32[N]: pinned table or -1
     avail: Any,  # bool[G, N]
     up: Any,  # int64[m]: cost change when a pair goes from m to m + 1
     down: Any,  # int64[m]: cost change when a pair goes from m to m - 1
-    hard: int,  # cost of two club-mates at one table
     iters: int,
     temp0: float,
     temp1: float,
@@ -82,30 +82,20 @@ def _anneal(
             t2 = tab[r2, b]
             k2 = slot[r2, b]
             kb2 = slot[r2, a]
-            d = 0
+            d = fb[b, t1] - fb[a, t1] + fb[a, t2] - fb[b, t2]
             # part 1 applied to meet, part 2 evaluated on top of it
             for k in range(size):
                 x = mem[r, t1, k]
                 if x != a:
-                    d += down[meet[a, x]] + up[meet[b, x]]
+                    d += down[meet[a, x]] + up[meet[b, x]] + pm[b, x] - pm[a, x]
                     meet[a, x] -= 1
                     meet[x, a] -= 1
                     meet[b, x] += 1
                     meet[x, b] += 1
-                    if club[x] >= 0:
-                        if club[x] == club[a]:
-                            d -= hard
-                        if club[x] == club[b]:
-                            d += hard
             for k in range(size):
                 y = mem[r2, t2, k]
                 if y != b:
-                    d += down[meet[b, y]] + up[meet[a, y]]
-                    if club[y] >= 0:
-                        if club[y] == club[b]:
-                            d -= hard
-                        if club[y] == club[a]:
-                            d += hard
+                    d += down[meet[b, y]] + up[meet[a, y]] + pm[a, y] - pm[b, y]
             if d <= 0 or _uniform(state) < np.exp(-d / temp):
                 for k in range(size):
                     y = mem[r2, t2, k]
@@ -149,24 +139,14 @@ def _anneal(
             b = mem[r, t2, k2]
             if pin[a] >= 0 or pin[b] >= 0:
                 continue
-            d = 0
+            d = fb[a, t2] - fb[a, t1] + fb[b, t1] - fb[b, t2]
             for k in range(size):
                 x = mem[r, t1, k]
                 if x != a:
-                    d += down[meet[a, x]] + up[meet[b, x]]
-                    if club[x] >= 0:
-                        if club[x] == club[a]:
-                            d -= hard
-                        if club[x] == club[b]:
-                            d += hard
+                    d += down[meet[a, x]] + up[meet[b, x]] + pm[b, x] - pm[a, x]
                 y = mem[r, t2, k]
                 if y != b:
-                    d += down[meet[b, y]] + up[meet[a, y]]
-                    if club[y] >= 0:
-                        if club[y] == club[b]:
-                            d -= hard
-                        if club[y] == club[a]:
-                            d += hard
+                    d += down[meet[b, y]] + up[meet[a, y]] + pm[a, y] - pm[b, y]
             if d <= 0 or _uniform(state) < np.exp(-d / temp):
                 for k in range(size):
                     x = mem[r, t1, k]

@@ -14,7 +14,7 @@ from mafiatab.seating.algebraic import (
     hadamard_seating,
 )
 from mafiatab.seating.metrics import Metrics, compute_metrics
-from mafiatab.seating.model import InfeasibleRequest, Seating, SeatingRequest
+from mafiatab.seating.model import InfeasibleRequest, Seating, SeatingRequest, breaches_word
 from mafiatab.seating.optimize import compose
 from mafiatab.seating.seats import balance_seats, relabel_tables
 
@@ -27,10 +27,6 @@ class Result:
     metrics: Metrics
     method: str
     interrupted: bool
-
-
-def _constrained(request: SeatingRequest) -> bool:
-    return bool(request.clubs or request.pins or request.availability)
 
 
 def generate(
@@ -55,7 +51,7 @@ def generate(
         if start is None:
             method = "search"
     interrupted = False
-    if start is not None and not _constrained(request):
+    if start is not None and not request.constrained:
         tables = start
         if progress is not None:
             progress(1.0, method)
@@ -73,7 +69,8 @@ def generate(
     if metrics.hard_violations:
         # The checks of model.py are necessary conditions only; when the search cannot meet
         # the constraints we refuse rather than hand out a seating that breaks them.
-        raise InfeasibleRequest("seating_constraints_unmet", violations=metrics.hard_violations)
+        raise InfeasibleRequest("seating_constraints_unmet",
+                                which=breaches_word(metrics.hard_by_rule))
     return Result(
         seating=seating,
         metrics=metrics,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from mafiatab.seating.model import TABLE_SIZE, Seating, SeatingRequest
+from mafiatab.seating.model import CONFLICT, PIN, ROUND, TABLE_SIZE, Seating, SeatingRequest
 
 SEAT_GROUPS = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (0, 1, 2, 3, 4), (5, 6, 7, 8, 9)]
 
@@ -22,6 +22,20 @@ class Metrics:
     seat_group_cells_off: int
     table_cells_off: int
     hard_violations: int
+    #: the hard violations per rule (club, team, pair, conflict, pin, round): what a refusal
+    #: names
+    hard_by_rule: dict[str, int] = field(default_factory=dict)
+    #: games shared by pairs a soft rule wants apart (avoid), and by pairs it wants together
+    #: (welcome)
+    soft_avoided_met: int = 0
+    soft_welcome_met: int = 0
+    #: the most games one player plays in one seat, and at one table number
+    most_same_seat: int = 0
+    most_same_table: int = 0
+    #: players with some seat (some seat pair or half, some table) off its share
+    players_seats_off: int = 0
+    players_groups_off: int = 0
+    players_tables_off: int = 0
 
     def as_json(self) -> dict[str, int]:
         """The metrics object of the mafiatab.seating/1 format (histogram kept out)."""
@@ -50,37 +64,56 @@ def compute_metrics(request: SeatingRequest, seating: Seating) -> Metrics:
     seat = [[0] * TABLE_SIZE for _ in range(n)]
     table = [[0] * request.tables for _ in range(n)]
     played = [0] * n
-    hard = 0
+    by_rule: Counter[str] = Counter()
+    rules = request.pair_rules()
     for rnd in seating.rounds:
         seen: set[int] = set()
         for t, players in enumerate(rnd):
             for s, p in enumerate(players):
                 if p in seen:
-                    hard += 1
+                    by_rule[ROUND] += 1
                 seen.add(p)
                 seat[p][s] += 1
                 table[p][t] += 1
                 played[p] += 1
                 if request.pins.get(p, t) != t:
-                    hard += 1
+                    by_rule[PIN] += 1
+                if t in request.forbidden.get(p, ()):
+                    by_rule[CONFLICT] += 1
             for i, a in enumerate(players):
                 for b in players[i + 1 :]:
                     meet[min(a, b), max(a, b)] += 1
-                    if a in request.clubs and request.clubs.get(b) == request.clubs[a]:
-                        hard += 1
-    hard += sum(1 for p in range(n) if played[p] != games)
+    by_rule[ROUND] += sum(1 for p in range(n) if played[p] != games)
+    avoided = welcome = 0
+    for pair, (kind, w) in rules.items():
+        m = meet.get(pair, 0)
+        if kind is not None:
+            by_rule[kind] += m
+        elif w > 0:
+            avoided += m
+        elif w < 0:
+            welcome += m
+    hard = sum(by_rule.values())
     values = [meet.get((i, j), 0) for i in range(n) for j in range(i + 1, n)]
     hist = Counter(values)
     mx, mn = max(values), min(values)
     seat_off = sum(1 for p in range(n) for s in range(TABLE_SIZE) if _off(seat[p][s], games, 10))
+    players_seats = sum(1 for p in range(n)
+                        if any(_off(seat[p][s], games, 10) for s in range(TABLE_SIZE)))
     group_off = 0
+    players_groups = 0
     for p in range(n):
+        mine = 0
         for grp in SEAT_GROUPS:
             c = sum(seat[p][s] for s in grp)
-            group_off += _off(c, games * len(grp), TABLE_SIZE)
+            mine += _off(c, games * len(grp), TABLE_SIZE)
+        group_off += mine
+        players_groups += mine > 0
     table_off = sum(
         1 for p in range(n) for t in range(request.tables) if _off(table[p][t], games, request.tables)
     )
+    players_tables = sum(1 for p in range(n) if any(
+        _off(table[p][t], games, request.tables) for t in range(request.tables)))
     return Metrics(
         max_meetings=mx,
         pairs_at_max=hist[mx],
@@ -92,4 +125,12 @@ def compute_metrics(request: SeatingRequest, seating: Seating) -> Metrics:
         seat_group_cells_off=group_off,
         table_cells_off=table_off,
         hard_violations=hard,
+        hard_by_rule={k: v for k, v in sorted(by_rule.items()) if v},
+        soft_avoided_met=avoided,
+        soft_welcome_met=welcome,
+        most_same_seat=max((max(row) for row in seat), default=0),
+        most_same_table=max((max(row) for row in table), default=0),
+        players_seats_off=players_seats,
+        players_groups_off=players_groups,
+        players_tables_off=players_tables,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from mafiatab import i18n
 from mafiatab.domain.problems import Problem, Refused, Word
@@ -52,13 +52,50 @@ def require_generator() -> None:
                                 command=extras.install_command("seating"))
 
 
+#: the kinds of rule that keep two players apart (or bring them together); a hard rule's
+#: breaches are counted per kind, so a refusal names the rule
+CLUB: Final = "club"
+TEAM: Final = "team"
+PAIR: Final = "pair"
+#: a judge's conflict keeps a player away from the table that judge judges
+CONFLICT: Final = "conflict"
+PIN: Final = "pin"
+ROUND: Final = "round"  # a player twice in a round, or not R games: never the organizer's doing
+
+
+@dataclass(frozen=True)
+class PairRule:
+    """Two players and what to do when they share a table: `hard` never lets them (the
+    seating is refused when it cannot be met), otherwise every game they share costs
+    `weight` (positive: keep them apart when it is cheap; negative: bring them together)."""
+
+    a: int
+    b: int
+    hard: bool
+    weight: int = 0
+    rule: str = PAIR
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    """Players of one group (a club, a team) kept apart: any two members sharing a table
+    is a pair rule of the group's kind."""
+
+    rule: str
+    members: dict[int, str]
+    hard: bool
+    weight: int = 0
+
+
 @dataclass(frozen=True)
 class SeatingRequest:
     """What the organizer asks for.
 
     `clubs[p]` is a club id (players sharing one must never share a table), `pins[p]` the table
     player p must sit at whenever p plays, `availability[p]` the rounds p can come to (players
-    not listed can come to every round).
+    not listed can come to every round). `groups` keeps clubs or teams apart as hard or soft
+    rules, `pairs` two named players; `forbidden[p]` the tables p must never sit at (the
+    tables of judges he has a conflict with).
     """
 
     players: int
@@ -69,6 +106,9 @@ class SeatingRequest:
     clubs: dict[int, str] = field(default_factory=dict)
     pins: dict[int, int] = field(default_factory=dict)
     availability: dict[int, frozenset[int]] = field(default_factory=dict)
+    groups: tuple[GroupRule, ...] = ()
+    pairs: tuple[PairRule, ...] = ()
+    forbidden: dict[int, frozenset[int]] = field(default_factory=dict)
 
     @property
     def byes_per_round(self) -> int:
@@ -77,6 +117,40 @@ class SeatingRequest:
     def available(self, player: int, rnd: int) -> bool:
         avail = self.availability.get(player)
         return avail is None or rnd in avail
+
+    def all_groups(self) -> list[GroupRule]:
+        """`clubs` (the hard club rule of the command line) and the other groups."""
+        extra = [GroupRule(CLUB, dict(self.clubs), True)] if self.clubs else []
+        return extra + list(self.groups)
+
+    def pair_rules(self) -> dict[tuple[int, int], tuple[str | None, int]]:
+        """(a, b) with a < b → (the hard rule's kind or None, the soft weight per shared
+        game): every group and pair rule folded into one table."""
+        out: dict[tuple[int, int], tuple[str | None, int]] = {}
+
+        def add(a: int, b: int, hard: bool, weight: int, rule: str) -> None:
+            if a == b:
+                return
+            key = (min(a, b), max(a, b))
+            kind, w = out.get(key, (None, 0))
+            out[key] = (kind or (rule if hard else None), w + (0 if hard else weight))
+
+        for g in self.all_groups():
+            by: dict[str, list[int]] = {}
+            for p, name in g.members.items():
+                by.setdefault(name, []).append(p)
+            for ps in by.values():
+                for i, a in enumerate(ps):
+                    for b in ps[i + 1:]:
+                        add(a, b, g.hard, g.weight, g.rule)
+        for r in self.pairs:
+            add(r.a, r.b, r.hard, r.weight, r.rule)
+        return out
+
+    @property
+    def constrained(self) -> bool:
+        return bool(self.clubs or self.pins or self.availability or self.groups or self.pairs
+                    or self.forbidden)
 
 
 @dataclass
@@ -109,6 +183,9 @@ def build_request(
     clubs: dict[int, str] | None = None,
     pins: dict[int, int] | None = None,
     availability: dict[int, frozenset[int]] | None = None,
+    groups: tuple[GroupRule, ...] = (),
+    pairs: tuple[PairRule, ...] = (),
+    forbidden: dict[int, frozenset[int]] | None = None,
 ) -> SeatingRequest:
     """Check the numbers and the constraints; raise InfeasibleRequest with the reason."""
     if players < TABLE_SIZE:
@@ -136,6 +213,9 @@ def build_request(
         clubs=dict(clubs or {}),
         pins=dict(pins or {}),
         availability={p: frozenset(r) for p, r in (availability or {}).items()},
+        groups=tuple(groups),
+        pairs=tuple(pairs),
+        forbidden={p: frozenset(t) for p, t in (forbidden or {}).items() if t},
     )
     _check_constraints(req)
     return req
@@ -164,7 +244,7 @@ def _check_constraints(req: SeatingRequest) -> None:
         if here < TABLE_SIZE * t:
             raise InfeasibleRequest("seating_round_few", round=r + 1,
                                     here=counted(here, "player"), need=TABLE_SIZE * t)
-    # Pins: at most 10 per table in a round, never two club-mates at one table.
+    # Pins: at most 10 per table in a round.
     for tb in range(t):
         pinned = [p for p, x in req.pins.items() if x == tb]
         for r in range(g):
@@ -173,35 +253,78 @@ def _check_constraints(req: SeatingRequest) -> None:
                 k = len(at_table)
                 raise InfeasibleRequest("seating_pinned_many", table=tb + 1,
                                         pinned=counted(k, "player"), size=TABLE_SIZE)
-        if req.byes_per_round == 0:
-            seen: dict[str, int] = {}
-            for p in pinned:
-                club = req.clubs.get(p)
-                if club is None:
-                    continue
-                if club in seen:
-                    raise InfeasibleRequest("seating_pinned_clubmates", first=seen[club] + 1,
-                                            second=p + 1, club=club, table=tb + 1)
-                seen[club] = p
-    # Clubs: at most one member per table in a round.
-    members: dict[str, list[int]] = {}
-    for p, club in req.clubs.items():
-        members.setdefault(club, []).append(p)
-    for club, ps in members.items():
-        if req.byes_per_round == 0 and len(ps) > t:
-            raise InfeasibleRequest("seating_club_too_big", club=club,
-                                    members=counted(len(ps), "player"), tables=t)
-        if len(ps) * req.games > t * g:
-            raise InfeasibleRequest("seating_club_no_fit", club=club,
-                                    members=counted(len(ps), "player"),
-                                    games=counted(req.games, "game"), rounds=g, tables=t)
-        for r in range(g):
-            must = [
-                p for p in ps if req.byes_per_round == 0 and req.available(p, r)
-            ]
-            if len(must) > t:
-                raise InfeasibleRequest("seating_club_round", club=club, round=r + 1,
-                                        members=counted(len(must), "player"), tables=t)
+    for p, tables in req.forbidden.items():
+        if not 0 <= p < n:
+            raise InfeasibleRequest("seating_no_such_player", player=p + 1, n=n)
+        if p in req.pins and req.pins[p] in tables:
+            raise InfeasibleRequest("seating_pin_forbidden", player=p + 1,
+                                    table=req.pins[p] + 1)
+        if all(x in tables for x in range(t)):
+            raise InfeasibleRequest("seating_all_forbidden", player=p + 1)
+    # Two players who must not meet, both pinned to one table (with no byes both play it).
+    for (a, b), (kind, _w) in req.pair_rules().items():
+        if kind is None or req.byes_per_round or a not in req.pins:
+            continue
+        if req.pins.get(b) == req.pins[a]:
+            raise InfeasibleRequest("seating_pinned_apart", first=a + 1, second=b + 1,
+                                    rule=rule_word(kind), table=req.pins[a] + 1)
+    # A hard group: at most one member per table in a round.
+    for grp in req.all_groups():
+        if not grp.hard:
+            continue
+        members: dict[str, list[int]] = {}
+        for p, name in grp.members.items():
+            if not 0 <= p < n:
+                raise InfeasibleRequest("seating_no_such_player", player=p + 1, n=n)
+            members.setdefault(name, []).append(p)
+        for name, ps in members.items():
+            group = group_word(grp.rule, name)
+            if req.byes_per_round == 0 and len(ps) > t:
+                raise InfeasibleRequest("seating_group_too_big", group=group,
+                                        rule=rule_word(grp.rule),
+                                        members=counted(len(ps), "player"),
+                                        tables=counted(t, "table"))
+            if len(ps) * req.games > t * g:
+                raise InfeasibleRequest("seating_group_no_fit", group=group,
+                                        rule=rule_word(grp.rule),
+                                        members=counted(len(ps), "player"),
+                                        games=counted(req.games, "game"),
+                                        places=counted(t * g, "seat"),
+                                        rounds=counted(g, "round"), tables=counted(t, "table"))
+            for r in range(g):
+                must = [p for p in ps if req.byes_per_round == 0 and req.available(p, r)]
+                if len(must) > t:
+                    raise InfeasibleRequest("seating_group_round", group=group, round=r + 1,
+                                            rule=rule_word(grp.rule),
+                                            members=counted(len(must), "player"),
+                                            tables=counted(t, "table"))
+
+
+def rule_word(kind: str) -> Word:
+    """A hard rule's name, as a refusal's parameter."""
+    from mafiatab.texts.seating import RULE_NAMES
+
+    ru, en = RULE_NAMES[kind]
+    return Word(kind, ru, en)
+
+
+def breaches_word(by_rule: dict[str, int]) -> Word:
+    """«одноклубники за одним столом — 3; …»: the hard rules a seating breaks, as a
+    refusal's parameter (its code lists the rules' kinds)."""
+    from mafiatab.texts.seating import RULE_BREACHES
+
+    items = sorted((k, v) for k, v in by_rule.items() if v)
+    ru = "; ".join(RULE_BREACHES[k][0].format(n=v) for k, v in items)
+    en = "; ".join(RULE_BREACHES[k][1].format(n=v) for k, v in items)
+    return Word(",".join(k for k, _v in items), ru, en)
+
+
+def group_word(kind: str, name: str) -> Word:
+    """«клуба «Полночь»» / "club 'Midnight'": the group a refusal speaks of."""
+    from mafiatab.texts.seating import GROUP_OF
+
+    ru, en = GROUP_OF[kind]
+    return Word(name, ru.format(name=name), en.format(name=name))
 
 
 def sum_sq_lower_bound(players: int, games: int, tables: int, rounds: int) -> int:

@@ -121,14 +121,16 @@ def lex_key(meet: IntArray, objective: Objective) -> tuple[int, ...]:
     return (*above, zeros if objective.zero_first else 0, sq, zeros)
 
 
-def lex_table(request: SeatingRequest, objective: Objective) -> tuple[NDArray[np.int64], int]:
-    """f(m) and the club weight such that the sign of any one move's cost change is the sign
-    of its change of `lex_key` (one move changes at most MOVE_PAIRS pairs by one): each term's
-    weight exceeds the largest change all lower terms can make together. Levels more than
-    about four above the cap share one weight (the annealing never leaves pairs there)."""
+def lex_table(request: SeatingRequest, objective: Objective,
+              soft: int = 0) -> tuple[NDArray[np.int64], int]:
+    """f(m) and the hard rules' weight such that the sign of any one move's cost change is
+    the sign of its change of `lex_key` (one move changes at most MOVE_PAIRS pairs by one):
+    each term's weight exceeds the largest change all lower terms can make together. Levels
+    more than about four above the cap share one weight (the annealing never leaves pairs
+    there). Soft rules (`soft`: the largest cost of one shared game) count with Σm²."""
     size = request.games + 3
     d = MOVE_PAIRS
-    sq_span = d * (2 * size + 1)
+    sq_span = d * (2 * size + 1) + d * soft
     w_zero = sq_span + 1 if objective.zero_first else 0
     lower = sq_span + d * w_zero
     top = 2**36
@@ -157,22 +159,61 @@ def cost_table(
     return f
 
 
-def _club_ids(request: SeatingRequest) -> IntArray:
-    ids: dict[str, int] = {}
-    club = np.full(request.players, -1, dtype=np.int32)
-    for p, name in request.clubs.items():
-        club[p] = ids.setdefault(name, len(ids))
-    return club
+#: the cost of one shared game per point of a soft rule's weight, in units of m² (a pair
+#: going from m to m + 1 games costs 2m + 1): weight 1 is a nudge, weight 10 a strong push
+SOFT_UNIT = 2
 
 
-def _hard_violations(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
+@dataclass(frozen=True)
+class Rules:
+    """The request's rules as the search's arrays: `hard[a, b]` 1 when a and b must never
+    share a table, `soft[a, b]` the cost of one game they share (negative: wanted),
+    `banned[p, t]` 1 when p must never sit at table t."""
+
+    hard: NDArray[np.int64]
+    soft: NDArray[np.int64]
+    banned: NDArray[np.int64]
+
+    def pair_costs(self, weight: int) -> NDArray[np.int64]:
+        return np.asarray(self.hard * weight + self.soft, dtype=np.int64)
+
+    def table_costs(self, weight: int) -> NDArray[np.int64]:
+        return np.asarray(self.banned * weight, dtype=np.int64)
+
+    @property
+    def soft_span(self) -> int:
+        return int(np.abs(self.soft).max()) if self.soft.size else 0
+
+
+def rules_of(request: SeatingRequest) -> Rules:
+    n, t = request.players, request.tables
+    hard = np.zeros((n, n), dtype=np.int64)
+    soft = np.zeros((n, n), dtype=np.int64)
+    for (a, b), (kind, w) in request.pair_rules().items():
+        if kind is not None:
+            hard[a, b] = hard[b, a] = 1
+        elif w:
+            soft[a, b] = soft[b, a] = w * SOFT_UNIT
+    banned = np.zeros((n, t), dtype=np.int64)
+    for p, tables in request.forbidden.items():
+        for x in tables:
+            if 0 <= x < t:
+                banned[p, x] = 1
+    return Rules(hard, soft, banned)
+
+
+def _breaches(rules: Rules, tables: list[list[list[int]]]) -> tuple[int, int]:
+    """(hard breaches: pairs kept apart sharing a game, players at banned tables; the soft
+    rules' cost)."""
     bad = 0
+    soft = 0
     for rnd in tables:
         for t, table in enumerate(rnd):
-            clubs = [request.clubs[p] for p in table if p in request.clubs]
-            bad += len(clubs) - len(set(clubs))
-            bad += sum(1 for p in table if request.pins.get(p, t) != t)
-    return bad
+            idx = np.array(table)
+            bad += int(rules.hard[np.ix_(idx, idx)].sum()) // 2
+            soft += int(rules.soft[np.ix_(idx, idx)].sum()) // 2
+            bad += int(rules.banned[idx, t].sum())
+    return bad, soft
 
 
 def play_schedule(request: SeatingRequest, rng: np.random.Generator) -> NDArray[np.bool_]:
@@ -278,6 +319,7 @@ def _make_run(
     f: NDArray[np.int64],
     hard: int,
     state: NDArray[np.uint64],
+    rules: Rules,
 ) -> _Run:
     g, n = request.rounds, request.players
     tab = np.full((g, n), -1, dtype=np.int32)
@@ -292,7 +334,8 @@ def _make_run(
     tables = _as_lists(mem)
     meet = meeting_matrix(request, tables)
     iu = np.triu_indices(n, 1)
-    cost0 = int(f[meet[iu]].sum()) + hard * _club_pairs(request, tables)
+    bad, soft = _breaches(rules, tables)
+    cost0 = int(f[meet[iu]].sum()) + hard * bad + soft
     return _Run(
         mem=mem.copy(),
         byes=byes.copy(),
@@ -312,17 +355,6 @@ def _seed_state(seed: int) -> NDArray[np.uint64]:
 
 def _as_lists(mem: IntArray) -> list[list[list[int]]]:
     return [[list(map(int, tb)) for tb in rnd] for rnd in mem]
-
-
-def _club_pairs(request: SeatingRequest, tables: list[list[list[int]]]) -> int:
-    bad = 0
-    for rnd in tables:
-        for table in rnd:
-            clubs = [request.clubs[p] for p in table if p in request.clubs]
-            for c in set(clubs):
-                k = clubs.count(c)
-                bad += k * (k - 1) // 2
-    return bad
 
 
 def default_iterations(request: SeatingRequest) -> int:
@@ -352,7 +384,8 @@ class Phase:
 
 
 def plan(
-    request: SeatingRequest, objective: Objective, total: int, temp0: float = TEMP_START
+    request: SeatingRequest, objective: Objective, total: int, temp0: float = TEMP_START,
+    soft: int = 0,
 ) -> list[Phase]:
     """Anneal, descend exactly, then RESTARTS × (reheat the best, descend): see the module."""
     # Sparse instances (μ < SPARSE_MU) keep the small weight: there, with m ≤ 2, fewer
@@ -360,7 +393,7 @@ def plan(
     sparse = mean_meetings(request.players, request.games) < SPARSE_MU
     zero = ZERO_FIRST_WEIGHT if objective.zero_first and not sparse else ZERO_WEIGHT
     smooth = cost_table(request, objective.cap, CAP_WEIGHT, CAP_BASE, zero)
-    lex, lex_hard = lex_table(request, objective)
+    lex, lex_hard = lex_table(request, objective, soft)
     descent = max(1, int(total * DESCENT_SHARE))
     phases = [
         Phase(smooth, HARD, temp0, TEMP_END, total, False),
@@ -374,9 +407,15 @@ def plan(
     return phases
 
 
-def _key(request: SeatingRequest, objective: Objective, mem: IntArray) -> tuple[int, ...]:
+def _key(request: SeatingRequest, objective: Objective, mem: IntArray,
+         rules: Rules) -> tuple[int, ...]:
+    """Hard breaches first, then the lexicographic key with the soft rules' cost added to
+    its Σm² term (the two are in the same units)."""
     tables = _as_lists(mem)
-    return (_club_pairs(request, tables), *lex_key(meeting_matrix(request, tables), objective))
+    bad, soft = _breaches(rules, tables)
+    key = list(lex_key(meeting_matrix(request, tables), objective))
+    key[-2] += soft
+    return (bad, *key)
 
 
 def compose(
@@ -396,8 +435,9 @@ def compose(
     total = iterations if iterations is not None else default_iterations(request)
     objective = objective_for(request)
     # A construction is already good: anneal it gently instead of melting it.
-    phases = plan(request, objective, total, TEMP_START if start is None else 0.3)
-    club = _club_ids(request)
+    rules = rules_of(request)
+    phases = plan(request, objective, total, TEMP_START if start is None else 0.3,
+                  rules.soft_span)
     pin = np.full(request.players, -1, dtype=np.int32)
     for p, t in request.pins.items():
         pin[p] = t
@@ -417,7 +457,8 @@ def compose(
         else:
             mem, byes = random_start(request, rng)
         run_list.append(
-            _make_run(request, mem, byes, first.f, first.hard, _seed_state(request.seed * 1000 + i))
+            _make_run(request, mem, byes, first.f, first.hard,
+                      _seed_state(request.seed * 1000 + i), rules)
         )
 
     grand = sum(ph.iters for ph in phases)
@@ -428,38 +469,42 @@ def compose(
 
     # The best seating by the lexicographic key over all runs and phases: a reheat minimises
     # the smooth cost, which may prefer a seating the key ranks lower, so it is kept apart.
-    champion = (_key(request, objective, run_list[0].best_mem), run_list[0].best_mem.copy(),
+    champion = (_key(request, objective, run_list[0].best_mem, rules),
+                run_list[0].best_mem.copy(),
                 run_list[0].best_byes.copy())
     # `champion` is updated at the end of every phase (and at a stop).
 
     def update_champion() -> None:
         nonlocal champion
         for run in run_list:  # ties go to the lower index: no dependence on thread timing
-            key = _key(request, objective, run.best_mem)
+            key = _key(request, objective, run.best_mem, rules)
             if key < champion[0]:
                 champion = (key, run.best_mem.copy(), run.best_byes.copy())
 
     for phase in phases:
         if phase.restart:
             run_list = [
-                _make_run(request, champion[1], champion[2], phase.f, phase.hard, run.state)
+                _make_run(request, champion[1], champion[2], phase.f, phase.hard, run.state,
+                          rules)
                 for run in run_list
             ]
         up = np.zeros_like(phase.f)
         down = np.zeros_like(phase.f)
         up[:-1] = phase.f[1:] - phase.f[:-1]
         down[1:] = phase.f[:-1] - phase.f[1:]
+        pm, fb = rules.pair_costs(phase.hard), rules.table_costs(phase.hard)
         chunks = max(1, min(400, phase.iters // 500_000))
         per = max(1, phase.iters // chunks)
 
         def work(run: _Run, c: int, ph: Phase = phase, up: NDArray[np.int64] = up,
-                 down: NDArray[np.int64] = down, chunks: int = chunks, per: int = per) -> None:
+                 down: NDArray[np.int64] = down, chunks: int = chunks, per: int = per,
+                 pm: NDArray[np.int64] = pm, fb: NDArray[np.int64] = fb) -> None:
             ratio = ph.temp1 / ph.temp0
             lo = ph.temp0 * ratio ** (c / chunks)
             hi = ph.temp0 * ratio ** ((c + 1) / chunks)
             anneal(
-                run.mem, run.byes, run.tab, run.slot, run.meet, club, pin, avail, up, down,
-                ph.hard, per, lo, hi, run.state, run.cost, run.best_mem, run.best_byes,
+                run.mem, run.byes, run.tab, run.slot, run.meet, pm, fb, pin, avail, up, down,
+                per, lo, hi, run.state, run.cost, run.best_mem, run.best_byes,
             )
 
         with ThreadPoolExecutor(max_workers=max(1, runs)) as pool:
@@ -475,14 +520,15 @@ def compose(
                 done += per
                 # Mid-phase the champion is left alone: a hot annealing passes by seatings the
                 # key likes (no outlier yet) that are poor starts for what follows.
-                leader = min(run_list, key=lambda run: _key(request, objective, run.best_mem))
+                leader = min(run_list,
+                             key=lambda run: _key(request, objective, run.best_mem, rules))
                 if progress is not None:
                     progress(min(1.0, done / grand), _describe(request, leader.best_mem))
                 if interrupted or time.monotonic() - t_start > time_limit:
                     interrupted = interrupted or done < grand
                     stop = True
                     break
-                if _is_perfect(request, leader.best_mem):
+                if _is_perfect(request, leader.best_mem, rules):
                     stop = True
                     break
         update_champion()
@@ -493,10 +539,11 @@ def compose(
     return Composition(tables=tables, interrupted=interrupted)
 
 
-def _is_perfect(request: SeatingRequest, mem: IntArray) -> bool:
-    """No pair twice and no club clash: nothing left to improve."""
+def _is_perfect(request: SeatingRequest, mem: IntArray, rules: Rules) -> bool:
+    """No pair twice, no hard rule broken, no soft rule to weigh: nothing left to improve."""
     meet = meeting_matrix(request, _as_lists(mem))
-    return int(meet.max()) <= 1 and _club_pairs(request, _as_lists(mem)) == 0
+    bad, _soft = _breaches(rules, _as_lists(mem))
+    return int(meet.max()) <= 1 and bad == 0 and not rules.soft.any()
 
 
 def _describe(request: SeatingRequest, mem: IntArray) -> str:

@@ -80,6 +80,9 @@ def _relabel_exact(
             pinned = {request.pins[p] for p in table if p in request.pins}
             for lab in pinned:
                 model.add(y[r, t, lab] == 1)  # two different pins at one table: infeasible
+            for lab in {x for p in table for x in request.forbidden.get(p, ())}:
+                if 0 <= lab < t_n:
+                    model.add(y[r, t, lab] == 0)  # a judge's conflict: never that number
             for p in table:
                 at.setdefault(p, []).append((r, t))
         for lab in range(t_n):
@@ -120,6 +123,9 @@ def _relabel_greedy(
         for t in range(t_n):
             fixed[r, t] = any(int(p) in request.pins for p in members[r, t])
     free_player = np.array([p not in request.pins for p in range(n)])
+    banned = np.zeros((n, t_n), dtype=bool)  # a judge's conflict: never that number
+    for p, xs in request.forbidden.items():
+        banned[p, [x for x in xs if 0 <= x < t_n]] = True
     count = np.zeros((n, t_n), dtype=np.int64)
     for r in range(g):
         for t in range(t_n):
@@ -136,6 +142,9 @@ def _relabel_greedy(
             for t1 in range(t_n):
                 for t2 in range(t1 + 1, t_n):
                     if fixed[r, t1] or fixed[r, t2]:
+                        continue
+                    if (banned[members[r, t1], label[r, t2]].any()
+                            or banned[members[r, t2], label[r, t1]].any()):
                         continue
                     who = np.concatenate((members[r, t1], members[r, t2]))
                     before = off(count, who)

@@ -31,7 +31,9 @@ Who holds what:
 * `videos`: games' videos and the timecodes of their events;
 * `photos`: players' photos for the overlay (staff, or the player his own);
 * `registrations`: sign-ups, the waiting list, the organizer's decisions, the calendar;
-* `awards`: the head judge's MVP and best by role.
+* `awards`: the head judge's MVP and best by role;
+* `seating_rules`: what a seating keeps apart or together (clubs, teams, pairs, judges'
+  conflicts), per tournament and on the whole server.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from mafiatab.services.registration import Registrations
 from mafiatab.services.replacements import Replacements
 from mafiatab.services.roster import Roster
 from mafiatab.services.screens import ScreenService
+from mafiatab.services.seating_rules import SeatingRulesService
 from mafiatab.services.setup import TournamentSetup
 from mafiatab.services.standings import StandingsBoard
 from mafiatab.services.store import Store
@@ -98,6 +101,7 @@ class Services:
         #: `limits`: where the public sign-ups are counted (the app passes its sign-in
         #: limits' storage, shared by its processes; default: this process's memory)
         self.registrations = Registrations(self.store, limits)
+        self.seating_rules = SeatingRulesService(self.store)
 
 
 __all__ = ["Services"]

@@ -428,6 +428,13 @@ class Jobs:
             self._changed()
         return changed
 
+    def replace_result(self, job: int, result: dict[str, Any]) -> None:
+        """A finished job's result changed by hand (a seating's swap of two players)."""
+        with self.store.write() as s:
+            row = s.scalar(select(db.Job).where(db.Job.id == job).with_for_update())
+            if row is not None:
+                row.result = result
+
     def publish_mark(self, job: int, key: str, value: Any) -> None:
         """Note what was done with a finished job's result (a seating: a round's games)."""
         with self.store.write() as s:

@@ -779,3 +779,59 @@ class Award(Base):
     player_code: Mapped[str] = mapped_column(String(100))
     named_by: Mapped[str] = mapped_column(String(200))
     named_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+# --- seating rules (migration 0019) -----------------------------------------------------------
+
+#: how a group (club, team) is kept apart: not at all, when it costs little, always
+SEATING_MODES: Final = ("off", "soft", "hard")
+#: a pair's policy: never at one table, rather not, rather together
+PAIR_POLICIES: Final = ("apart", "avoid", "welcome")
+
+
+class SeatingRules(Base):
+    """A tournament's seating rules for groups: clubs (off by default: in a small city one
+    club is half the field) and teams, each off, soft with a weight, or hard."""
+
+    __tablename__ = "seating_rules"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    clubs: Mapped[str] = mapped_column(String(10), default="off")
+    clubs_weight: Mapped[int] = mapped_column(Integer, default=5)
+    teams: Mapped[str] = mapped_column(String(10), default="soft")
+    teams_weight: Mapped[int] = mapped_column(Integer, default=5)
+    updated_by: Mapped[str | None] = mapped_column(String(200))
+
+
+class SeatingPair(Base):
+    """Two people and a policy for their meetings: in one tournament, or (no tournament) in
+    every tournament of the server. People, not tournament codes: a server-wide rule follows
+    them from tournament to tournament."""
+
+    __tablename__ = "seating_pairs"
+    __table_args__ = (Index("ix_seating_pairs_tournament_id", "tournament_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"))
+    first_person: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    second_person: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    policy: Mapped[str] = mapped_column(String(10))
+    #: a soft policy's weight (1–10); an `apart` pair is hard and ignores it
+    weight: Mapped[int] = mapped_column(Integer, default=5)
+    made_by: Mapped[str] = mapped_column(String(200))
+
+
+class SeatingConflict(Base):
+    """A judge who must not judge a player (a relative, a clubmate, a quarrel): the seating
+    keeps the player off the judge's tables, publishing refuses to give him the table."""
+
+    __tablename__ = "seating_conflicts"
+    __table_args__ = (UniqueConstraint("tournament_id", "judge", "player_code"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    judge: Mapped[str] = mapped_column(String(200))
+    player_code: Mapped[str] = mapped_column(String(100))
+    made_by: Mapped[str] = mapped_column(String(200))

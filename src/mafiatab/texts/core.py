@@ -143,4 +143,5 @@ NOUNS: dict[str, tuple[tuple[str, str, str], tuple[str, str]]] = {
     "stage": (("стадия", "стадии", "стадий"), ("stage", "stages")),
     "seat": (("место", "места", "мест"), ("seat", "seats")),
     "minute": (("минута", "минуты", "минут"), ("minute", "minutes")),
+    "time": (("раз", "раза", "раз"), ("time", "times")),
 }

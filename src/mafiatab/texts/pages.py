@@ -194,4 +194,53 @@ SEATING: Final[dict[str, tuple[str, str]]] = {
     "seat": ("Место", "Seat"),
     "player": ("Игрок", "Player"),
     "stage_round": ("тур стадии {n}", "stage round {n}"),
+    "rules": ("Правила рассадки", "Seating rules"),
+    "rules_hint": ("Жёсткое правило не нарушается никогда: если его нельзя соблюсти, рассадка "
+                   "не составится и страница скажет почему. Мягкое соблюдается, когда это "
+                   "почти ничего не стоит; вес 1–10 — насколько оно важно.",
+                   "A hard rule is never broken: when it cannot be kept, no seating is made "
+                   "and the page says why. A soft rule is kept when it costs little; its "
+                   "weight 1–10 says how much it matters."),
+    "clubs_rule": ("Разводить одноклубников", "Keep club-mates apart"),
+    "teams_rule": ("Разводить игроков одной команды", "Keep teammates apart"),
+    "mode_off": ("не разводить", "do not keep apart"),
+    "mode_soft": ("по возможности (мягко)", "when possible (soft)"),
+    "mode_hard": ("всегда (жёстко)", "always (hard)"),
+    "weight": ("вес", "weight"),
+    "pairs_rules": ("Пары игроков", "Pairs of players"),
+    "pairs_hint": ("по строке: Альфа, Бета: развести | избегать 3 | вместе 2",
+                   "one a line: Alpha, Beta: apart | avoid 3 | together 2"),
+    "server_pairs": ("Правила всего сервера (задаёт администратор)",
+                     "The server's rules (set by the administrator)"),
+    "conflicts": ("Конфликты судей (судья: игрок)", "Judges' conflicts (judge: player)"),
+    "conflicts_hint": ("по строке: судья: игрок — судья не судит этого игрока",
+                       "one a line: judge: player — the judge never judges that player"),
+    "table_judges": ("Судьи столов на всю стадию (стол: судья)",
+                     "Judges of the tables through the stage (table: judge)"),
+    "table_judges_hint": ("по строке: 1: судья", "one a line: 1: judge"),
+    "figures": ("Насколько ровная рассадка", "How even the seating is"),
+    "swap": ("Поменять двух игроков местами", "Swap two players"),
+    "swap_hint": ("Игроки тура меняются столами и местами. Сначала страница покажет, как "
+                  "изменятся показатели рассадки; менять или нет — решаете вы. Опубликованный "
+                  "тур можно менять, пока протоколы его столов не начаты.",
+                  "Two players of a round swap tables and seats. The page first shows how the "
+                  "seating's figures change; you decide. A published round can change until "
+                  "its tables' protocols start."),
+    "swap_first": ("Первый игрок", "First player"),
+    "swap_second": ("Второй игрок", "Second player"),
+    "swap_preview": ("Показать, что изменится", "Show what changes"),
+    "swap_confirm": ("Поменять", "Swap"),
+    "swap_where": ("Тур {r}: {a} (стол {ta}, место {sa}) ⇄ {b} (стол {tb}, место {sb}).",
+                   "Round {r}: {a} (table {ta}, seat {sa}) ⇄ {b} (table {tb}, seat {sb})."),
+    "swap_published": ("Тур опубликован: протоколы его столов изменятся тоже.",
+                       "The round is published: its tables' protocols change too."),
+    "swap_done_round": ("Замена в туре {r} сделана; показатели ниже — уже после неё.",
+                        "The swap in round {r} is done; the figures below are after it."),
+    "figure": ("Показатель", "Figure"),
+    "before": ("Было", "Before"),
+    "after": ("Станет", "After"),
+    "trend_better": ("лучше", "better"),
+    "trend_worse": ("хуже", "worse"),
+    "trend_same": ("без изменений", "no change"),
+    "trend_changed": ("изменится", "changes"),
 }

@@ -17,6 +17,7 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Request
@@ -26,6 +27,14 @@ from pydantic import Field
 
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.services.facade import Services
+from mafiatab.services.seating_rules import (
+    RulesRefused,
+    TournamentRules,
+    conflict_lines,
+    pair_lines,
+    parse_conflict_lines,
+    parse_pair_lines,
+)
 from mafiatab.services.seating_web import (
     MAX_FIRST_ROUND,
     MAX_GAMES,
@@ -37,6 +46,7 @@ from mafiatab.services.seating_web import (
     SeatingJob,
     SeatingParams,
     SeatingRefused,
+    SwapPreview,
     parse_availability,
     parse_pins,
     parse_rounds,
@@ -148,7 +158,16 @@ def _page_context(svc: Services, d: SeatingDesk, me: Principal, tid: int,
     players = [p for p in players if p.id not in gone]
     job = d.job(tid, actor=user)
     cancelled = d.cancelled(tid, actor=user)
+    rules = svc.seating_rules.rules(tid, actor=user)
+    nick = {p.id: p.nickname for p in players}
+    done = job is not None and job.document is not None
     return {"t": t, "tid": tid, "players": players, "stages": stages, "job": job,
+            "rules": rules, "pair_text": pair_lines(rules, players, me.lang),
+            "conflict_text": conflict_lines(rules, players),
+            "server_pairs": [(nick.get(x.first, x.first), nick.get(x.second, x.second),
+                              x.policy, x.weight) for x in rules.server_pairs],
+            "teams": svc.seating_rules.team_count(tid),
+            "figs": job.figures(me.lang) if done and job is not None else [],
             "cancelled": cancelled, "generator_missing": _generator_missing(me.lang),
             "judges": sorted({u for u, r in svc.access.staff(tid, actor=user) if r == JUDGE}),
             "default_stage": _default_stage(svc, tid),
@@ -181,9 +200,9 @@ def _mu(job: SeatingJob | None) -> str:
 
 @router.get("/t/{tid}/seating", response_class=HTMLResponse, include_in_schema=False)
 def seating_page(request: Request, tid: int, me: Who, svc: Svc, d: Desk,
-                 published: int | None = None) -> Response:
+                 published: int | None = None, swapped: int | None = None) -> Response:
     user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
-    return render(request, "seating.html", published_now=published,
+    return render(request, "seating.html", published_now=published, swapped_now=swapped,
                   **_page_context(svc, d, me, tid, user))
 
 
@@ -195,20 +214,43 @@ def seating_status_fragment(request: Request, tid: int, me: Who, svc: Svc, d: De
                   **_page_context(svc, d, me, tid, user))
 
 
-def _params_from_form(f: dict[str, str], svc: Services, tid: int) -> SeatingParams:
+def _weight(f: dict[str, str], name: str) -> int:
+    return _int(f.get(name), 5, name) or 5
+
+
+def _table_judges(text: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for line in text.splitlines()[:MAX_PLAYERS]:
+        if not line.strip():
+            continue
+        table, sep, judge = line.partition(":")
+        number = ascii_int(table.strip(), 4)
+        if not sep or number is None or not judge.strip():
+            raise SeatingRefused("desk_table_judge_line", line=line[:200])
+        out[number] = judge.strip()[:200]
+    return out
+
+
+def _params_from_form(f: dict[str, str], svc: Services, tid: int, user: str) -> SeatingParams:
     _t, players, _s = svc.tournaments.context(tid)
     games = _int(f.get("games"), None, "games")
     if games is None:
         raise SeatingRefused("desk_games_needed")
     limit = _int(f.get("time_limit"), None, "time_limit")
+    judges = sorted({u for u, r in svc.access.staff(tid, actor=user) if r == JUDGE})
+    rules = TournamentRules(
+        clubs=f.get("clubs", "off"), clubs_weight=_weight(f, "clubs_weight"),
+        teams=f.get("teams", "soft"), teams_weight=_weight(f, "teams_weight"),
+        pairs=parse_pair_lines(f.get("pairs", ""), players),
+        conflicts=parse_conflict_lines(f.get("conflicts", ""), players, judges))
     return SeatingParams(
         stage=f.get("stage") or _default_stage(svc, tid), games=games,
         tables=_int(f.get("tables"), None, "tables"), seed=_int(f.get("seed"), 0, "seed") or 0,
-        separate_clubs=f.get("separate_clubs") == "on",
         pins=parse_pins(f.get("pins", ""), players),
         availability=parse_availability(f.get("availability", ""), players),
         first_round=_int(f.get("first_round"), 1, "first_round") or 1,
-        time_limit=float(limit) if limit else None)
+        time_limit=float(limit) if limit else None, rules=rules,
+        table_judges=_table_judges(f.get("table_judges", "")))
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -224,19 +266,19 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
     try:
         old = d.job(tid, actor=user)
         if f.get("again") and old is not None:
-            p = old.params
-            params = SeatingParams(p.stage, p.games, p.tables, p.seed + 1, p.separate_clubs,
-                                   p.pins, p.availability, p.first_round, p.time_limit)
+            params = replace(old.params, seed=old.params.seed + 1, iterations=None)
         else:
-            params = _params_from_form(f, svc, tid)
+            params = _params_from_form(f, svc, tid, user)
         d.start(tid, params, actor=user)
-    except SeatingRefused as e:
+    except (SeatingRefused, RulesRefused) as e:
         if e.status == 403:
-            return _refusal(request, me, e)
+            return render(request, "error.html", status_code=403, message=e.message(me.lang))
         # the form again, with what was typed and why it was refused
         return render(request, "seating.html", status_code=e.status, published_now=None,
                       typed={k: v[:20_000] for k, v in f.items() if k != "csrf"},
-                      seating_error=e.reason(me.lang), **_page_context(svc, d, me, tid, user))
+                      seating_error=(e.lines(me.lang) if isinstance(e, SeatingRefused)
+                                     else e.message(me.lang)),
+                      **_page_context(svc, d, me, tid, user))
     return RedirectResponse(f"/t/{tid}/seating", status_code=303)
 
 
@@ -268,6 +310,36 @@ async def seating_publish_post(request: Request, tid: int, me: Who, svc: Svc,
     except SeatingRefused as e:
         return _refusal(request, me, e)
     return RedirectResponse(f"/t/{tid}/seating?published={rnd}", status_code=303)
+
+
+@router.post("/t/{tid}/seating/swap", include_in_schema=False)
+async def seating_swap_post(request: Request, tid: int, me: Who, svc: Svc,
+                            d: Desk) -> Response:
+    """The swap box: `preview` shows every figure before and after (nothing changes),
+    `confirm` swaps. A refusal comes back on the page with what was typed."""
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
+    f = await _form(request)
+    preview: SwapPreview | None = None
+    try:
+        rnd = _int(f.get("round"), None, "round")
+        if rnd is None:
+            raise SeatingRefused("desk_round_needed")
+        first, second = f.get("first", "")[:200], f.get("second", "")[:200]
+        if f.get("action") == "confirm":
+            done = await run_in_threadpool(
+                lambda: d.swap(tid, rnd, first, second, actor=user, lang=me.lang))
+            return RedirectResponse(
+                f"/t/{tid}/seating?swapped={done.round}", status_code=303)
+        preview = await run_in_threadpool(
+            lambda: d.preview_swap(tid, rnd, first, second, actor=user, lang=me.lang))
+    except SeatingRefused as e:
+        if e.status == 403:
+            return _refusal(request, me, e)
+        return render(request, "seating.html", status_code=e.status, published_now=None,
+                      swap_typed=f, swap_error=e.lines(me.lang),
+                      **_page_context(svc, d, me, tid, user))
+    return render(request, "seating.html", published_now=None, swap_typed=f,
+                  swap=preview, **_page_context(svc, d, me, tid, user))
 
 
 @router.get("/t/{tid}/seating/print", response_class=HTMLResponse, include_in_schema=False)
@@ -320,7 +392,11 @@ class GenerateBody(Body):
     tables: int | None = Field(None, ge=1, le=MAX_PLAYERS // 10,
                                description="tables per round (default: from N)")
     seed: int = Field(0, ge=0, le=MAX_SEED)
-    separate_clubs: bool = Field(True, description="keep players of one club apart")
+    separate_clubs: bool | None = Field(
+        None, description="keep players of one club apart (a hard rule) or not; default: "
+        "the tournament's rule")
+    table_judges: dict[int, str] = Field(default_factory=dict,
+                                         description="table → judge through the stage")
     pins: dict[str, int] = Field(default_factory=dict, description="player id → table (1-based)")
     availability: dict[str, str | list[int]] = Field(
         default_factory=dict, description="player id → rounds, '1-3,5' or [1, 2, 3, 5]")
@@ -329,6 +405,13 @@ class GenerateBody(Body):
     time_limit: float | None = Field(None, gt=0, le=MAX_TIME_LIMIT, description="seconds")
     iterations: int | None = Field(None, ge=1, le=MAX_ITERATIONS,
                                    description="search moves per run (tests)")
+
+
+class SwapBody(Body):
+    round: int = Field(ge=1, le=MAX_GAMES * 50, description="the seating's round (1-based)")
+    first: str = Field(min_length=1, max_length=200, description="a player's id or nickname")
+    second: str = Field(min_length=1, max_length=200, description="a player's id or nickname")
+    confirm: bool = Field(False, description="false: only show the figures before and after")
 
 
 class PublishBody(Body):
@@ -348,7 +431,8 @@ def api_generate(request: Request, tid: int, body: GenerateBody, me: Who, svc: S
                            tables=body.tables, seed=body.seed,
                            separate_clubs=body.separate_clubs, pins=body.pins,
                            availability=avail, first_round=body.first_round,
-                           time_limit=body.time_limit, iterations=body.iterations)
+                           time_limit=body.time_limit, iterations=body.iterations,
+                           table_judges=body.table_judges)
     job = d.start(tid, params, actor=user)
     return job.status(me.lang)
 
@@ -388,6 +472,15 @@ def api_publish(request: Request, tid: int, body: PublishBody, me: Who, d: Desk)
     games = d.publish(tid, body.round, actor=user, judges=body.judges)
     return {"round": body.round, "stage": job.params.stage,
             "stage_round": job.stage_round(body.round), "games": games}
+
+
+@router.post("/api/t/{tid}/seating/swap", tags=["api"])
+def api_swap(request: Request, tid: int, body: SwapBody, me: Who, d: Desk) -> Any:
+    """Swap two players of a round (with `confirm`), or only show every figure before and
+    after (without): 409 when the round's protocols started, 422 when a hard rule breaks."""
+    user = require_user(me)  # signed out: to the sign-in page; the desk checks the role
+    call = d.swap if body.confirm else d.preview_swap
+    return call(tid, body.round, body.first, body.second, actor=user, lang=me.lang).as_json()
 
 
 __all__ = ["desk_of", "install", "router", "sw"]
