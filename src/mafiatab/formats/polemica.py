@@ -57,7 +57,6 @@ from mafiatab.domain.gamelog_events import (
 )
 from mafiatab.domain.gamelog_state import Step
 from mafiatab.domain.problems import Problem, Refused
-from mafiatab.domain.provenance import FIELD, records_origin
 from mafiatab.domain.protocol import (
     BLACK,
     BLACK_ROLES,
@@ -73,6 +72,7 @@ from mafiatab.domain.protocol import (
     Stage,
     Tournament,
 )
+from mafiatab.domain.provenance import FIELD, records_origin
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport, ru_number
