@@ -2,6 +2,12 @@
 
 Run on demand: `.venv/bin/python bench/seating.py [--seeds 5] [--only 30/10]`. Prints every
 metric, the bounds, the target and the time, then the median per instance.
+
+`--kernel python` runs the search's inner loop in plain Python (seating/_kernel_py.py, for a
+Python without numba) instead of numba's; `--iterations N` fixes the first annealing's
+moves per run (default: the driver's own count). The two kernels give the very same
+seating for the same seed and iterations, so `--iterations` with numba shows what the
+Python kernel would reach with that many moves, in a fraction of its time.
 """
 
 from __future__ import annotations
@@ -31,7 +37,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--only", default="", help="N/R[,N/R...]: only these instances")
+    ap.add_argument("--kernel", choices=("numba", "python"), default="numba")
+    ap.add_argument("--iterations", type=int, default=None)
     args = ap.parse_args()
+    if args.kernel == "python":
+        from mafiatab.seating import _kernel_py, optimize
+
+        optimize.anneal = _kernel_py.anneal
     header = (
         f"{'N/R':>7} {'seed':>4} {'max':>3} {'#max':>5} {'min':>3} {'#0':>5} {'Σm²':>6} "
         f"{'S1':>3} {'S2':>3} {'T1':>4} {'hard':>4} {'time':>6}  method"
@@ -53,7 +65,8 @@ def main() -> None:
         for seed in range(args.seeds):
             req = build_request(n, r, t, seed=seed)
             start = time.monotonic()
-            res = generate(req, time_limit=55.0 if n <= 100 else 280.0)
+            res = generate(req, time_limit=55.0 if n <= 100 else 280.0,
+                           iterations=args.iterations)
             took = time.monotonic() - start
             m = res.metrics
             rows.append((m, took))

@@ -211,6 +211,19 @@ def test_the_compose_stack_serves_over_tls_and_backs_up(image: str) -> None:
         assert 1 <= len(files) <= 2 and all(f.endswith(".dump.gz") for f in files), files
         logs = _sh(*cmd, "logs", "app", env=env, cwd=ROOT / "deploy", timeout=120).stdout
         assert '"logger": "mafiatab.requests"' in logs  # JSON request lines
+        # `--workers N`: the server and its worker processes, none of them root
+        app = _sh(*cmd, "ps", "-q", "app", env=env, cwd=ROOT / "deploy").stdout.strip()
+        backup = _sh(*cmd, "ps", "-q", "backup", env=env, cwd=ROOT / "deploy").stdout.strip()
+        top = _sh("docker", "top", app, "-o", "user,args", timeout=60).stdout
+        assert "serve --workers 2" in top and top.count("spawn_main") == 2, top
+        assert "root" not in top, top
+        # a stop: the app's graceful stop ends with status 0; the backup loop stops at once
+        # rather than being killed when the stop's time is up (status 137)
+        stop = _sh(*cmd, "stop", "-t", "120", env=env, cwd=ROOT / "deploy", timeout=600)
+        assert stop.returncode == 0, stop.stderr[-3000:]
+        codes = {name: _sh("docker", "inspect", "-f", "{{.State.ExitCode}}", cid).stdout.strip()
+                 for name, cid in (("app", app), ("backup", backup))}
+        assert codes == {"app": "0", "backup": "0"}, codes
     finally:
         down = _sh(*cmd, "down", "-v", "-t", "30", env=env, cwd=ROOT / "deploy", timeout=600)
         assert down.returncode == 0, down.stderr[-3000:]
