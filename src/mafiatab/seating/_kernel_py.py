@@ -4,9 +4,12 @@ without numba.
 
 Same interface as `_kernel.anneal`: the arrays are read into Python lists on entry and
 written back on exit, so the driver (optimize.py) cannot tell the two apart, and a seed
-gives the very same seating through either (tests/seating/test_kernel_py.py). It is about
-two orders of magnitude slower (bench/seating.py --kernel python measures it), which is
-why it is not what the light install uses: see docs/seating.md.
+gives the very same seating through either (tests/seating/test_kernel_py.py), and
+bench/seating.py can tell what it reaches with a given number of moves at numba's speed.
+It spends 30 to 36 times numba's CPU time per move (bench/seating.py --kernel python). The
+light install does not use it yet: the seats and table numbers after the search need
+OR-Tools' CP-SAT (seats.py), the other half of the `seating` extra, and a plain-Python
+equitable seat colouring does not exist yet.
 """
 
 from __future__ import annotations
