@@ -221,8 +221,14 @@ def test_the_compose_stack_serves_over_tls_and_backs_up(image: str) -> None:
             return "Old backups removed" in logs.stdout
 
         _until(rotated, "the backup service never rotated its backups")
-        files = listing()
-        assert 1 <= len(files) <= 2 and all(f.endswith(".dump.gz") for f in files), files
+
+        def kept() -> bool:
+            # while the next backup is written the newest N and the new one are there: the
+            # oldest goes only once the new one is whole
+            files = listing()
+            return 1 <= len(files) <= 2 and all(f.endswith(".dump.gz") for f in files)
+
+        _until(kept, "the backups were never the newest two")
         logs = _sh(*cmd, "logs", "app", env=env, cwd=ROOT / "deploy", timeout=120).stdout
         assert '"logger": "mafiatab.requests"' in logs  # JSON request lines
         # `--workers N`: the server and its worker processes, none of them root
