@@ -235,7 +235,7 @@ def test_the_compose_stack_serves_over_tls_and_backs_up(image: str) -> None:
         app = _sh(*cmd, "ps", "-q", "app", env=env, cwd=ROOT / "deploy").stdout.strip()
         backup = _sh(*cmd, "ps", "-q", "backup", env=env, cwd=ROOT / "deploy").stdout.strip()
         top = _sh("docker", "top", app, "-o", "pid,user,args", timeout=60).stdout
-        assert "serve --workers 2" in top and top.count("spawn_main") == 2, top
+        assert "serve --workers 2" in top and top.count("--multiprocessing-fork") == 2, top
         assert "root" not in top, top
         # a stop: the app's graceful stop ends with status 0; the backup loop stops at once
         # rather than being killed when the stop's time is up (status 137)
