@@ -6,6 +6,12 @@ With `--rules` every instance also carries the rules an organizer sets (`ruled`)
 up to three kept apart (hard), teams of four kept apart (soft), three pairs kept apart
 (hard), two pairs avoided and two welcomed (soft), and two players with a judge's conflict
 at one table each (hard): the targets must hold with them.
+
+`--kernel python` runs the search's inner loop (seating/_kernel.py) by the interpreter
+instead of numba's compiled code: what a Python without numba would do; `--iterations N`
+fixes the first annealing's moves per run (default: the driver's own count). Both give the
+very same seating for the same seed and iterations, so `--iterations` with numba shows what
+the interpreter would reach with that many moves, in a fraction of its time.
 """
 
 from __future__ import annotations
@@ -65,7 +71,14 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--only", default="", help="N/R[,N/R...]: only these instances")
     ap.add_argument("--rules", action="store_true", help="with an organizer's rules")
+    ap.add_argument("--kernel", choices=("numba", "python"), default="numba")
+    ap.add_argument("--iterations", type=int, default=None)
     args = ap.parse_args()
+    if args.kernel == "python":
+        from mafiatab.seating import optimize
+
+        # numba keeps the function it compiled: the same moves, run by the interpreter
+        optimize.anneal = optimize.anneal.py_func  # type: ignore[attr-defined]
     header = (
         f"{'N/R':>7} {'seed':>4} {'max':>3} {'#max':>5} {'min':>3} {'#0':>5} {'Σm²':>6} "
         f"{'S1':>3} {'S2':>3} {'T1':>4} {'hard':>4} {'avd':>4} {'wlc':>4} {'time':>6}  method"
@@ -87,7 +100,8 @@ def main() -> None:
         for seed in range(args.seeds):
             req = ruled(n, r, t, seed) if args.rules else build_request(n, r, t, seed=seed)
             start = time.monotonic()
-            res = generate(req, time_limit=55.0 if n <= 100 else 280.0)
+            res = generate(req, time_limit=55.0 if n <= 100 else 280.0,
+                           iterations=args.iterations)
             took = time.monotonic() - start
             m = res.metrics
             rows.append((m, took))

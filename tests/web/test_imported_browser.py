@@ -2,8 +2,10 @@
 table imported (`import-records --from csv`, then `import`) beside a tournament played
 here; from the front page to the tournaments, the imported one (marked, its source named),
 a player of it, his page across tournaments listing both, and his club's page; then a
-player's own page with its links to his games, his cases and the appeal form. Screens at
-360x740 and 1280 wide in docs/screens/federation-*.png.
+player's own page with its links to his games, his cases and the appeal form; then game
+records imported from Polemica, marked with their source on the front page, their
+tournament's page, a player's and his club's pages and the rating. Screens at 360x740 and
+1280 wide in docs/screens/federation-*.png.
 
 Chromium that cannot start skips the test on a developer's machine and fails it in CI."""
 
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD
@@ -21,6 +24,7 @@ from tests.helpers import serving
 from tests.web.appeal_world import PLAYER_ACCOUNT
 from tests.web.conftest import RELAXED, World, make_world
 from tests.web.test_browser import RU_CONTEXT, browser  # noqa: F401 - the fixture
+from tests.web.test_imported_records import SOURCE, import_polemica
 from tests.web.test_imported_results import NAME, import_published
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
@@ -109,4 +113,44 @@ def test_a_players_own_page_leads_to_his_games_cases_and_the_appeal_form(
         page.go_back()
         page.click(f"#me-links a[href^='/t/{tid}/players/']")
         page.wait_for_url(f"**/t/{tid}/players/*")
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def records(live: tuple[str, World, int], tmp_path_factory: pytest.TempPathFactory) -> int:
+    """Polemica's game records imported into the same server's database."""
+    return import_polemica(tmp_path_factory.mktemp("polemica"), live[1].db)
+
+
+def test_imported_game_records_are_marked_with_their_source_wherever_they_show(
+        live: tuple[str, World, int], records: int, browser: Any) -> None:  # noqa: F811
+    base, world, _ = live
+    for size, tag in SIZES:
+        page = _page(browser, size)
+        page.goto(base + "/")
+        row = page.locator(f"tr:has(a[href='/t/{records}'])")
+        assert "импортировано" in row.inner_text() and SOURCE in row.inner_text()
+        row.locator(f"a[href='/t/{records}']").click()
+        page.wait_for_url(f"**/t/{records}")
+        assert page.inner_text("#imported-badge") == "импортировано"
+        assert f"«{SOURCE}»" in page.inner_text("#imported-from")
+        assert page.locator("#standings tr[data-player]").count() == 12
+        _shot(page, f"records-tournament-{tag}")
+        page.click("#standings tr[data-player='альфа'] a.person-link")
+        page.wait_for_url("**/people/*")
+        mine = page.locator(f"details[data-tournament='{records}']")
+        assert "импортировано" in mine.locator("summary").inner_text()
+        mine.locator("summary").click()
+        expect(mine.locator("p.muted")).to_contain_text(SOURCE)
+        _shot(page, f"records-person-{tag}")
+        page.click("h1 a[href^='/clubs/']")
+        page.wait_for_url("**/clubs/*")
+        club_row = page.locator(f"#club-tournaments tr[data-tournament='{records}']")
+        assert "импортировано" in club_row.inner_text() and SOURCE in club_row.inner_text()
+        page.goto(base + "/rating")
+        line = page.locator("#rating-imported")
+        expect(line).to_contain_text(SOURCE)
+        assert line.locator(f"a[href='/t/{records}']").count() == 1
+        assert world.demo.tournament != records
+        _shot(page, f"records-rating-{tag}")
         page.close()

@@ -26,6 +26,7 @@ from fractions import Fraction
 from mafiatab.domain.points import Hundredths
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import BLACK_ROLES, DRAW, RESULTS, ROLES, SEATS, TEAM_OF, Tournament
+from mafiatab.domain.provenance import import_source
 from mafiatab.domain.published import places, published_table
 from mafiatab.domain.ratings import Model, RatedGame, WhatIf, WhatIfSeat
 from mafiatab.domain.scoring import COMPENSATION
@@ -80,6 +81,9 @@ class TournamentDigest:
     #: results imported as another system published them: the source's file name
     #: (None: the tournament was played here, its standings are mafiatab's own)
     imported: str | None = None
+    #: where results recorded by another system come from, a published table's or
+    #: game records' (domain/provenance.py; None: played here)
+    source: str | None = None
 
 
 def _plain(value: Hundredths) -> Hundredths:
@@ -119,11 +123,12 @@ def digest(t: Tournament, p: RuleProfile) -> TournamentDigest:
         return TournamentDigest(t.name, t.rules, date or "", {
             r.player: PlayerDigest(r.player, place[r.player], _plain(r.total or 0), (),
                                    r.games, r.counts.get("wins"))
-            for r in table.rows}, table.source or "—")
+            for r in table.rows}, table.source or "—", import_source(t.other))
     players = {}
     for pid, row in rows.items():
         players[pid] = PlayerDigest(pid, row.place, _plain(row.total), tuple(lines.get(pid, ())))
-    return TournamentDigest(t.name, t.rules, date or "", players)
+    return TournamentDigest(t.name, t.rules, date or "", players,
+                            source=import_source(t.other))
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,8 @@ class TournamentLine:
     imported: str | None = None
     #: games as the published table counts them (an imported tournament's)
     published_games: int | None = None
+    #: where the results come from when another system recorded them (None: played here)
+    source: str | None = None
 
     @property
     def game_count(self) -> int:
@@ -234,7 +241,8 @@ def person_stats(person: int, played: Sequence[Played], top: int = TOP_N) -> Per
         tournaments.append(TournamentLine(pl.tournament, pl.digest.name, pl.digest.date,
                                           pl.digest.rules, mine.place,
                                           len(pl.digest.players), mine.total, mine.games,
-                                          pl.digest.imported, mine.published_games))
+                                          pl.digest.imported, mine.published_games,
+                                          pl.digest.source))
         if pl.digest.imported is not None:
             imported.games += mine.published_games or 0
             imported.wins += mine.published_wins or 0

@@ -30,6 +30,7 @@ from mafiatab.domain.gamelog_events import parse_event
 from mafiatab.domain.gamelog_state import Step
 from mafiatab.domain.problems import Problem, Refused, Word
 from mafiatab.domain.protocol import BLACK_ROLES
+from mafiatab.domain.provenance import FIELD, records_origin
 from mafiatab.rules.profile import RuleProfile
 from mafiatab.texts.files import FILES
 
@@ -574,4 +575,6 @@ def tournament_of(conversion: Conversion, profile: RuleProfile) -> dict[str, Any
         "players": conversion.players,
         "stages": [{"id": "imported", "name": SOURCE, "kind": "qualification"}],
         "games": [game],
+        # pages that show the game name where it comes from (domain/provenance.py)
+        FIELD: records_origin(SOURCE, ()),
     }

@@ -72,6 +72,7 @@ from mafiatab.domain.protocol import (
     Stage,
     Tournament,
 )
+from mafiatab.domain.provenance import FIELD, records_origin
 from mafiatab.domain.validation import validate_game
 from mafiatab.formats.crosswalk import Crosswalk, PlayerIds
 from mafiatab.formats.import_report import ImportReport, ru_number
@@ -80,6 +81,8 @@ from mafiatab.rules.profile import RuleProfile
 from mafiatab.texts.files import FILES
 
 SYSTEM: Final = "polemica"
+#: the system as pages name it beside the games imported from it
+SYSTEM_NAME: Final = "Polemica"
 ROLES: Final = {0: DON, 1: BLACK, 2: RED, 3: SHERIFF}
 RESULTS: Final = {0: "red", 1: "black"}
 CHECKER: Final = {0: DON, 3: SHERIFF}
@@ -601,9 +604,13 @@ def convert(records: Iterable[dict[str, Any]], *, rules: str, name: str,
                       {"crosswalk": "by the crosswalk", "nickname": "by a known nickname",
                        "new": "a new id from the nickname"}[how])
     cw = cw.only(p.id for p in players)
+    # every page that shows these games names where they come from (domain/provenance.py)
+    other: dict[str, Any] = {FIELD: records_origin(SYSTEM_NAME, files)}
+    if cw.as_json():
+        other["crosswalk"] = cw.as_json()
     t = Tournament(name=name, rules=rules, players=players,
                    stages=[s for s in stages if any(g.stage == s.id for g in games)],
-                   games=games, other={"crosswalk": cw.as_json()} if cw.as_json() else {})
+                   games=games, other=other)
     return t, report
 
 

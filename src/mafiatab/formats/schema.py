@@ -20,6 +20,7 @@ from typing import Any, Final
 import msgspec
 
 from mafiatab.domain import protocol as model
+from mafiatab.domain.provenance import FIELD as ORIGIN
 from mafiatab.formats.standings_json import FORMAT as STANDINGS_FORMAT
 from mafiatab.formats.standings_json import StandingsDocument
 from mafiatab.formats.tournament_json import FORMAT as TOURNAMENT_FORMAT
@@ -99,6 +100,13 @@ def tournament_schema() -> dict[str, Any]:
         "type": "object",
         "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}}}
     t["published_results"] = _published_results()
+    t[ORIGIN] = {
+        "description": "The system and files imported game records come from "
+                       "(import-records --from polemica); pages name them beside the games",
+        "type": "object",
+        "properties": {"system": {"type": "string"},
+                       "files": {"type": "array", "items": {"type": "string"}}},
+        "required": ["system"]}
     defs["Tournament"]["required"] = ["format", "name", "rules", "players", "stages"]
     _props(defs, "Stage")["kind"] = {"enum": list(model.STAGE_KINDS)}
     seat = _props(defs, "Seat")

@@ -52,7 +52,7 @@ _TOURNAMENT_FIELDS = frozenset(
 )
 #: optional fields that importers add (docs/importers.md): kept in `other` like unknown
 #: fields, so nothing is lost on a round trip, but known, so not reported as misspelt
-_EXTENSION_FIELDS = frozenset({"crosswalk", "published_results"})
+_EXTENSION_FIELDS = frozenset({"crosswalk", "published_results", "imported_from"})
 _GAME_FIELDS = frozenset(
     {"id", "stage", "round", "table", "date", "judge", "seats", "result", "first_killed",
      "best_move", "day1_vote_left", "broken_table", "night_killed", "limits_approved", "scores",

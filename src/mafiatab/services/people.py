@@ -48,6 +48,7 @@ from mafiatab.domain.people_stats import (
     person_stats,
 )
 from mafiatab.domain.protocol import ROLE_COUNTS, ROLES, STAGE_KINDS
+from mafiatab.domain.provenance import import_source
 from mafiatab.domain.ratings import (
     Bin,
     Model,
@@ -145,8 +146,9 @@ class ClubPage:
     name: str
     members: list[tuple[PersonInfo, PersonStats]]
     #: id, name, members who played, the source of results imported as published (None:
-    #: played here)
-    tournaments: list[tuple[int, str, int, str | None]]
+    #: played here), where results another system recorded come from (a published
+    #: table's or game records'; None: played here)
+    tournaments: list[tuple[int, str, int, str | None, str | None]]
     totals: ClubStats
 
 
@@ -207,6 +209,9 @@ class RatingTable:
     #: calibration slopes
     calibration: dict[str, list[Bin]] = field(default_factory=dict)
     slopes: dict[str, float | None] = field(default_factory=dict)
+    #: the rated tournaments whose games another system recorded: id -> where they come
+    #: from (domain/provenance.py)
+    imported: dict[int, str] = field(default_factory=dict)
     #: each person's rating after each day he played ("YYYY-MM-DD" or "" undated, rating)
     history: dict[int, list[tuple[str, float]]] = field(default_factory=dict, repr=False)
 
@@ -550,12 +555,13 @@ class People:
             stats, _ = self._stats([p.id for p in infos], s)
         members = [(p, stats[p.id]) for p in infos]
         members.sort(key=lambda m: (-m[1].all.points, -m[1].all.games, m[0].nickname))
-        played: dict[int, tuple[str, str | None, set[int]]] = {}
+        played: dict[int, tuple[str, str | None, str | None, set[int]]] = {}
         for p, st in members:
             for t in st.tournaments:
-                played.setdefault(t.tournament, (t.name, t.imported, set()))[2].add(p.id)
-        tournaments = sorted(((tid, nm, len(who), source)
-                              for tid, (nm, source, who) in played.items()),
+                played.setdefault(t.tournament,
+                                  (t.name, t.imported, t.source, set()))[3].add(p.id)
+        tournaments = sorted(((tid, nm, len(who), published, source)
+                              for tid, (nm, published, source, who) in played.items()),
                              key=lambda x: x[0])
         return ClubPage(name, members, tournaments, club_totals([st for _, st in members]))
 
@@ -776,7 +782,22 @@ class People:
             first_killed_games=sum(1 for g in games if g.first_killed is not None),
             calibration={"ours": reliability(ours_p, y), "elo": reliability(elo_p, y)},
             history={int(k): v for k, v in history.items()},
-            slopes={"ours": slope_if_enough(ours_p, y), "elo": slope_if_enough(elo_p, y)})
+            slopes={"ours": slope_if_enough(ours_p, y), "elo": slope_if_enough(elo_p, y)},
+            imported=self.import_sources(int(t) for t in rated_tournaments))
+
+    def import_sources(self, tournaments: Iterable[int]) -> dict[int, str]:
+        """Where the results of these tournaments come from, for those another system
+        recorded (domain/provenance.py)."""
+        wanted = sorted(set(tournaments))
+        out: dict[int, str] = {}
+        with self.store.read() as s:
+            for i in range(0, len(wanted), 500):
+                for tid, other in s.execute(select(db.Tournament.id, db.Tournament.other)
+                                            .where(db.Tournament.id.in_(wanted[i:i + 500]))):
+                    source = import_source(other or {})
+                    if source is not None:
+                        out[int(tid)] = source
+        return out
 
     def what_if_game(self, tournament: int, game: str) -> WhatIfView:
         """A rated game of the database: its chance before it was played and what each

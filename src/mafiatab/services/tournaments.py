@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.provenance import import_source
 from mafiatab.domain.published import source_of
 from mafiatab.domain.typed import RawField
 from mafiatab.domain.typed import from_json as typed_from_json
@@ -118,6 +119,9 @@ class TournamentSummary:
     created_at: dt.datetime
     #: results imported as another system published them: the source's file name
     imported: str | None = None
+    #: where results recorded by another system come from (domain/provenance.py; None:
+    #: played here)
+    source: str | None = None
 
 
 @dataclass(slots=True)
@@ -413,7 +417,7 @@ class Tournaments:
             return [
                 TournamentSummary(t.id, t.name, t.rules, players.get(t.id, 0),
                                   games.get(t.id, 0), confirmed.get(t.id, 0), t.created_at,
-                                  source_of(t.other or {}))
+                                  source_of(t.other or {}), import_source(t.other or {}))
                 for t in s.scalars(select(db.Tournament).order_by(db.Tournament.id))
             ]
 

@@ -24,6 +24,11 @@ WEB: Final[dict[str, tuple[str, str]]] = {
                       "опубликована, без протоколов игр.",
                       "Results imported from '{source}': the table as it was published, "
                       "without the games' protocols."),
+    "imported_games_from": ("Игры импортированы из «{source}»: протоколы перенесены и "
+                            "проверены по правилам, таблица посчитана по ним.",
+                            "Games imported from '{source}': the protocols carried over and "
+                            "checked by the rules, the standings computed from them."),
+    "imported_source": ("из «{source}»", "from '{source}'"),
     "imported_scales": ("Значения проверены по шкалам правил {rules}.",
                         "The values were checked against the scales of the {rules} rules."),
     "imported_lenient": ("Значения вне этих шкал оставлены как опубликованы и помечены †.",

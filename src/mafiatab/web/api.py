@@ -228,6 +228,8 @@ def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str
         ctx["done"], ctx["total"], ctx["last_round"])
     if ctx["published"] is not None:  # results imported as another system published them
         out[PUBLISHED] = ctx["t"].other[PUBLISHED]
+    if ctx["source"] is not None:  # results another system recorded: where they come from
+        out["imported_from"] = ctx["source"]
     out["awards"] = [{"award": a.award, "player": a.player, "nickname": a.nickname}
                      for a in svc.awards.named(tid)]
     return out

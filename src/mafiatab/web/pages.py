@@ -15,6 +15,7 @@ from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
 from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.provenance import import_source
 from mafiatab.domain.published import ordered, published_table
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
@@ -90,7 +91,9 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     people = svc.people.person_ids(tid) if rows or published else {}
     return {"t": t, "tid": tid, "stages": stages, "stage": stage, "rows": rows,
             "people": people, "hidden": hidden, "extras_hidden": extras_hidden,
-            "done": done, "total": total, "last_round": last, "published": published}
+            "done": done, "total": total, "last_round": last, "published": published,
+            # results another system recorded: marked, their source named
+            "source": import_source(t.other or {})}
 
 
 @router.get("/t/{tid}", response_class=HTMLResponse)

@@ -92,6 +92,8 @@ WORDS: Final[dict[str, tuple[str, str]]] = {
                     "Club totals: {players}, {tournaments}, {games}; wins: {wins} ({share}); "
                     "points: {points}"),
     "rating_title": ("Рейтинг федерации", "The federation's rating"),
+    "rating_imported": ("Среди них игры, импортированные из других систем:",
+                        "Among them, games imported from other systems:"),
     "rating_summary": ("{games} из {tournaments}; считаются стадии: {kinds}.",
                        "{games} of {tournaments}; stages that count: {kinds}."),
     "rating_red": ("За красных", "As red"),
@@ -515,7 +517,8 @@ def person_json(page: PersonPage) -> dict[str, Any]:
         "imported": _tally(st.imported),
         "tournaments": [{"tournament": t.tournament, "name": t.name, "place": t.place,
                          "players": t.players, "points": to_json_number(t.total),
-                         "imported": t.imported, "games_played": t.game_count,
+                         "imported": t.imported, "source": t.source,
+                         "games_played": t.game_count,
                          "games": [{"game": g.game, "seat": g.seat, "role": g.role,
                                     "result": g.result, "won": g.won,
                                     "points": to_json_number(g.points)} for g in t.games]}
@@ -539,6 +542,9 @@ def rating_api(svc: Svc, offset: int = 0, limit: int = PAGE) -> dict[str, Any]:
     offset, limit = max(0, offset), max(0, min(limit, 1000))
     return {"format": "mafiatab.ratings/1", "games": table.games, "stale": table.stale,
             "total": len(table.rows),
+            # the rated tournaments whose games another system recorded, and from where
+            "imported": [{"tournament": tid, "source": source}
+                         for tid, source in sorted(table.imported.items())],
             "players": [{"player": str(r.person), "nickname": r.nickname,
                          "rating": round(r.rating.rating, 1), "games": r.rating.games,
                          "wins": r.rating.wins, "red": round(r.rating.red, 1),
