@@ -185,11 +185,13 @@ def _heads(confirmed: bool, focused: bool) -> _Heads:
 
 _HEADS: Final = {(c, f): _heads(c, f) for c in (False, True) for f in (False, True)}
 #: the events of stored logs the check reads (a disqualification); the others' rows only
-#: as links of their paths
+#: as links of their paths, and only of the games with such an event on any path
 _LOG_ROWS: Final = select(
     _EVENT.game_id, _EVENT.id, _EVENT.parent_id,
     case((_EVENT.event.contains("disqualif"), _EVENT.event), else_=None)).where(
-    _EVENT.game_id.in_(bindparam("games", expanding=True)))
+    _EVENT.game_id.in_(select(_EVENT.game_id).where(
+        _EVENT.game_id.in_(bindparam("games", expanding=True)),
+        _EVENT.event.contains("disqualif"))))
 _NEWEST_SEATING: Final = (select(_REV.game_id, func.max(_REV.number).label("n"))
                           .where(_REV.reason == SEATING_REASON).group_by(_REV.game_id)
                           .subquery())
@@ -213,7 +215,10 @@ def _stored_logs(s: Session, linked: Mapping[int, tuple[int | None, int]]
         rows.setdefault(gid, {})[rid] = (parent, text)
     out: dict[int, list[Any]] = {}
     for gid, (head, length) in linked.items():
-        nodes = rows.get(gid, {})
+        nodes = rows.get(gid)
+        if nodes is None:  # nothing of its log is read by the check
+            out[gid] = []
+            continue
         events: list[Any] = []
         at, seen = head, 0
         while at is not None and seen < length:
