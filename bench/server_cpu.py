@@ -145,8 +145,9 @@ class Meter:
         spy = None
         if self.profile:
             out = Path(self.profile) / (name.replace(" ", "_").replace(":", "") + ".txt")
-            spy = subprocess.Popen(["py-spy", "record", "--pid", str(self.pid), "--rate", "250",
-                                    "--format", "raw", "--output", str(out), "--subprocesses"],
+            spy = subprocess.Popen(["py-spy", "record", "--pid", str(self.pid), "--rate", "1000",
+                                    "--gil", "--format", "raw", "--output", str(out),
+                                    "--subprocesses"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(1.0)
         c0, t0 = cpu_of(self.pid), time.monotonic()
@@ -218,6 +219,9 @@ async def run_kinds(server: Server, meter: Meter, demo: Demo, protocols: dict[st
     for c in phones:
         await c.close()
     pages = max(50, args.n // 10)
+    warm = Conn("127.0.0.1", port)  # the page's first render, and the router's first use
+    await warm.request("GET", f"/t/{tid}")
+    await warm.close()
     with meter.kind("page") as k:
         k.fresh = True
         async def page(_i: int, _j: int) -> None:

@@ -43,6 +43,15 @@ def test_the_anonymous_page_is_rendered_once_and_each_phone_gets_its_own_token(
     # the kept page is the page itself: the same bytes but for the token
     assert first.text.replace(mine, "T") == second.text.replace(theirs, "T")
     assert "<table" in first.text
+    # the first phone's page came from the route, the second's from before the stack
+    # (PublicFast): the same headers, the session cookie set the same way
+    def shape(r: object) -> dict[str, str]:
+        headers = dict(r.headers)  # type: ignore[attr-defined]
+        headers.pop("x-request-id")
+        headers["set-cookie"] = re.sub(r"=[^;]+;", "=V;", headers["set-cookie"], count=1)
+        return headers
+    assert shape(first) == shape(second)
+    assert "set-cookie" not in again.headers  # a phone with its token keeps its cookie
 
 
 def test_a_signed_in_reader_gets_his_own_page(world: World,

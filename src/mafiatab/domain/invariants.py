@@ -160,7 +160,7 @@ def check_tournament(games: Sequence[Game], profile: RuleProfile, *,
     words (the API keeps the id).
     """
     order = {code: i for i, code in enumerate(stages)}
-    names = names or {}
+    names = {} if names is None else names
     expected = seated_players(seating or {}, replacements)
 
     def point(g: Game) -> Point:

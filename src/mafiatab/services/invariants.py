@@ -17,12 +17,13 @@ newest one, where a draft still being typed counts with the players seated at it
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, case, exists, func, select
 from sqlalchemy.orm import Session
 
 from mafiatab.domain import protocol as model
@@ -36,7 +37,6 @@ from mafiatab.domain.invariants import (
     seated_players,
 )
 from mafiatab.domain.problems import Problem
-from mafiatab.services.revision_log import whole
 from mafiatab.services.rights import Act, TournamentRef, require
 from mafiatab.services.store import Store, aware, profile_of, tournament_row
 from mafiatab.services.tournaments import decode_game
@@ -95,18 +95,22 @@ class Record:
     seating: dict[str, list[str]]
     replacements: list[Replacement]
     withdrawals: list[Withdrawal]
-    names: dict[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 def _seats(game: Game) -> list[str]:
     return [s.player for s in sorted(game.seats, key=lambda x: x.seat)]
 
 
+_REPLACED: Final = (select(db.AuditEntry.user_name, db.AuditEntry.at, db.AuditEntry.detail)
+                   .where(db.AuditEntry.tournament_id == bindparam("tid"),
+                          db.AuditEntry.action.in_(REPLACE_ACTIONS))
+                   .order_by(db.AuditEntry.id))
+
+
 def _replacements(s: Session, tid: int) -> list[Replacement]:
     out: list[Replacement] = []
-    a = db.AuditEntry
-    for user, at, d in s.execute(select(a.user_name, a.at, a.detail).where(
-            a.tournament_id == tid, a.action.in_(REPLACE_ACTIONS)).order_by(a.id)):
+    for user, at, d in s.execute(_REPLACED, {"tid": tid}):
         before = d.get("before", d.get("absent"))
         after = d.get("after", d.get("reserve"))
         if isinstance(d.get("game"), str) and isinstance(d.get("seat"), int) and (
@@ -116,70 +120,167 @@ def _replacements(s: Session, tid: int) -> list[Replacement]:
     return out
 
 
+class _Names(Mapping[str, str]):
+    """The tournament's player ids and nicknames, read (in the caller's transaction) the
+    first time a problem names a player: most checks find none, and a tournament has
+    hundreds of players."""
+
+    def __init__(self, s: Session, tid: int) -> None:
+        self._s, self._tid = s, tid
+        self._names: dict[str, str] | None = None
+
+    def _read(self) -> dict[str, str]:
+        if self._names is None:
+            self._names = {code: nick for code, nick in self._s.execute(
+                _NAMES, {"tid": self._tid})}
+        return self._names
+
+    def __getitem__(self, key: str) -> str:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+
+# the check's queries, built once (a statement built anew costs more than its run)
+_REV: Final = db.ProtocolRevision
+_EVENT: Final = db.GameLogEvent
+_STAGES: Final = (select(db.Stage.code).where(db.Stage.tournament_id == bindparam("tid"))
+                  .order_by(db.Stage.position))
+_WITHDRAWN: Final = select(func.count(db.Participant.id)).where(
+    db.Participant.tournament_id == bindparam("tid"), db.Participant.withdrawn.is_(True))
+_NAMES: Final = (select(db.Participant.code, db.Player.nickname)
+                 .join(db.Player, db.Player.id == db.Participant.player_id)
+                 .where(db.Participant.tournament_id == bindparam("tid")))
+#: a game whose stored log (its rows) may disqualify somebody
+_LOG_DISQUALIFIES: Final = exists().where(_EVENT.game_id == db.Game.id,
+                                          _EVENT.event.contains("disqualif"))
+
+
+_Heads = Select[int, str, str, str, int | None, int | None]
+
+
+def _heads(confirmed: bool, focused: bool) -> _Heads:
+    number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
+    where = db.Game.tournament_id == bindparam("tid")
+    if focused:
+        here = (select(db.Game.id).join(db.GameTable, db.GameTable.id == db.Game.table_id)
+                .join(db.Round, db.Round.id == db.GameTable.round_id)
+                .join(db.Stage, db.Stage.id == db.Round.stage_id)
+                .where(db.Game.tournament_id == bindparam("tid"),
+                       db.Stage.code == bindparam("stage"),
+                       db.Round.number == bindparam("round")))
+        where = where & (db.Game.id.in_(here) | (db.Game.code == bindparam("code"))
+                         | _REV.protocol.contains("disqualif")
+                         | (_REV.log_length.is_not(None) & _LOG_DISQUALIFIES))
+    # columns, not whole rows: a revision's audit columns are of no use here
+    return (select(db.Game.id, db.Game.code, _REV.state, _REV.protocol, _REV.log_length,
+                   _REV.log_head)
+            .join(_REV, (_REV.game_id == db.Game.id) & (_REV.number == number))
+            .where(where).order_by(db.Game.position))
+
+
+_HEADS: Final = {(c, f): _heads(c, f) for c in (False, True) for f in (False, True)}
+#: the events of stored logs the check reads (a disqualification); the others' rows only
+#: as links of their paths, and only of the games with such an event on any path
+_LOG_ROWS: Final = select(
+    _EVENT.game_id, _EVENT.id, _EVENT.parent_id,
+    case((_EVENT.event.contains("disqualif"), _EVENT.event), else_=None)).where(
+    _EVENT.game_id.in_(select(_EVENT.game_id).where(
+        _EVENT.game_id.in_(bindparam("games", expanding=True)),
+        _EVENT.event.contains("disqualif"))))
+_NEWEST_SEATING: Final = (select(_REV.game_id, func.max(_REV.number).label("n"))
+                          .where(_REV.reason == SEATING_REASON).group_by(_REV.game_id)
+                          .subquery())
+_SEATING: Final = (select(db.Game.code, _REV.protocol)
+                   .join(_NEWEST_SEATING, _NEWEST_SEATING.c.game_id == db.Game.id)
+                   .join(_REV, (_REV.game_id == _NEWEST_SEATING.c.game_id)
+                         & (_REV.number == _NEWEST_SEATING.c.n))
+                   .where(db.Game.tournament_id == bindparam("tid"),
+                          db.Game.id.in_(bindparam("games", expanding=True))))
+
+
+def _stored_logs(s: Session, linked: Mapping[int, tuple[int | None, int]]
+                 ) -> dict[int, list[Any]]:
+    """For each game whose log is stored as rows (game id: its revision's log head and
+    length), the events of that log the check reads, in order: what `removed_from_tournament`
+    looks at (a disqualification) and nothing else; one query for all the games."""
+    if not linked:
+        return {}
+    rows: dict[int, dict[int, tuple[int | None, str | None]]] = {}
+    for gid, rid, parent, text in s.execute(_LOG_ROWS, {"games": list(linked)}):
+        rows.setdefault(gid, {})[rid] = (parent, text)
+    out: dict[int, list[Any]] = {}
+    for gid, (head, length) in linked.items():
+        nodes = rows.get(gid)
+        if nodes is None:  # nothing of its log is read by the check
+            out[gid] = []
+            continue
+        events: list[Any] = []
+        at, seen = head, 0
+        while at is not None and seen < length:
+            parent, text = nodes[at]
+            if text is not None:
+                events.append(json.loads(text))
+            at, seen = parent, seen + 1
+        if seen != length:
+            raise ValueError(f"the stored log of game {gid} is broken at row {head}")
+        events.reverse()
+        out[gid] = events
+    return out
+
+
 def gather(s: Session, tid: int, *, confirmed: bool = False,
            focus: Game | None = None) -> Record:
     """The tournament's record as the check reads it (see the module). `focus`: only
     what the problems of that one game depend on — the games of its round, and those
     whose protocol may remove a player (a disqualification, or a log kept apart); the
-    whole record when a player has withdrawn (his earlier games say when he stopped)."""
-    stages = list(s.scalars(select(db.Stage.code).where(db.Stage.tournament_id == tid)
-                            .order_by(db.Stage.position)))
-    rev = db.ProtocolRevision
-    number = db.Game.confirmed_revision if confirmed else db.Game.head_revision
-    where = db.Game.tournament_id == tid
-    if focus is not None and not s.scalar(select(func.count(db.Participant.id)).where(
-            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
-        here = (select(db.Game.id).join(db.GameTable, db.GameTable.id == db.Game.table_id)
-                .join(db.Round, db.Round.id == db.GameTable.round_id)
-                .join(db.Stage, db.Stage.id == db.Round.stage_id)
-                .where(db.Game.tournament_id == tid, db.Stage.code == focus.stage,
-                       db.Round.number == focus.round))
-        where = where & (db.Game.id.in_(here) | (db.Game.code == focus.id)
-                         | rev.protocol.contains("disqualif") | rev.log_length.is_not(None))
-    # columns, not whole rows: a revision's audit columns are of no use here
-    heads = s.execute(select(db.Game.id, db.Game.code, rev.id, rev.state, rev.protocol,
-                             rev.log_length, rev.done_length).join(
-        rev, (rev.game_id == db.Game.id) & (rev.number == number))
-        .where(where).order_by(db.Game.position)).all()
+    whole record when a player has withdrawn (his earlier games say when he stopped).
+
+    A game's log stored as rows of its own (a draft's, `services.revision_log`) comes
+    with the events the check reads only (its disqualifications): the record is the
+    check's, not the protocol's."""
+    stages = list(s.scalars(_STAGES, {"tid": tid}))
+    withdrawn = bool(s.scalar(_WITHDRAWN, {"tid": tid}))
+    focused = focus is not None and not withdrawn
+    params: dict[str, Any] = {"tid": tid}
+    if focused:
+        assert focus is not None
+        params.update(stage=focus.stage, round=focus.round, code=focus.id)
+    heads = s.execute(_HEADS[(confirmed, focused)], params).all()
     ids = [row[0] for row in heads]
+    logs = _stored_logs(s, {gid: (head, length) for gid, _c, _st, _t, length, head in heads
+                            if length is not None})
     games: dict[str, Game] = {}
     states: dict[str, str] = {}
     started: dict[str, dt.datetime] = {}
-    for _gid, code, rid, state, text, log_length, done_length in heads:
-        if log_length is not None or done_length is not None:
-            row = s.get(rev, rid)
-            assert row is not None
-            text = whole(s, row)  # a draft's log is stored as rows of its own
-        games[code] = _read(text)
+    for gid, code, state, text, _length, _head in heads:
+        g = _read(text)
+        if gid in logs:
+            g = msgspec.structs.replace(cast(Any, g), log=logs[gid])  # a struct read
+        games[code] = g
         states[code] = state
     # each table's seating: its newest seating revision
-    newest = (select(rev.game_id, func.max(rev.number).label("n"))
-              .where(rev.reason == SEATING_REASON).group_by(rev.game_id).subquery())
     seating: dict[str, list[str]] = {}
-    for code, text in s.execute(
-            select(db.Game.code, rev.protocol)
-            .join(newest, newest.c.game_id == db.Game.id)
-            .join(rev, (rev.game_id == newest.c.game_id) & (rev.number == newest.c.n))
-            .where(db.Game.tournament_id == tid, db.Game.id.in_(ids))):
+    for code, text in s.execute(_SEATING, {"tid": tid, "games": ids}):
         seating[code] = _seats(_read(text))
     replacements = _replacements(s, tid)
-    names = {code: nick for code, nick in s.execute(
-        select(db.Participant.code, db.Player.nickname)
-        .join(db.Player, db.Player.id == db.Participant.player_id)
-        .where(db.Participant.tournament_id == tid))}
     withdrawals: list[Withdrawal] = []
-    if s.scalar(select(func.count(db.Participant.id)).where(
-            db.Participant.tournament_id == tid, db.Participant.withdrawn.is_(True))):
+    if withdrawn:
         # when each game was first written by anybody but the seating (it started then)
         for code, at in s.execute(
-                select(db.Game.code, func.min(rev.created_at))
-                .join(rev, rev.game_id == db.Game.id)
+                select(db.Game.code, func.min(_REV.created_at))
+                .join(_REV, _REV.game_id == db.Game.id)
                 .where(db.Game.tournament_id == tid,
-                       (rev.reason.is_(None)) | (rev.reason != SEATING_REASON))
+                       (_REV.reason.is_(None)) | (_REV.reason != SEATING_REASON))
                 .group_by(db.Game.code)):
             started[code] = aware(at)
         withdrawals = _withdrawals(s, tid, games, stages, started)
-    return Record(games, states, stages, seating, replacements, withdrawals, names)
+    return Record(games, states, stages, seating, replacements, withdrawals,
+                  _Names(s, tid))
 
 
 def _withdrawals(s: Session, tid: int, games: Mapping[str, Game], stages: list[str],

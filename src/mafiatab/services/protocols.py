@@ -228,7 +228,7 @@ class Protocols:
         phone queued; one already applied answers the revision it made.
         """
         conflict: ConflictError | None = None
-        written: tuple[RevisionInfo, model.Game] | None = None
+        written: tuple[RevisionInfo, model.Game, db.Tournament] | None = None
         try:
             with self.store.write() as s:
                 scene = self._scene(s, tournament, code, actor)
@@ -259,7 +259,7 @@ class Protocols:
                         raise ProtocolRefused(problems)
                     info = self._write_draft(s, scene, kept, base, actor, reason, typed)
                     _remember(s, scene, queued, info.number, actor)
-                    written = (info, kept)
+                    written = (info, kept, scene.t)
         except StaleRevision:  # lost a race in the very last instant: say who won
             raise self._lost_race(tournament, code, base_revision, actor, game, "save") from None
         if written is None:
@@ -269,9 +269,9 @@ class Protocols:
         # the commit, as the draft refuses nothing for them (its submit does), so that the
         # tournament-wide check (most of a save's work) never holds the write lock that
         # the other tables' saves wait for
-        info, kept = written
-        with self.store.read() as s:
-            problems = game_problems(s, tournament_row(s, tournament), kept)
+        info, kept, t = written
+        with self.store.read() as s:  # the tournament's row as the write read it
+            problems = game_problems(s, t, kept)
         return dataclasses.replace(info, problems=[p for p in problems if not p.warning])
 
     def save_live(self, tournament: int, code: str,

@@ -201,7 +201,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web.pages import public_table
 
     app.add_middleware(PublicFast, secret=key, cookie=SESSION_COOKIE, max_age=SESSION_MAX_AGE,
-                       langs=LANGS, table=public_table)
+                       langs=LANGS, table=public_table, same_site="lax")
     # a sign-in from an address over its limit is refused before any other work
     app.add_middleware(SignInGate)
     # outermost: every request counted and timed, also the gate's refusals

@@ -15,11 +15,14 @@ so it is rendered once per (what, tournament, stage, language, stamp) and kept:
 * **The page's one personal part is its CSRF token** (in htmx's headers): the anonymous
   page is kept with a placeholder in its place and each phone gets the kept bytes with
   its own token put in (`page_bytes`).
-* **The poll is answered before the app's stack** (`PublicFast`, ASGI middleware just
-  inside the metrics): an anonymous GET of the table (no signed-in session in the cookie)
-  needs no router, no dependency, no session write; a 304 is a header check. Staff and
-  signed-in readers, a stage the tournament does not have, anything unusual, go on to
-  the app's route, which answers the same bytes the same way.
+* **The poll and the page are answered before the app's stack** (`PublicFast`, ASGI
+  middleware just inside the metrics): an anonymous GET of the table (no signed-in session
+  in the cookie) needs no router, no dependency, no session write; a 304 is a header
+  check. An anonymous GET of the page, once its render is kept, is the kept bytes with
+  the phone's CSRF token; a new phone gets its token and the session cookie the session
+  middleware would have set (the same signer, value and flags). Staff and signed-in
+  readers, a stage the tournament does not have, a page not rendered yet, anything
+  unusual, go on to the app's route, which answers the same bytes the same way.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import json
 import re
 import secrets
 import threading
-from base64 import b64decode
+from base64 import b64decode, b64encode
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Final
@@ -140,6 +143,7 @@ def cache_of(app: Any) -> PublicCache:
 
 
 _TABLE: Final = re.compile(r"/t/([0-9]{1,9})/standings")
+_PAGE: Final = re.compile(r"/t/([0-9]{1,9})")
 
 
 class PublicFast:
@@ -151,14 +155,17 @@ class PublicFast:
 
     def __init__(self, app: ASGIApp, secret: str, cookie: str, max_age: int,
                  langs: tuple[str, ...],
-                 table: Callable[[Services, int, str | None, str], bytes]) -> None:
+                 table: Callable[[Services, int, str | None, str], bytes],
+                 same_site: str = "lax") -> None:
         self.app = app
         self.table = table
         self.signer = TimestampSigner(secret)
         self.cookie = cookie.encode()
         self.max_age = max_age
         self.langs = langs
-        self.route: Any = None
+        #: the session cookie's attributes as `SessionMiddleware` writes them
+        self.cookie_tail = f"; path=/; Max-Age={max_age}; httponly; samesite={same_site}"
+        self.routes: dict[str, Any] = {}
 
     def _session(self, scope: Scope) -> dict[str, Any] | None:
         """The request's session as the session middleware would read it ({} without a
@@ -179,17 +186,63 @@ class PublicFast:
         return {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope.get("method") == "GET":
-            match = _TABLE.fullmatch(scope.get("path", ""))
-            query = scope.get("query_string", b"")
-            if match is not None and not query:
+        if (scope["type"] == "http" and scope.get("method") == "GET"
+                and not scope.get("query_string")):
+            path = scope.get("path", "")
+            table = _TABLE.fullmatch(path)
+            page = None if table is not None else _PAGE.fullmatch(path)
+            if table is not None or page is not None:
                 session = self._session(scope)
                 if session is not None and session.get("sid") is None:
                     lang = session.get("lang")
                     lang = lang if lang in self.langs else self.langs[0]
-                    if await self._answer(scope, send, int(match.group(1)), lang):
+                    if table is not None:
+                        if await self._answer(scope, send, int(table.group(1)), lang):
+                            return
+                    elif page is not None and await self._page(
+                            scope, send, int(page.group(1)), lang, session):
                         return
         await self.app(scope, receive, send)
+
+    def _label(self, scope: Scope, path: str) -> None:
+        """The route's template in the scope: the metrics' label, as the router sets it."""
+        if path not in self.routes:
+            self.routes[path] = next((r for r in scope["app"].routes
+                                      if getattr(r, "path", None) == path), None)
+        if self.routes[path] is not None:
+            scope["route"] = self.routes[path]
+
+    async def _page(self, scope: Scope, send: Send, tid: int, lang: str,
+                    session: dict[str, Any]) -> bool:
+        """The anonymous page from its kept render (`web.pages.tournament_page`'s key),
+        with the phone's own CSRF token; False when it is not kept (the route renders)."""
+        cache = cache_of(scope["app"])
+        try:
+            stamp = await cache.stamp(tid)
+        except Exception:  # an unknown tournament, a lost database: the app's route says so
+            return False
+        hit = cache.kept(("page", tid, None, lang, stamp, scope["path"]))
+        if hit is None:
+            return False
+        self._label(scope, "/t/{tid}")
+        token = str(session.get("csrf") or "")
+        cookie = None
+        if not token:  # a new phone: its token, kept in its session cookie
+            token = secrets.token_urlsafe(32)
+            data = self.signer.sign(b64encode(json.dumps({**session, "csrf": token})
+                                              .encode("utf-8")))
+            cookie = self.cookie + b"=" + data + self.cookie_tail.encode()
+            if scope.get("scheme") == "https":
+                cookie += b"; secure"
+        body = page_bytes(hit[0], token)
+        headers = [(b"content-length", str(len(body)).encode()),
+                   (b"content-type", b"text/html; charset=utf-8"), (b"vary", b"Cookie")]
+        if cookie is not None:
+            headers.append((b"set-cookie", cookie))
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [*headers, *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
+        return True
 
     async def _answer(self, scope: Scope, send: Send, tid: int, lang: str) -> bool:
         app = scope["app"]
@@ -203,11 +256,7 @@ class PublicFast:
         except Exception:  # an unknown tournament, a lost database: the app's route says so
             return False
         body, etag = hit
-        if self.route is None:
-            self.route = next((r for r in app.routes
-                               if getattr(r, "path", None) == "/t/{tid}/standings"), None)
-        if self.route is not None:
-            scope["route"] = self.route  # the metrics' label, as the router would set it
+        self._label(scope, "/t/{tid}/standings")
         # the language comes from the cookie: a shared cache must key on it (as the
         # session middleware's answer says when the route reads the session)
         headers = [(b"etag", etag.encode()), (b"cache-control", b"no-cache"),

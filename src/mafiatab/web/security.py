@@ -37,7 +37,7 @@ import threading
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import quote
@@ -517,13 +517,31 @@ async def _too_large(send: Send) -> None:
 
 @dataclass(slots=True)
 class Principal:
-    """The one asking: an account name or None, the language, the CSRF token."""
+    """The one asking: an account name or None, the language, the CSRF token; his roles
+    and whether he is an organizer are read (`rights`) the first time a page asks, so
+    that a request that never asks (a judge's save, a live tap) costs no query for them."""
 
     user: str | None
     lang: str
     csrf: str
-    roles: dict[int, set[str]] = field(default_factory=dict)
-    organizer: bool = False
+    rights: Callable[[], tuple[dict[int, set[str]], bool]] | None = field(
+        default=None, repr=False, compare=False)
+    known: tuple[dict[int, set[str]], bool] | None = field(default=None, repr=False,
+                                                           compare=False)
+
+    def _read(self) -> tuple[dict[int, set[str]], bool]:
+        if self.known is None:
+            self.known = self.rights() if self.rights is not None else ({}, False)
+        return self.known
+
+    @property
+    def roles(self) -> dict[int, set[str]]:
+        """Every tournament where he has a role, with the roles."""
+        return self._read()[0]
+
+    @property
+    def organizer(self) -> bool:
+        return self._read()[1]
 
     def has(self, tid: int, allowed: Iterable[str]) -> bool:
         return bool(self.roles.get(tid, set()) & set(allowed))
@@ -560,9 +578,11 @@ def principal(request: Request) -> Principal:
     if user is None and token is not None:
         request.session.pop("sid", None)  # ended elsewhere: this cookie is anonymous now
     p = Principal(user=user, lang=str(lang), csrf=csrf_token(request))
-    if p.user is not None:
-        p.roles = svc.access.tournaments_of(p.user)
-        p.organizer = svc.access.is_organizer(p.user)
+    if user is not None:
+        def rights(user: str = user) -> tuple[dict[int, set[str]], bool]:
+            return svc.access.tournaments_of(user), svc.access.is_organizer(user)
+
+        p.rights = rights
     request.state.principal = p
     return p
 
