@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import format_decimal
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
@@ -41,6 +41,7 @@ from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import texts
 from mafiatab.web.deps import services
+from mafiatab.web.refusals import Unprocessable
 from mafiatab.web.rendering import render
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user
 
@@ -404,7 +405,7 @@ async def merge(request: Request, pid: int, me: Who, svc: Svc) -> Response:
     f = await _form(request)
     other = parse_ids(f.get("other", []))
     if not other:
-        raise HTTPException(status_code=422, detail="other")
+        raise Unprocessable("merge_whom")
     svc.merge(pid, other[0], actor=user, reason=(f.get("reason") or [""])[0])
     return _see(f"/people/{pid}")
 

@@ -54,6 +54,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.facade import Services
 from mafiatab.services.web_support import STAFF
+from mafiatab.web.refusals import BadInput, Forbidden, SignInFailed, Throttled, Unprocessable
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER: Final = "X-CSRF-Token"
@@ -74,16 +75,15 @@ class Body(BaseModel):
 MAX_TEXT: Final = 5000
 
 
-class NeedLogin(Exception):
+class NeedLogin(SignInFailed):
     """Raised by a check when nobody is signed in (pages redirect, the API says 401)."""
 
+    def __init__(self) -> None:
+        super().__init__("login_required")
 
-class TooMany(Exception):
+
+class TooMany(Throttled):
     """A sign-in limit is reached (the app answers 429 with Retry-After)."""
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"retry after {retry_after} s")
-        self.retry_after = retry_after
 
     def text(self) -> str:
         n = self.retry_after
@@ -579,7 +579,7 @@ async def check_csrf(request: Request) -> None:
         value = form.get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
     if not expected or not sent or not hmac.compare_digest(str(expected), sent):
-        raise HTTPException(status_code=403, detail="CSRF token missing or wrong")
+        raise Forbidden("csrf")
 
 
 #: a form's bounds: fields, the length of one text field, the size of an uploaded file
@@ -594,15 +594,13 @@ async def read_form(request: Request) -> FormData:
     keeps the parsed form, so every later `request.form()` gets this one."""
     try:
         form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FILE)
-    except HTTPException:
-        raise
+    except HTTPException as e:  # Starlette's own limits (too many fields or files)
+        raise BadInput("form_unreadable", detail=str(e.detail)[:200]) from None
     except Exception as e:  # multipart's own refusals (too many parts, a broken body)
-        raise HTTPException(status_code=422, detail=f"form: {e}") from None
+        raise Unprocessable("form_unreadable", detail=str(e)[:200]) from None
     for key, value in form.multi_items():
         if isinstance(value, str) and len(value) > MAX_FIELD:
-            raise HTTPException(status_code=422, detail=(
-                f"поле «{key[:40]}» длиннее {MAX_FIELD} символов / "
-                f"field '{key[:40]}' is longer than {MAX_FIELD} characters"))
+            raise Unprocessable("field_too_long", field=key[:40], limit=MAX_FIELD)
     return form
 
 
