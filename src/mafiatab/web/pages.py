@@ -14,7 +14,7 @@ from mafiatab.domain import protocol as model
 from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
-from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, translate_clause
 from mafiatab.domain.published import ordered, published_table
 from mafiatab.domain.scoring import Part, score_game
 from mafiatab.domain.validation import validate_game
@@ -308,6 +308,11 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
             "correcting": me.is_staff(tid) and head.state == "submitted",
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
             "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
+            # the form's parts that cite a clause cite the tournament's own
+            "cited": {"broken_table": translate_clause(
+                          PROFILES[t.rules].has_broken_table.clause, me.lang),
+                      "pu_protocol": translate_clause(
+                          PROFILES[t.rules].has_first_killed_protocol.clause, me.lang)},
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
             "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS,

@@ -14,7 +14,6 @@ from mafiatab.domain.problems import Problem, Refused
 from mafiatab.services.errors import ServiceError
 from mafiatab.texts.refusals import WEB_REFUSAL
 
-
 #: the code of one value the framework could not read (a key of `WEB_REFUSAL`)
 VALUE_UNREADABLE: Final = "value_unreadable"
 

@@ -506,7 +506,7 @@ class PlayerBody(Body):
 
 
 class RulesBody(Body):
-    rules: str = Field(max_length=20, description="fiim2018 | fsm")
+    rules: str = Field(max_length=20, description="a registered rule profile's id")
     options: dict[str, str] = Field(default_factory=dict, description="switched readings")
 
 
