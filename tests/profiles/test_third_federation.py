@@ -20,14 +20,13 @@ from typer.testing import CliRunner
 
 from mafiatab.domain.protocol import Tournament
 from mafiatab.domain.scoring import score_game
-from mafiatab.rules import FSM, PROFILES, choices
+from mafiatab.rules import FSM, PROFILES, RuleProfile, choices, register
 from mafiatab.sample import sample_tournament
 from mafiatab.services.tournament_file import write_tournament_file
 from mafiatab.web import forms
 from mafiatab.web.app import create_app
 from mafiatab.web.demo import DEMO_PASSWORD, Demo, build_demo
 from mafiatab.web.security import SignInLimits
-from tests.profiles.umf import UMF
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the other federations' names and clauses, in both languages
@@ -45,9 +44,19 @@ class Cup:
 
 
 @pytest.fixture(scope="module")
-def cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cup]:
+def umf() -> Iterator[RuleProfile]:
+    """The third federation, registered as its module does it, for this module only (the
+    rest of the suite knows the program's own profiles)."""
+    from tests.profiles import umf as module
+
+    yield register(module.UMF)
+    PROFILES.pop(module.UMF.id, None)
+
+
+@pytest.fixture(scope="module")
+def cup(umf: RuleProfile, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cup]:
     folder = tmp_path_factory.mktemp("umf")
-    sample = sample_tournament(UMF.id, 20, 3, seed=2026, final_round=True, name="UMF cup")
+    sample = sample_tournament(umf.id, 20, 3, seed=2026, final_round=True, name="UMF cup")
     file = folder / "umf.json"
     write_tournament_file(sample, file)
     demo = build_demo(folder / "umf.sqlite", sample)
@@ -58,32 +67,32 @@ def cup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cup]:
 # --- the profile and its golden cases ---------------------------------------------------
 
 
-def test_the_registration_is_all_the_program_is_told() -> None:
-    assert PROFILES[UMF.id] is UMF
-    assert UMF.federation_in("ru") == "УФМ" and UMF.title_in("ru") == "УФМ 2026"
+def test_the_registration_is_all_the_program_is_told(umf: RuleProfile) -> None:
+    assert PROFILES[umf.id] is umf
+    assert umf.federation_in("ru") == "УФМ" and umf.title_in("ru") == "УФМ 2026"
     # every clause of the copy is cited under its own name
-    assert all(not OTHERS.search(r.clause) for r in UMF.settings().values())
-    assert UMF.paper_clause.startswith("UMF")
+    assert all(not OTHERS.search(r.clause) for r in umf.settings().values())
+    assert umf.paper_clause.startswith("UMF")
     assert "umf2026 (УФМ 2026)" in choices("ru")
 
 
-def test_umf_4_1_a_win_is_1_2(cup: Cup) -> None:
+def test_umf_4_1_a_win_is_1_2(cup: Cup, umf: RuleProfile) -> None:
     """UMF 4.1: each player of the winning team gets 1.2 (FSM's copy gives 1)."""
     game = next(g for g in cup.sample.games if g.result == "red")
-    ours, fsm = score_game(game, UMF), score_game(game, FSM)
+    ours, fsm = score_game(game, umf), score_game(game, FSM)
     assert (ours.win.points, ours.win.clause) == (120, "UMF 4.1")
     assert (fsm.win.points, fsm.win.clause) == (100, "FSM 8.2.1-8.2.2")
     assert ours.win_roles == fsm.win_roles == frozenset({"red", "sheriff"})
 
 
-def test_umf_4_3_its_own_best_move_scale(cup: Cup) -> None:
+def test_umf_4_3_its_own_best_move_scale(cup: Cup, umf: RuleProfile) -> None:
     """UMF 4.3: two of the first killed's guesses right give 0.4 (FSM's copy: 0.3)."""
-    assert UMF.best_move_points.value[2] == 40 and FSM.best_move_points.value[2] == 30
+    assert umf.best_move_points.value[2] == 40 and FSM.best_move_points.value[2] == 30
     for game in cup.sample.games:
-        for parts in score_game(game, UMF).parts.values():
+        for parts in score_game(game, umf).parts.values():
             for p in parts:
                 if p.kind == "best_move":
-                    assert p.clause == "UMF 4.3" and p.points in UMF.best_move_points.value
+                    assert p.clause == "UMF 4.3" and p.points in umf.best_move_points.value
 
 
 # --- the CLI ---------------------------------------------------------------------------
