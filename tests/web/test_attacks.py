@@ -636,8 +636,9 @@ def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) 
 def test_a_flooding_address_is_refused_before_any_other_middleware(
         fresh: World, app_of: Callable[..., Any]) -> None:
     """The gate is the outermost layer but the metrics' count (a refused sign-in costs
-    no session cookie or header work: `bench/web.py --flood`), and its plain 429 still
-    carries the headers that keep a browser from sniffing or framing it."""
+    no session cookie or header work: `bench/web.py --flood`), and its 429 (the API's one
+    refusal shape) still carries the headers that keep a browser from sniffing or
+    framing it."""
     from mafiatab.web.security import SignInGate
     from mafiatab.web.watch import Watch
 
@@ -649,10 +650,13 @@ def test_a_flooding_address_is_refused_before_any_other_middleware(
     for i in range(60):
         r = c.post("/api/login", json={"user": f"nobody{i}", "password": f"g-{i:04d}-xx"},
                    headers=headers)
-        if r.status_code == 429 and r.headers["content-type"].startswith("text/plain"):
+        # the gate's own answer: none of the app's middleware added its headers
+        if r.status_code == 429 and "content-security-policy" not in r.headers:
             plain = r
             break
     assert plain is not None, "the gate never answered for an address over its limit"
+    assert plain.headers["content-type"].startswith("application/json")
+    assert plain.json()["error"] == "rate_limited" and plain.json()["problems"]
     assert plain.headers["x-content-type-options"] == "nosniff"
     assert plain.headers["x-frame-options"] == "DENY"
     assert int(plain.headers["retry-after"]) >= 1

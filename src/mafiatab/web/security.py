@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import math
 import os
 import re
@@ -54,7 +55,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.facade import Services
 from mafiatab.services.web_support import STAFF
-from mafiatab.web.refusals import BadInput, Forbidden, SignInFailed, Throttled, Unprocessable
+from mafiatab.web.refusals import (
+    BadInput,
+    Forbidden,
+    SignInFailed,
+    Throttled,
+    Unprocessable,
+    problem_body,
+)
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER: Final = "X-CSRF-Token"
@@ -83,7 +91,11 @@ class NeedLogin(SignInFailed):
 
 
 class TooMany(Throttled):
-    """A sign-in limit is reached (the app answers 429 with Retry-After)."""
+    """A sign-in limit is reached (the app answers 429 with Retry-After). Its words are
+    in both languages: a refused sign-in may come before any language is known."""
+
+    def message(self, lang: str = "en") -> str:
+        return self.text()
 
     def text(self) -> str:
         n = self.retry_after
@@ -261,7 +273,18 @@ class SignInGate:
             left = g.blocked("addr", client[0] if client else "unknown") if g else None
             if left is not None and g is not None:
                 g.refused += 1
-                await _plain(send, 429, TooMany(left).text(), {b"retry-after": str(left).encode()})
+                refused = TooMany(left)
+                retry = {b"retry-after": str(left).encode()}
+                if str(scope.get("path", "")).startswith("/api"):
+                    # the API's one refusal shape, in the language the client asks first
+                    # (no session is read for a refused sign-in)
+                    asked = dict(scope.get("headers") or []).get(b"accept-language", b"")
+                    lang = "en" if asked[:2].lower() == b"en" else "ru"
+                    body = json.dumps(problem_body(refused, lang, retry_after=left),
+                                      ensure_ascii=False)
+                    await _plain(send, 429, body, retry, b"application/json")
+                else:
+                    await _plain(send, 429, refused.text(), retry)
                 return
         await self.app(scope, receive, send)
 
@@ -275,10 +298,11 @@ def install_guard(app: Any, engine: Engine, limits: SignInLimits | None) -> Guar
     return g
 
 
-async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes]) -> None:
+async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes],
+                 media: bytes = b"text/plain") -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", media + b"; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()),
                             (b"x-content-type-options", b"nosniff"),
                             (b"x-frame-options", b"DENY"),
