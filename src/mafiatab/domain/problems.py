@@ -29,8 +29,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown format {value!r}, expected mafiatab.tournament/1",
     ),
     "unknown_rules": (
-        "неизвестные правила {value!r}: fiim2018 или fsm",
-        "unknown rules {value!r}: fiim2018 or fsm",
+        "неизвестные правила {value!r}: {choices}",
+        "unknown rules {value!r}: {choices}",
     ),
     "unknown_option": (
         "неизвестная настройка правил {value!r}",
