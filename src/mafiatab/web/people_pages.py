@@ -32,7 +32,6 @@ from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.domain.ratings import SLOPE_GAMES
-from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.i18n import federation, zone_words
 from mafiatab.rules import PROFILES
 from mafiatab.services.clock import server_zone_name
@@ -387,16 +386,12 @@ def _svg(data: bytes) -> Response:
 
 @router.get("/people/{pid}/roles.svg")
 def person_roles_svg(pid: int, me: Who, svc: Svc) -> Response:
-    page = svc.page(pid)
-    by_role, _ = _rates(page.stats)
-    return _svg(roles_chart(by_role, page.person.nickname, me.lang, "svg"))
+    return _svg(svc.chart(pid, "roles", me.lang))
 
 
 @router.get("/people/{pid}/seats.svg")
 def person_seats_svg(pid: int, me: Who, svc: Svc) -> Response:
-    page = svc.page(pid)
-    _, by_seat = _rates(page.stats)
-    return _svg(seats_chart(by_seat, page.person.nickname, me.lang, "svg"))
+    return _svg(svc.chart(pid, "seats", me.lang))
 
 
 @router.post("/people/{pid}/merge")
