@@ -236,8 +236,8 @@ WEB_REFUSAL: Final[dict[str, tuple[str, str]]] = {
     "bad_login": ("неверное имя или пароль", "wrong name or password"),
     "bad_code": ("код не подходит: проверьте его или попросите новый",
                  "the code does not fit: check it or ask for a new one"),
-    "rate_limited": ("слишком много попыток входа: подождите {seconds} с и попробуйте снова",
-                     "too many sign-in attempts: wait {seconds} s and try again"),
+    "rate_limited": ("Слишком много попыток входа: подождите {seconds} с и попробуйте снова",
+                     "Too many sign-in attempts: wait {seconds} s and try again"),
     "csrf": ("форма устарела или отправлена не с этой страницы: обновите страницу и "
              "отправьте снова",
              "the form is stale or was not sent from this page: reload the page and send "

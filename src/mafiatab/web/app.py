@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
@@ -111,7 +111,9 @@ def refusal(request: Request, e: Refused, headers: dict[str, str] | None = None)
         return render(request, "error.html", status_code=e.status, message=words,
                       headers=headers or None)
     if _is_api(request):
-        return JSONResponse(problem_body(e, lang), status_code=e.status, headers=headers or None)
+        extra: dict[str, Any] = {"retry_after": e.retry_after} if isinstance(e, Throttled) else {}
+        return JSONResponse(problem_body(e, lang, **extra), status_code=e.status,
+                            headers=headers or None)
     return render(request, "error.html", status_code=e.status, message=e.message(lang),
                   headers=headers or None)
 

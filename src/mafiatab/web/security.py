@@ -91,11 +91,8 @@ class NeedLogin(SignInFailed):
 
 
 class TooMany(Throttled):
-    """A sign-in limit is reached (the app answers 429 with Retry-After). Its words are
-    in both languages: a refused sign-in may come before any language is known."""
-
-    def message(self, lang: str = "en") -> str:
-        return self.text()
+    """A sign-in limit is reached (the app answers 429 with Retry-After). `text` is both
+    languages' words, for the gate's page that answers before any session is read."""
 
     def text(self) -> str:
         n = self.retry_after
