@@ -17,6 +17,7 @@ from babel.dates import get_timezone_location
 
 from mafiatab.domain import clock
 from mafiatab.domain.points import format_points
+from mafiatab.rules import cite
 from mafiatab.texts import count, noun, number, pick  # noqa: F401  (the catalogue's, read here too)
 from mafiatab.texts.core import (  # noqa: F401  (the tables, read through this module too)
     NOUNS,
@@ -33,10 +34,9 @@ from mafiatab.texts.core import (  # noqa: F401  (the tables, read through this 
 
 
 def federation(text: str, lang: str) -> str:
-    """A rule set's name or a clause in the reader's language: `ФСМ`, `ФИИМ 2018`."""
-    if lang == "ru":
-        return text.replace("FIIM", "ФИИМ").replace("FSM", "ФСМ")
-    return text
+    """A rule set's name or a clause in the reader's language: `ФСМ`, `ФИИМ 2018` (each
+    registered profile names its federation in its own words)."""
+    return cite(text, lang)
 
 
 def t(key: str, lang: str, **params: Any) -> str:

@@ -6,7 +6,7 @@ signed-out visitor to sign in (`require_user`), and nothing else of the kind.
 Read from the modules' syntax trees, so a route that checks a role itself again fails
 here before any matrix of roles has to notice it:
 
-* no refusal made in the web layer: no 403 (`HTTPException(403)`, `status_code=403`),
+* no refusal made in the web layer: no 403 (`Forbidden(...)`, `status_code=403`),
   except the two that are no one's role: a write without the session's CSRF token, and
   the operator's metrics (this machine or a token);
 * no role helper of its own: no `require_role`, nothing from the rights model
@@ -47,6 +47,8 @@ def _name(node: ast.AST) -> str:
 
 
 def _is_403(call: ast.Call) -> bool:
+    if _name(call.func) == "Forbidden":  # the web layer's own 403 (`web.refusals`)
+        return True
     values = list(call.args[:1]) + [k.value for k in call.keywords if k.arg == "status_code"]
     return any(isinstance(v, ast.Constant) and v.value == 403 for v in values)
 
@@ -114,11 +116,13 @@ def test_the_scan_finds_what_it_looks_for(tmp_path: Path) -> None:
         "    if not me.is_staff(tid):\n"
         "        raise HTTPException(403)\n"
         "def shown(me, tid):\n"
-        "    return {'staff': me.is_staff(tid)}\n", encoding="utf-8")
+        "    return {'staff': me.is_staff(tid)}\n"
+        "def refused(me, tid):\n"
+        "    raise Forbidden('csrf')\n", encoding="utf-8")
     found = decisions(old)
     assert any("imports require_role" in f for f in found)
     assert any("calls require_role" in f for f in found)
-    assert sum("answers 403" in f for f in found) == 2
+    assert sum("answers 403" in f for f in found) == 3
     assert sum("refuses by a role" in f for f in found) == 2
     # a page's offer (what it shows) by the asker's roles is not a decision
     assert not any(f.startswith("old_route.py:14") for f in found)

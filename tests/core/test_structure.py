@@ -205,3 +205,37 @@ def test_the_cycle_check_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (pkg / "b.py").write_text("def f() -> None:\n    from cyclepkg import a\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert import_cycles("cyclepkg") == [("cyclepkg.a", "cyclepkg.b"), ("cyclepkg.b", "cyclepkg.a")]
+
+
+def built_by_the_facade() -> set[str]:
+    """The classes `Services.__init__` builds (and the store and the facade itself)."""
+    path = Path(__file__).resolve().parents[2] / "src" / "mafiatab" / "services" / "facade.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    init = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                and n.name == "__init__")
+    names = {n.func.id for n in ast.walk(init)
+             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id[:1].isupper()}
+    return names | {"Services", "Store", "Jobs"}
+
+
+def services_built_in(path: Path, services: set[str]) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{path.name}:{n.lineno} builds {n.func.id}" for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in services]
+
+
+def test_no_route_module_builds_a_service() -> None:
+    """The services are built once, by the facade; only the entry points build the facade
+    (`create_app`, the `serve` command's account step, the demo's builder)."""
+    services = built_by_the_facade()
+    assert {"Exports", "SeatingDesk", "MyPageService", "TeamService"} <= services
+    web = Path(__file__).resolve().parents[2] / "src" / "mafiatab" / "web"
+    found = [f for p in sorted(web.glob("*.py")) if p.name not in ("app.py", "server.py", "demo.py")
+             for f in services_built_in(p, services)]
+    assert found == []
+
+
+def test_the_service_scan_can_fail(tmp_path: Path) -> None:
+    route = tmp_path / "route.py"
+    route.write_text("def desk(svc):\n    return SeatingDesk(svc)\n", encoding="utf-8")
+    assert services_built_in(route, built_by_the_facade()) == ["route.py:2 builds SeatingDesk"]

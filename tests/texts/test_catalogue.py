@@ -58,6 +58,9 @@ USES: list[tuple[str, str, tuple[str, ...]]] = [
      ("files",)),
     ("seating/*.py", r"\bInfeasibleRequest\(", ("seating_request",)),
     ("**/*.py", r"\bSeatingRefused\(", ("seating_desk",)),
+    # the web layer's own refusals (`texts.refusals.WEB_REFUSAL`)
+    ("web/*.py", r"\b(?:WebRefused|BadInput|SignInFailed|Forbidden|Missing|Stale|Unprocessable)\(",
+     ("web_refusal",)),
     # the registration and the awards (`texts.register`)
     ("web/templates/*.html", r"\b(?:rw|cw)\(", ("register_page",)),
     ("web/register_pages.py", r"\brw\(", ("register_page",)),

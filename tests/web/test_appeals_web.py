@@ -98,7 +98,7 @@ def test_after_the_last_round_started_filing_refused_and_decision_warned_with_th
     r = me.post(f"/api/t/{tid}/games/{appeal_game(world)}/appeals", headers=_w(me), json={
         "kind": "appeal", "subject": "penalty", "awarded": "-0.5", "claimed": "0"})
     assert r.status_code == 422
-    refusals = {x["code"]: x for x in r.json()["refusals"]}
+    refusals = {x["code"]: x for x in r.json()["problems"]}
     assert refusals["appeal_last_round"]["clause"] == "FSM 8.9.2"
     assert "ФСМ 8.9.2" in refusals["appeal_last_round"]["message"]  # Russian by default
     r = hj.post(f"/api/t/{tid}/appeals/{world.case}/decision", headers=_w(hj),
@@ -197,9 +197,9 @@ def test_scoring_9_api_decision_removes_a_penalty_and_refuses_a_change_of_nothin
     r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
         "outcome": "accepted", "reason": "-", "change": {"seats": {str(seat): {"fouls": 0}}}})
     assert r.status_code == 422, r.text
-    codes = [x["code"] for x in r.json()["refusals"] if not x["warning"]]
+    codes = [x["code"] for x in r.json()["problems"] if not x["warning"]]
     assert codes == ["accepted_changes_nothing"]
-    assert "ничего не меняет" in r.json()["refusals"][0]["message"]
+    assert "ничего не меняет" in r.json()["problems"][0]["message"]
     before = _total(hj, tid, player)
     r = hj.post(f"/api/t/{tid}/appeals/{case}/decision", headers=_w(hj), json={
         "outcome": "accepted", "reason": "not a negative action", "change": {"seats": {

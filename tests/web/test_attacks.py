@@ -259,10 +259,12 @@ def test_password_guessing_is_rate_limited(fresh: World, app_of: Callable[..., A
     r = _login(c, HEAD_JUDGE_NAME, "guess-again-x")
     assert r.status_code == 429
     assert int(r.headers["Retry-After"]) >= 1
-    assert "Слишком много попыток" in r.json()["message"] and "Too many" in r.json()["message"]
+    # the one refusal shape, in the asker's language (Russian unless he chose English)
+    assert r.json()["error"] == "rate_limited" and r.json()["retry_after"] >= 1
+    assert "Слишком много попыток" in r.json()["message"]
     page = c.post("/login", data={"user": HEAD_JUDGE_NAME, "password": "x" * 12,
                                   "csrf": _csrf(c)["X-CSRF-Token"]})
-    assert page.status_code == 429 and "Too many" in page.text
+    assert page.status_code == 429 and "Слишком много попыток" in page.text
 
 
 def test_one_account_is_limited_from_any_address(fresh: World,
@@ -636,8 +638,9 @@ def test_the_first_account_is_the_organizer_and_gives_the_right(tmp_path: Path) 
 def test_a_flooding_address_is_refused_before_any_other_middleware(
         fresh: World, app_of: Callable[..., Any]) -> None:
     """The gate is the outermost layer but the metrics' count (a refused sign-in costs
-    no session cookie or header work: `bench/web.py --flood`), and its plain 429 still
-    carries the headers that keep a browser from sniffing or framing it."""
+    no session cookie or header work: `bench/web.py --flood`), and its 429 (the API's one
+    refusal shape) still carries the headers that keep a browser from sniffing or
+    framing it."""
     from mafiatab.web.security import SignInGate
     from mafiatab.web.watch import Watch
 
@@ -649,10 +652,13 @@ def test_a_flooding_address_is_refused_before_any_other_middleware(
     for i in range(60):
         r = c.post("/api/login", json={"user": f"nobody{i}", "password": f"g-{i:04d}-xx"},
                    headers=headers)
-        if r.status_code == 429 and r.headers["content-type"].startswith("text/plain"):
+        # the gate's own answer: none of the app's middleware added its headers
+        if r.status_code == 429 and "content-security-policy" not in r.headers:
             plain = r
             break
     assert plain is not None, "the gate never answered for an address over its limit"
+    assert plain.headers["content-type"].startswith("application/json")
+    assert plain.json()["error"] == "rate_limited" and plain.json()["problems"]
     assert plain.headers["x-content-type-options"] == "nosniff"
     assert plain.headers["x-frame-options"] == "DENY"
     assert int(plain.headers["retry-after"]) >= 1

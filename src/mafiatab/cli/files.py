@@ -19,12 +19,13 @@ from rich.table import Table
 
 from mafiatab import i18n
 from mafiatab.cli.problems import print_problems
+from mafiatab.cli.words import rules_help
 from mafiatab.domain.lots import draw_lots, record_draws
 from mafiatab.domain.points import Hundredths, format_points
 from mafiatab.domain.problems import ProtocolRefused
 from mafiatab.domain.standings import Standings, explain_player
 from mafiatab.formats.standings_json import dumps_standings
-from mafiatab.rules import PROFILES
+from mafiatab.rules import PROFILES, registered
 from mafiatab.services.tournament_file import (
     LoadedTournament,
     load_tournament,
@@ -34,8 +35,9 @@ from mafiatab.services.tournament_file import (
 
 app = typer.Typer(
     name="mafiatab",
-    help="Турниры по спортивной мафии: правила ФИИМ (2018) и ФСМ. / "
-    "Sports mafia tournaments: FIIM (2018) and FSM rules.",
+    help="Турниры по спортивной мафии, правила: "
+    f"{', '.join(p.title_in('ru') for p in registered())}. / "
+    f"Sports mafia tournaments, rules: {', '.join(p.title for p in registered())}.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -320,7 +322,7 @@ def demo(
     lang: LangOpt = Lang.ru,
     players: Annotated[int, typer.Option(min=10, max=200)] = 20,
     rounds: Annotated[int, typer.Option(min=1, max=30)] = 10,
-    rules: Annotated[str, typer.Option(help="fsm or fiim2018")] = "fsm",
+    rules: Annotated[str, typer.Option(help=rules_help())] = "fsm",
     port: Annotated[int, typer.Option(help="Port of the web app / порт")] = 8000,
     no_serve: Annotated[bool, typer.Option(
         "--no-serve", help="Only write the file, the database and the standings")] = False,
@@ -415,7 +417,7 @@ def schema_command(
 
 @app.command("rules")
 def rules_command(
-    profile: Annotated[str, typer.Argument(help="fiim2018 or fsm")] = "fsm",
+    profile: Annotated[str, typer.Argument(help=rules_help())] = "fsm",
     markdown: Annotated[bool, typer.Option(
         "--markdown", help="The developers' reference, as in docs/rules.md (English, "
         "setting names, hundredths) / справочник для разработчиков")] = False,

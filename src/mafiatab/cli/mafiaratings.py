@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from mafiatab.cli.words import rules_help
 from mafiatab.formats.mafiaratings import RecordError, convert_game, tournament_of
 from mafiatab.rules import PROFILES
 
@@ -32,7 +33,7 @@ TEXT: dict[str, tuple[str, str]] = {
                    "{file}: not a mafiaratings game: {detail}"),
     "written": ("Записано: {file}", "Written: {file}"),
     "bad_source": ("--from: известен только mafiaratings", "--from: only mafiaratings is known"),
-    "bad_rules": ("--rules: fiim2018 или fsm", "--rules: fiim2018 or fsm"),
+    "bad_rules": ("--rules: одни из {choices}", "--rules: one of {choices}"),
 }
 
 
@@ -49,7 +50,7 @@ def import_game_command(
     file: Annotated[Path, typer.Argument(help="the recorded game (JSON) / запись игры")],
     source: Annotated[Source, typer.Option("--from", help="mafiaratings")] = Source.mafiaratings,
     out_file: Annotated[Path | None, typer.Option("--out", help="where to write / куда")] = None,
-    rules: Annotated[str, typer.Option("--rules", help="fiim2018 or fsm")] = "fiim2018",
+    rules: Annotated[str, typer.Option("--rules", help=rules_help())] = "fiim2018",
     as_tournament: Annotated[bool, typer.Option(
         "--tournament", help="a whole tournament file / целый файл турнира")] = False,
     game_id: Annotated[str | None, typer.Option("--id", help="the game's id / номер")] = None,
@@ -57,7 +58,7 @@ def import_game_command(
 ) -> None:
     """A game recorded elsewhere as a format-1 game log / игра из другой системы как лог."""
     if rules not in PROFILES:
-        err.print(_t("bad_rules", lang), markup=False)
+        err.print(_t("bad_rules", lang, choices=", ".join(sorted(PROFILES))), markup=False)
         raise typer.Exit(2)
     profile = PROFILES[rules]
     try:

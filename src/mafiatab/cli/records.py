@@ -21,6 +21,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
+from mafiatab.cli.words import rules_help
 from mafiatab.formats.import_report import MARKED, NOT_MAPPED, ImportReport
 
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -32,7 +33,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "not_records": ("{file}: {detail}", "{file}: {detail}"),
     "bad_crosswalk": ("--crosswalk {file}: {detail}", "--crosswalk {file}: {detail}"),
     "lenient_csv": ("--lenient есть только у --from csv", "--lenient is for --from csv only"),
-    "no_rules": ("--rules: {value!r} (fiim2018, fsm)", "--rules: {value!r} (fiim2018, fsm)"),
+    "no_rules": ("--rules: {value!r} ({choices})", "--rules: {value!r} ({choices})"),
     "nothing": ("Ничего не перенесено: в файлах нет ни одной игры или строки, которую можно "
                 "перенести.", "Nothing imported: the files hold no game or row that can be "
                 "carried over."),
@@ -117,7 +118,7 @@ def import_records(
                                            "(a published standings table) / откуда")],
     output: Annotated[Path, typer.Option("--out", "-o", dir_okay=False,
                                          help="The format-1 file to write / файл турнира")],
-    rules: Annotated[str, typer.Option("--rules", help="fiim2018 or fsm")] = "fiim2018",
+    rules: Annotated[str, typer.Option("--rules", help=rules_help())] = "fiim2018",
     name: Annotated[str | None, typer.Option("--name", help="Tournament name / название")]
     = None,
     crosswalk: Annotated[Path | None, typer.Option(
@@ -141,7 +142,7 @@ def import_records(
     from mafiatab.services.tournament_file import load_tournament, write_tournament_file
 
     if rules not in PROFILES:
-        _fail(t("no_rules", lang, value=rules), 2)
+        _fail(t("no_rules", lang, value=rules, choices=", ".join(sorted(PROFILES))), 2)
     if lenient and source is not Source.csv:
         _fail(t("lenient_csv", lang), 2)
     cw_doc: Any = None

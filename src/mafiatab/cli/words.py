@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
+from mafiatab.rules import choices
+
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 DOMAIN: Final = "messages"
 
@@ -79,13 +81,17 @@ CLICK_RU: Final[dict[str, str]] = {
     "(dynamic)": "(вычисляется)",
 }
 
+def rules_help() -> str:
+    """An option's help that lists the registered rule sets, in both halves (each
+    profile's id and its title in the reader's words)."""
+    return f"Rules: {choices('en')} / правила: {choices('ru')}"
+
+
 #: the help of the options that say it in English only
 HELP_RU: Final[dict[str, str]] = {
     "mafiatab.standings/1 JSON": "JSON mafiatab.standings/1",
     "problems as JSON": "проблемы в JSON",
     "Store the draw in the file": "записать жребий в файл",
-    "fsm or fiim2018": "правила: fsm (ФСМ) или fiim2018 (ФИИМ)",
-    "fiim2018 or fsm": "правила: fiim2018 (ФИИМ) или fsm (ФСМ)",
     "Only write the file, the database and the standings":
         "только записать файл, базу и таблицу",
     "Number of players N.": "число игроков N.",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from mafiatab.domain.problems import Problem, Word
+from mafiatab.rules import federation_prefixes
 from mafiatab.rules.profile import RuleProfile
 
 ONE_GAME_A_ROUND: Final = "tournament rule: one game a round"
@@ -32,8 +33,6 @@ WITHDRAWN_PLAYS_NO_MORE: Final = "tournament rule: a withdrawn player plays no m
 #: the codes of the problems this module finds
 CODES: Final = frozenset({"twice_in_round", "not_seated_here", "removed_plays",
                           "withdrawn_plays"})
-#: federations' names as a penalty's `rule` may carry them before the clause number
-_PREFIXES: Final = ("FIIM", "FSM", "ФИИМ", "ФСМ", "п.")
 
 #: where a game stands in the tournament: (the stage's place, the round)
 Point = tuple[int, int]
@@ -108,7 +107,9 @@ class Withdrawal:
 def removal_rule(rule: str | None) -> str:
     """A penalty's `rule` as a bare clause number ("FIIM 7.3" and "7.3" alike)."""
     text = (rule or "").strip()
-    for prefix in _PREFIXES:
+    # federations' names (every registered one, in every language) as a penalty's `rule`
+    # may carry them before the clause number
+    for prefix in (*federation_prefixes(), "п."):
         if text.upper().startswith(prefix.upper()):
             text = text[len(prefix):].strip()
     return text

@@ -13,6 +13,7 @@ from dataclasses import field as dc_field
 from typing import Any, ClassVar, Protocol
 
 from mafiatab.domain.points import Points, format_points, to_decimal
+from mafiatab.rules import cite
 
 LANGS = ("ru", "en")
 
@@ -28,8 +29,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown format {value!r}, expected mafiatab.tournament/1",
     ),
     "unknown_rules": (
-        "неизвестные правила {value!r}: fiim2018 или fsm",
-        "unknown rules {value!r}: fiim2018 or fsm",
+        "неизвестные правила {value!r}: {choices}",
+        "unknown rules {value!r}: {choices}",
     ),
     "unknown_option": (
         "неизвестная настройка правил {value!r}",
@@ -680,7 +681,8 @@ TOURNAMENT_RULES_RU: dict[str, str] = {
 
 
 def translate_clause(clause: str, lang: str) -> str:
-    """Only the reference (`FSM 8.4.3`), federation names in the reader's language; none
+    """Only the reference (`FSM 8.4.3`), federation names in the reader's language (as
+    the registered profiles name them); none
     for the program's own documents (`scoring.md 1`), which cite no rule a person reads."""
     ref = clause.split(" (", 1)[0]
     if ref.startswith(("scoring.md", "format 1")):  # the program's documents, not a rule
@@ -691,8 +693,7 @@ def translate_clause(clause: str, lang: str) -> str:
         if _COURSE in ref:
             federation, what = ref.split(_COURSE, 1)
             ref = f"{federation}, ход игры: {COURSE_OF_THE_GAME_RU.get(what, what)}"
-        ref = ref.replace("FIIM", "ФИИМ").replace("FSM", "ФСМ")
-    return ref
+    return cite(ref, lang)
 
 
 class Reason(Protocol):

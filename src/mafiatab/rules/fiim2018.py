@@ -14,6 +14,7 @@ FIIM2018 = RuleProfile(
     title="FIIM 2018",
     paper_clause="FIIM 9.5",
     federation="FIIM",
+    names={"ru": "ФИИМ", "en": "FIIM"},
     win_points=Ruled(100, "FIIM 8.2.1-8.2.2"),
     k_max_participants=Ruled(20, "FIIM 8.7"),
     k_equal_wins_no_heavy_side=Ruled(True, "FIIM 8.7.1 (Reading: equal wins, no heavy side)"),

@@ -22,6 +22,7 @@ FSM = RuleProfile(
     title="FSM",
     paper_clause="FSM, course of the game: the judge's protocol",
     federation="FSM",
+    names={"ru": "ФСМ", "en": "FSM"},
     win_points=Ruled(100, "FSM 8.2.1-8.2.2"),
     k_max_participants=Ruled(None, "FSM (no coefficient K)"),
     k_equal_wins_no_heavy_side=Ruled(True, "FSM (no coefficient K)"),

@@ -12,7 +12,8 @@ another tournament can switch it by building a profile with `dataclasses.replace
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Generic, TypeVar
 
@@ -307,6 +308,22 @@ class RuleProfile:
     #: where the paper protocol's columns (fouls, nominations, votes) are ruled: a clause
     #: of this federation, or its course of the game where it numbers none
     paper_clause: str = ""
+    #: the federation's name as its clauses are cited, by language ("ru": "ФИИМ"); the
+    #: English is `federation` itself
+    names: Mapping[str, str] = field(default_factory=dict)
+    #: the rule set's title by language ("ru": "ФИИМ (2018)"); else `title` in its words
+    titles: Mapping[str, str] = field(default_factory=dict)
+
+    def federation_in(self, lang: str) -> str:
+        """The federation's name in the reader's language (`ФСМ`)."""
+        return self.names.get(lang, self.federation)
+
+    def title_in(self, lang: str) -> str:
+        """The rule set's name in the reader's language (`ФИИМ (2018)`)."""
+        found = self.titles.get(lang)
+        if found is not None:
+            return found
+        return self.title.replace(self.federation, self.federation_in(lang), 1)
 
     def clause(self, setting: str) -> str:
         """The clause behind a setting, e.g. `profile.clause("win_points")`."""
@@ -343,3 +360,23 @@ def with_four_players_tie_rule(profile: RuleProfile) -> RuleProfile:
 
     clause = profile.four_players_tie_no_vote.clause.replace("off)", "on)")
     return replace(profile, four_players_tie_no_vote=Ruled(True, clause))
+
+
+def renamed(profile: RuleProfile, *, id: str, title: str, federation: str,
+            names: Mapping[str, str] | None = None,
+            titles: Mapping[str, str] | None = None) -> RuleProfile:
+    """Another federation's profile that starts as a copy of `profile`: its own id, title
+    and name, every clause cited under its own name (`FSM 8.4.3` becomes `UMF 8.4.3`).
+    Change its numbers and clauses after (`dataclasses.replace`) where they differ."""
+    old = profile.federation
+
+    def cite(clause: str) -> str:
+        return clause.replace(old, federation)
+
+    changed: dict[str, object] = {
+        name: Ruled(value.value, cite(value.clause))
+        for name, value in profile.settings().items()}
+    return replace(profile, id=id, title=title, federation=federation,
+                   paper_clause=cite(profile.paper_clause),
+                   names=dict(names or {}), titles=dict(titles or {}),
+                   **changed)  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from mafiatab.services.access import STAFF
@@ -92,11 +93,14 @@ class Exports:
         return protocols_pdf([sheet_of_game(t, profile, info.game_struct(), lang, zone)], lang)
 
     def blank_pdf(self, tournament: int, stage: str | None, rnd: int | None,
-                  tables: int | None, lang: str, *, actor: str) -> tuple[str, bytes]:
+                  tables: int | None, lang: str, *, actor: str,
+                  sign_in: Mapping[int, tuple[str, str]] | None = None) -> tuple[str, bytes]:
         """Blank protocols (to fill by hand) for a round's tables (default: the newest
         round), and the file's name; staff and judges only. A seated table prints its
         players and judge (FIIM 9.2-9.3); the judge is the table's assignment (changed
-        after the seating was entered), the protocol's spelling kept."""
+        after the seating was entered), the protocol's spelling kept. `sign_in`: a
+        table's judge's sign-in code and its address, printed as a QR code (the caller
+        has checked that each opens this tournament for that table's judge)."""
         import msgspec
 
         from mafiatab.formats.pdf import blank_sheets, protocols_pdf
@@ -123,7 +127,8 @@ class Exports:
                 game = msgspec.structs.replace(game, judge=g.judge)
             seated.append(game)
         data = protocols_pdf(blank_sheets(t, profile, stage, rnd, min(count, 100), lang,
-                                          seated=seated, today=dt.date.today().isoformat()),
+                                          seated=seated, today=dt.date.today().isoformat(),
+                                          sign_in=dict(sign_in or {})),
                              lang)
         return f"blank-{stage}-{rnd}.pdf", data
 

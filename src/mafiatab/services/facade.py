@@ -21,7 +21,7 @@ Who holds what:
 * `standings`: standings and their cache, the public stamp, explanations, lots;
 * `appeals`: protests and appeals, players' accounts, the schedule, games' times;
 * `screens`: the stream overlay and the hall screen;
-* `exports`: the charts;
+* `exports`: the charts and every download (standings, protocols, blank protocols);
 * `account_admin`: an administrator's password resets, rehashing old hashes;
 * `roster`: players pasted, edited, withdrawn;
 * `setup`: the rules until the first game, the organizer's first-run steps;
@@ -33,7 +33,13 @@ Who holds what:
 * `registrations`: sign-ups, the waiting list, the organizer's decisions, the calendar;
 * `awards`: the head judge's MVP and best by role;
 * `seating_rules`: what a seating keeps apart or together (clubs, teams, pairs, judges'
-  conflicts), per tournament and on the whole server.
+  conflicts), per tournament and on the whole server;
+* `checkin`, `my_page`, `teams`: the tournament day (presence, a player's own page, the
+  teams' standings);
+* `seating`: the seating desk, generations on the job queue (its runner started by the
+  web app, one per server process).
+
+Route modules never build a service: they read these (tests/core/test_structure.py).
 """
 
 from __future__ import annotations
@@ -49,11 +55,13 @@ from mafiatab.services.account_admin import AccountAdmin
 from mafiatab.services.accounts import Accounts, utcnow
 from mafiatab.services.appeals import Appeals
 from mafiatab.services.awards import Awards
+from mafiatab.services.checkin import CheckinService
 from mafiatab.services.clock import TournamentClock
 from mafiatab.services.exports import Exports
 from mafiatab.services.games import Games
 from mafiatab.services.invariants import TournamentCheck
 from mafiatab.services.judge_codes import JudgeCodes
+from mafiatab.services.my_page import MyPageService
 from mafiatab.services.people import People
 from mafiatab.services.photos import Photos
 from mafiatab.services.protocols import Protocols
@@ -62,9 +70,11 @@ from mafiatab.services.replacements import Replacements
 from mafiatab.services.roster import Roster
 from mafiatab.services.screens import ScreenService
 from mafiatab.services.seating_rules import SeatingRulesService
+from mafiatab.services.seating_web import SeatingDesk
 from mafiatab.services.setup import TournamentSetup
 from mafiatab.services.standings import StandingsBoard
 from mafiatab.services.store import Store
+from mafiatab.services.teams import TeamService
 from mafiatab.services.tournaments import Tournaments
 from mafiatab.services.video import GameVideo
 
@@ -102,6 +112,12 @@ class Services:
         #: limits' storage, shared by its processes; default: this process's memory)
         self.registrations = Registrations(self.store, limits)
         self.seating_rules = SeatingRulesService(self.store)
+        # the tournament day: check-in, a player's own page, the teams
+        self.checkin = CheckinService(self.store)
+        self.my_page = MyPageService(self, self.appeals, self.checkin)
+        self.teams = TeamService(self.store, self.standings.cached)
+        #: the seating desk: generations on the job queue (the web app starts its runner)
+        self.seating = SeatingDesk(self)
 
 
 __all__ = ["Services"]

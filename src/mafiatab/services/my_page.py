@@ -14,14 +14,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from mafiatab.domain import appeals as ap
 from mafiatab.domain.points import Hundredths
 from mafiatab.domain.standings import GameExplanation
+from mafiatab.services.access import Access
 from mafiatab.services.appeals import Appeals, CaseView
 from mafiatab.services.checkin import CheckinService, Presence
 from mafiatab.services.errors import PermissionDenied
-from mafiatab.services.facade import Services
+from mafiatab.services.games import Games
+from mafiatab.services.standings import StandingsBoard
+from mafiatab.services.tournaments import Tournaments
 from mafiatab.services.web_support import MAIN_PARTS
 from mafiatab.storage.models import CONFIRMED, PLAYER
 
@@ -62,10 +66,23 @@ class MyPage:
     lot_needed: bool = False
 
 
+class Reads(Protocol):
+    """The services a player's page reads (the facade that builds this one has them)."""
+
+    @property
+    def tournaments(self) -> Tournaments: ...
+    @property
+    def standings(self) -> StandingsBoard: ...
+    @property
+    def access(self) -> Access: ...
+    @property
+    def games(self) -> Games: ...
+
+
 class MyPageService:
     """The player's page, read for the account signed in (see the module)."""
 
-    def __init__(self, web: Services, appeals: Appeals, checkin: CheckinService) -> None:
+    def __init__(self, web: Reads, appeals: Appeals, checkin: CheckinService) -> None:
         self.web = web
         self.appeals = appeals
         self.checkin = checkin

@@ -511,6 +511,17 @@ class People:
             out[pid] = person_stats(pid, played)
         return out, unseen
 
+    def chart(self, person: int, kind: str, lang: str) -> bytes:
+        """A person's wins by role (`roles`) or by seat (`seats`) as the SVG chart of his
+        page (public, read-only)."""
+        from mafiatab.formats.charts import roles_chart, seats_chart
+
+        page = self.page(person)
+        stats, nick = page.stats, page.person.nickname
+        if kind == "roles":
+            return roles_chart({r: stats.by_role[r].rate for r in ROLES}, nick, lang, "svg")
+        return seats_chart({s: stats.by_seat[s].rate for s in model.SEATS}, nick, lang, "svg")
+
     def page(self, person: int) -> PersonPage:
         """Everything a person's page shows (public, read-only)."""
         with self.store.read() as s:

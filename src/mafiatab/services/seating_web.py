@@ -31,14 +31,17 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from sqlalchemy import Engine
 
 from mafiatab.domain import protocol as model
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Problem, Reason, Refused, Word
 from mafiatab.services.access import STAFF
 from mafiatab.services.checkin import CheckinService, Reseated
-from mafiatab.services.facade import Services
+from mafiatab.services.games import Games
+from mafiatab.services.invariants import TournamentCheck
 from mafiatab.services.jobs import (
     BUSY,
     CANCELLED,
@@ -54,6 +57,8 @@ from mafiatab.services.jobs import (
     JobView,
     Outcome,
 )
+from mafiatab.services.protocols import Protocols
+from mafiatab.services.roster import Roster
 from mafiatab.services.seating_figures import Change, Figure, compare, figures
 from mafiatab.services.seating_rules import (
     TournamentRules,
@@ -63,6 +68,7 @@ from mafiatab.services.seating_rules import (
 )
 from mafiatab.services.store import Store, record_audit, require_role, tournament_row
 from mafiatab.services.teams import teams_in
+from mafiatab.services.tournaments import Tournaments
 from mafiatab.storage.models import DRAFT
 from mafiatab.texts.seating import SEATING_BOUND, SEATING_DESK
 
@@ -516,11 +522,30 @@ class PublishedPresent:
     reseated: Reseated | None
 
 
+class DeskParts(Protocol):
+    """The services the desk works through (the facade that builds it has them)."""
+
+    @property
+    def engine(self) -> Engine: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def tournaments(self) -> Tournaments: ...
+    @property
+    def invariants(self) -> TournamentCheck: ...
+    @property
+    def roster(self) -> Roster: ...
+    @property
+    def games(self) -> Games: ...
+    @property
+    def protocols(self) -> Protocols: ...
+
+
 class SeatingDesk:
     """The tournaments' seating generations and proposals, on the job queue (see the
     module): any number of desks (one per server process) on one database agree."""
 
-    def __init__(self, svc: Services, limits: JobLimits | None = None) -> None:
+    def __init__(self, svc: DeskParts, limits: JobLimits | None = None) -> None:
         self.svc = svc
         # a store of its own: a job's heartbeats change nothing anybody watches, so they
         # must not wake the screens (the service's store tells them of every write)

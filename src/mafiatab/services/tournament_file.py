@@ -64,7 +64,9 @@ def _load(data: bytes | str, invariants: bool = False) -> LoadedTournament:
     if tournament is None:
         raise ProtocolRefused(problems)
     if tournament.rules not in PROFILES:
-        problems.append(Problem("unknown_rules", field="rules", params={"value": tournament.rules}))
+        problems.append(Problem("unknown_rules", field="rules",
+                                params={"value": tournament.rules,
+                                        "choices": ", ".join(sorted(PROFILES))}))
         raise ProtocolRefused(problems)
     profile, option_problems = profile_for(tournament)
     problems.extend(option_problems)

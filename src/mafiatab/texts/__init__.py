@@ -62,6 +62,7 @@ SECTIONS: Final[dict[str, tuple[str, str]]] = {
     "teams": ("mafiatab.texts.refusals", "TEAMS"),
     "jobs": ("mafiatab.texts.refusals", "JOBS"),
     "photos": ("mafiatab.texts.refusals", "PHOTOS"),
+    "web_refusal": ("mafiatab.texts.refusals", "WEB_REFUSAL"),
     "files": ("mafiatab.texts.files", "FILES"),
     "seating_request": ("mafiatab.texts.seating", "SEATING_REQUEST"),
     "seating_desk": ("mafiatab.texts.seating", "SEATING_DESK"),

@@ -93,6 +93,9 @@ WEB: Final[dict[str, tuple[str, str]]] = {
     "day1_vote_left": ("Ушли голосованием в 1-й день", "Left by the 1st day's vote"),
     "broken_table": ("Слом стола (ФСМ 8.6.6)", "Broken table (FSM 8.6.6)"),
     "pu_protocol": ("Протокол ПУ (ФСМ 8.3.9)", "First killed's protocol (FSM 8.3.9)"),
+    # the same two with the tournament's own clause (its profile's)
+    "broken_table_cited": ("Слом стола ({clause})", "Broken table ({clause})"),
+    "pu_protocol_cited": ("Протокол ПУ ({clause})", "First killed's protocol ({clause})"),
     "pu_extra": ("Доп. балл ПУ", "First killed's extra"),
     "pu_situation": ("Версия", "Version"),
     "pu_right": ("верна", "right"),

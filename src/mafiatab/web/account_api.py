@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from mafiatab.web.deps import Svc, Who
+from mafiatab.web.refusals import SignInFailed
 from mafiatab.web.security import (
     Body,
     check_csrf,
@@ -73,16 +74,16 @@ async def login(body: Login, request: Request, me: Who, svc: Svc) -> dict[str, A
         code = body.code
         found = await code_sign_in(request, code)
         if found is None:
-            raise HTTPException(status_code=401, detail="bad_code")
+            raise SignInFailed("bad_code")
         user = found[0]
         await run_in_threadpool(lambda: sign_in(request, user, code=code))
     elif body.user and body.password is not None:
         name = await password_sign_in(request, body.user, body.password)
         if name is None:
-            raise HTTPException(status_code=401, detail="bad_login")
+            raise SignInFailed("bad_login")
         await run_in_threadpool(sign_in, request, name)
     else:
-        raise HTTPException(status_code=401, detail="bad_login")
+        raise SignInFailed("bad_login")
     return await run_in_threadpool(lambda: session(principal(request)))
 
 

@@ -11,7 +11,7 @@ import datetime as dt
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from mafiatab.domain import protocol as model
@@ -27,6 +27,7 @@ from mafiatab.storage.models import JUDGE
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who
 from mafiatab.web.pages import explain_context, shown_order, standings_context
+from mafiatab.web.refusals import Unprocessable
 from mafiatab.web.security import (
     Body,
     Principal,
@@ -165,14 +166,14 @@ def _stage(data: dict[str, Any]) -> model.Stage:
     try:
         return model.Stage(**data)
     except TypeError as e:
-        raise HTTPException(status_code=422, detail=f"stage: {e}") from None
+        raise Unprocessable("value_unreadable", detail=f"stage: {e}"[:200]) from None
 
 
 def _player(data: dict[str, Any]) -> model.Player:
     try:
         return model.Player(**data)
     except TypeError as e:
-        raise HTTPException(status_code=422, detail=f"player: {e}") from None
+        raise Unprocessable("value_unreadable", detail=f"player: {e}"[:200]) from None
 
 
 def _game(protocol: dict[str, Any]) -> model.Game:

@@ -9,25 +9,30 @@ web app's own tables.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from mafiatab.domain import appeals as ap
 from mafiatab.domain.problems import Refused
+from mafiatab.i18n import local_time
 from mafiatab.services.accounts import HASH_SLOTS, share_hash_slots
+from mafiatab.services.appeals import refusals_json
 from mafiatab.services.facade import Services
 from mafiatab.storage.engine import check_schema, make_engine
-from mafiatab.web import texts
 from mafiatab.web.public_cache import SECURITY_HEADERS, PublicCache, PublicFast
+from mafiatab.web.refusals import Missing, Throttled, Unreadable, WebRefused, problem_body
 from mafiatab.web.rendering import HERE, render
 from mafiatab.web.security import (
     LANGS,
@@ -38,7 +43,6 @@ from mafiatab.web.security import (
     SecureCookies,
     SignInGate,
     SignInLimits,
-    TooMany,
     install_guard,
     principal,
     rate_storage,
@@ -76,6 +80,44 @@ def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
 
 
+def _zone(request: Request) -> dt.tzinfo:
+    """The clock of the tournament the address names (an appeal's deadlines are on it)."""
+    tid = str(request.path_params.get("tid", ""))
+    if tid.isdecimal() and len(tid) < 10:
+        zone: dt.tzinfo = request.app.state.services.zones.zone(int(tid))
+        return zone
+    return dt.UTC
+
+
+def refusal(request: Request, e: Refused, headers: dict[str, str] | None = None) -> Response:
+    """Every refusal, one way: the API's problem shape (`refusals.problem_body`) or the
+    error page in words. An appeal's refusals name moments on the tournament's clock."""
+    lang = principal(request).lang
+    headers = dict(headers or {})
+    if isinstance(e, Throttled):
+        headers["Retry-After"] = str(e.retry_after)
+    elif e.status in (429, 503):
+        headers["Retry-After"] = "5"
+    if isinstance(e, ap.Refused):
+        zone = _zone(request)
+
+        def when(value: dt.datetime) -> str:
+            return local_time(value, zone, lang)
+
+        words = "; ".join(r.message(lang, when=when) for r in e.refusals if not r.warning)
+        if _is_api(request):
+            body = problem_body(e, lang, refusals_json(e.refusals, lang, zone), message=words)
+            return JSONResponse(body, status_code=e.status, headers=headers or None)
+        return render(request, "error.html", status_code=e.status, message=words,
+                      headers=headers or None)
+    if _is_api(request):
+        extra: dict[str, Any] = {"retry_after": e.retry_after} if isinstance(e, Throttled) else {}
+        return JSONResponse(problem_body(e, lang, **extra), status_code=e.status,
+                            headers=headers or None)
+    return render(request, "error.html", status_code=e.status, message=e.message(lang),
+                  headers=headers or None)
+
+
 def create_app(db: str | Engine | None = None, *, secret: str | None = None,
                limits: SignInLimits | None = None) -> FastAPI:
     """The app on a database (URL, engine, or the default SQLite file). The session
@@ -111,50 +153,34 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
 
     app.add_middleware(SecurityHeaders)
 
-    @app.exception_handler(TooMany)
-    async def too_many(request: Request, e: TooMany) -> Response:
-        headers = {"Retry-After": str(e.retry_after)}
-        if _is_api(request):
-            return JSONResponse({"error": "rate_limited", "message": e.text(),
-                                 "retry_after": e.retry_after}, status_code=429, headers=headers)
-        return HTMLResponse(e.text(), status_code=429, headers=headers)
-
     @app.exception_handler(OverflowError)
     async def too_big(request: Request, _e: OverflowError) -> Response:
         """A number in the path past the database's integers (10³⁰ as a tournament id)
         names nothing stored: 404, as any id that does not exist."""
-        if _is_api(request):
-            return JSONResponse({"error": "not_found"}, status_code=404)
-        return render(request, "error.html", status_code=404,
-                      message=texts.word("not_found", principal(request).lang))
+        return refusal(request, Missing("not_found"))
 
     @app.exception_handler(NeedLogin)
-    async def need_login(request: Request, _e: NeedLogin) -> Response:
-        if _is_api(request):
-            return JSONResponse({"error": "login_required"}, status_code=401)
-        if request.method == "GET":
+    async def need_login(request: Request, e: NeedLogin) -> Response:
+        if not _is_api(request) and request.method == "GET":
             return RedirectResponse(f"/login?next={quote(str(request.url.path))}", status_code=303)
-        return HTMLResponse("login required", status_code=401)
+        return refusal(request, e)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> Response:
-        """Every refusal of the services and the files below them, one way: the API's JSON
-        (`error`, `message`, `problems` with their codes and params) or the error page."""
-        p = principal(request)
-        headers = {"Retry-After": "5"} if e.status in (429, 503) else None
-        if _is_api(request):
-            return JSONResponse(e.as_dict(p.lang), status_code=e.status, headers=headers)
-        return render(request, "error.html", status_code=e.status, message=e.message(p.lang),
-                      headers=headers)
+        return refusal(request, e)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException) -> Response:
-        if _is_api(request):
-            return JSONResponse({"error": str(e.detail)}, status_code=e.status_code)
-        key = {403: "forbidden", 404: "not_found"}.get(e.status_code, "error")
-        p = principal(request)
-        return render(request, "error.html", status_code=e.status_code,
-                      message=texts.word(key, p.lang))
+        """The framework's own refusals (no such route, a method the route does not take)
+        in the family's shape."""
+        code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
+        answer = WebRefused(code)
+        answer.status = e.status_code
+        return refusal(request, answer, headers=dict(e.headers or {}))
+
+    @app.exception_handler(RequestValidationError)
+    async def unreadable(request: Request, e: RequestValidationError) -> Response:
+        return refusal(request, Unreadable(list(e.errors())))
 
     from mafiatab.web import account_api, api, front_pages, pages, seating_pages
 

@@ -25,8 +25,8 @@ from typing import Any, Final
 import msgspec
 from babel import Locale
 from babel.core import get_global
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
 
 from mafiatab.domain import appeals as ap
@@ -48,6 +48,7 @@ from mafiatab.services.tournament_file import profile_for
 from mafiatab.texts import number
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.deps import Svc, Who
+from mafiatab.web.refusals import BadInput
 from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     MAX_TEXT,
@@ -55,7 +56,6 @@ from mafiatab.web.security import (
     Principal,
     attachment,
     check_csrf,
-    principal,
     read_form,
     require_user,
 )
@@ -176,27 +176,11 @@ def status_words(view: CaseView, lang: str) -> str:
 
 
 def install(app: FastAPI) -> None:
-    """Register the routes, the service and the refusal handler (one line in app.py)."""
+    """Register the routes (one line in app.py); their refusals are the app's one
+handler's (`app.refusal`)."""
     app.include_router(router)
     app.include_router(api)
 
-    @app.exception_handler(ap.Refused)
-    async def refused(request: Request, e: ap.Refused) -> Response:
-        lang = principal(request).lang
-        tid = str(request.path_params.get("tid", ""))
-        zone: dt.tzinfo = app.state.services.zones.zone(int(tid)) \
-            if tid.isdecimal() and len(tid) < 10 else dt.UTC
-
-        def when(value: dt.datetime) -> str:
-            return local_time(value, zone, lang)
-
-        if request.url.path.startswith("/api"):
-            return JSONResponse({"error": "refused",
-                                 "refusals": refusals_json(e.refusals, lang, zone)},
-                                status_code=422)
-        return render(request, "error.html", status_code=422,
-                      message="; ".join(r.message(lang, when=when) for r in e.refusals
-                                        if not r.warning))
 
 
 def _see(url: str) -> RedirectResponse:
@@ -214,7 +198,7 @@ def _when(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime:
     try:
         moment = dt.datetime.fromisoformat(value.strip()[:40])
     except ValueError:
-        raise HTTPException(status_code=400, detail=f"time {value!r}: ISO, e.g. 2026-03-07T12:30") from None
+        raise BadInput("bad_time", value=value[:40]) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
 
 
@@ -223,7 +207,7 @@ def _when_or_none(value: str, zone: dt.tzinfo = dt.UTC) -> dt.datetime | None:
     has checked the asker)."""
     try:
         return _when(value, zone) if value.strip() else None
-    except HTTPException:
+    except BadInput:
         return None
 
 
@@ -353,7 +337,7 @@ async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) ->
     f = await _form(request)
     player = f.get("player") or (sorted(mine)[0] if len(mine) == 1 else "")
     if not player:
-        raise HTTPException(status_code=400, detail="player")
+        raise BadInput("whose_case")
     kind = f.get("kind", "appeal")
     data: dict[str, Any] = {"kind": kind, "player": player, "game": code,
                             "subject": "result" if kind == "protest" else f.get("subject", "other"),
@@ -362,7 +346,7 @@ async def file_page(request: Request, tid: int, code: str, me: Who, svc: Svc) ->
     try:
         filing = filing_of(data)
     except msgspec.ValidationError as e:
-        raise HTTPException(status_code=400, detail=str(e)) from None
+        raise BadInput("filing_unreadable", detail=str(e)[:200]) from None
     try:
         view = svc.appeals.file(tid, filing, actor=user)
     except ap.Refused as e:
@@ -474,7 +458,7 @@ async def withdraw_page(request: Request, tid: int, case: str, me: Who, svc: Svc
 def _whole(value: str, what: str) -> int:
     number_ = ascii_int(value.strip(), 2)
     if number_ is None:
-        raise HTTPException(status_code=400, detail=f"{what}: {value[:20]!r}")
+        raise BadInput("bad_whole", field=what, value=value[:20])
     return number_
 
 
@@ -488,7 +472,7 @@ def _entries_typed(text: str) -> list[list[Any]]:
     for token in text.replace(",", " ").lower().split()[:10]:
         seat, colour = token[:-1], _COLOURS.get(token[-1:])
         if colour is None:
-            raise HTTPException(status_code=400, detail=f"pu_entries: {token[:10]!r}")
+            raise BadInput("bad_pu_entry", value=token[:10])
         out.append([_whole(seat, "pu_entries"), colour])
     return out
 
@@ -600,7 +584,7 @@ def _decide(svc: Services, tid: int, case: str, user: str, data: dict[str, Any]
         change = change_of(edits)
     except (ValueError, msgspec.ValidationError) as e:
         svc.appeals.require_may_decide(tid, user)  # the asker's refusal before the content's
-        raise HTTPException(status_code=400, detail=str(e)) from None
+        raise BadInput("decision_unreadable", detail=str(e)[:200]) from None
     return svc.appeals.decide(tid, case, actor=user, outcome=outcome, reason=str(data.get("reason", "")),
                       change=change, committee_agreed=bool(data.get("committee_agreed")),
                       non_game_advantage=bool(data.get("non_game_advantage")))
@@ -615,7 +599,7 @@ async def decision_page(request: Request, tid: int, case: str, me: Who, svc: Svc
     accepted = f.get("outcome") == ap.Outcome.ACCEPTED.value
     try:
         change = _change_from_form(f) if accepted else None
-    except HTTPException:
+    except BadInput:
         svc.appeals.require_may_decide(tid, user)  # the asker's refusal before the content's
         raise
     data = {"outcome": f.get("outcome", ""), "reason": f.get("reason", ""),
@@ -676,13 +660,13 @@ def _schedule_from_form(f: dict[str, str], zone: dt.tzinfo) -> ap.Schedule:
     new_stage, new_round = f.get("new_stage", ""), f.get("new_round", "").strip()
     if new_stage and new_round and f.get("new_starts", "").strip():
         if not new_round.isdecimal() or len(new_round) > 4:
-            raise HTTPException(status_code=400, detail="round")
+            raise BadInput("bad_whole", field="round", value=new_round[:20])
         rows[(new_stage, int(new_round))] = (f.get("new_day", "1"), f["new_starts"])
     rounds = []
     for (stage, n), (day, starts) in rows.items():
         day = day.strip() or "1"
         if not day.isdecimal() or len(day) > 4:
-            raise HTTPException(status_code=400, detail="day")
+            raise BadInput("bad_whole", field="day", value=day[:20])
         rounds.append(ap.RoundTime(stage=stage, round=n, day=int(day),
                                    starts=_when(starts, zone)))
     closed = f.get("tables_closed_at", "")
@@ -698,7 +682,7 @@ async def schedule_page(request: Request, tid: int, me: Who, svc: Svc) -> Respon
     f = await _form(request)
     try:
         schedule: ap.Schedule | None = _schedule_from_form(f, svc.zones.zone(tid))
-    except HTTPException:
+    except BadInput:
         schedule = None
     svc.appeals.set_schedule(tid, schedule if schedule and schedule.rounds else None,
                              actor=user)
@@ -854,11 +838,11 @@ def api_file(tid: int, code: str, body: FilingBody, me: Who, svc: Svc) -> dict[s
     user, mine = _filer(svc, me, tid, code)
     player = body.player or (sorted(mine)[0] if len(mine) == 1 else None)
     if player is None:
-        raise HTTPException(status_code=400, detail="player")
+        raise BadInput("whose_case")
     try:
         filing = filing_of({**body.model_dump(), "player": player, "game": code})
     except msgspec.ValidationError as e:
-        raise HTTPException(status_code=400, detail=str(e)) from None
+        raise BadInput("filing_unreadable", detail=str(e)[:200]) from None
     return case_json(svc.appeals.file(tid, filing, actor=user), me.lang)
 
 
@@ -869,7 +853,7 @@ def api_deadline(tid: int, code: str, me: Who, svc: Svc, kind: str = "appeal") -
     try:
         k = ap.Kind(kind)
     except ValueError:
-        raise HTTPException(status_code=400, detail="kind") from None
+        raise BadInput("bad_case_kind", value=kind[:20]) from None
     found, missing = svc.appeals.filing_deadline(tid, code, k, actor=user)
     zone = svc.zones.zone(tid)
     return {"deadline": found.at.isoformat() if found else None,

@@ -32,11 +32,10 @@ from sse_starlette.sse import EventSourceResponse
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.points import format_points
 from mafiatab.i18n import local_time, zone_words
-from mafiatab.services.checkin import CheckinService, RoundPlan
+from mafiatab.services.checkin import RoundPlan
 from mafiatab.services.errors import PermissionDenied
 from mafiatab.services.facade import Services
-from mafiatab.services.my_page import MyPageService
-from mafiatab.services.teams import TeamService, TeamsInvalid, TeamsRefused, parse_teams
+from mafiatab.services.teams import TeamsInvalid, TeamsRefused, parse_teams
 from mafiatab.texts.web import VERDICTS
 from mafiatab.web.push import PING, hub_of
 from mafiatab.web.rendering import TEMPLATES, render
@@ -174,9 +173,9 @@ class Day:
     push hub and forget the standings' stamps as every other write does)."""
 
     def __init__(self, web: Services) -> None:
-        self.checkin = CheckinService(web.store)
-        self.my = MyPageService(web, web.appeals, self.checkin)
-        self.teams = TeamService(web.store, web.standings.cached)
+        self.checkin = web.checkin
+        self.my = web.my_page
+        self.teams = web.teams
         self.photos = web.photos
         self.zones = web.zones
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import Field
 
@@ -25,6 +25,7 @@ from mafiatab.services.facade import Services
 from mafiatab.services.store import StaleRevision
 from mafiatab.services.video import Moment, moments
 from mafiatab.web.live import describe
+from mafiatab.web.refusals import Stale
 from mafiatab.web.rendering import TEMPLATES
 from mafiatab.web.security import (
     Body,
@@ -111,7 +112,7 @@ async def video_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -
         svc.videos.set_video(tid, code, f.get("url", "")[:1000], _offset(f.get("offset", "")),
                               actor=user)
     except StaleRevision:
-        raise HTTPException(status_code=409, detail="conflict") from None
+        raise Stale("video_stale") from None
     return RedirectResponse(f"/t/{tid}/games/{code}#moments", status_code=303)
 
 
@@ -132,7 +133,7 @@ def api_video(tid: int, code: str, body: VideoBody, me: Who, svc: Svc) -> dict[s
         number = svc.videos.set_video(tid, code, body.url, offset, actor=user,
                                        base_revision=body.base_revision)
     except StaleRevision:
-        raise HTTPException(status_code=409, detail="conflict") from None
+        raise Stale("video_stale") from None
     return {"revision": number}
 
 

@@ -14,7 +14,7 @@ import datetime as dt
 import json
 from typing import Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,7 @@ from mafiatab.web import course_files
 from mafiatab.web.deps import Svc, Who, see_other
 from mafiatab.web.forms import short_message
 from mafiatab.web.offline import words as offline_words
+from mafiatab.web.refusals import Unprocessable, problem_body
 from mafiatab.web.rendering import render
 from mafiatab.web.security import check_csrf, require_user
 
@@ -278,23 +279,20 @@ def live_events(tid: int, code: str, body: Batch, me: Who, svc: Svc) -> Response
     user = require_user(me)
     for op in body.events:
         if (op.event is None) == (op.undo is None):
-            raise HTTPException(status_code=422, detail="an operation is an event or an undo")
+            raise Unprocessable("event_or_undo")
     ops = [Op(id=o.id, seq=o.seq, event=o.event, undo=o.undo, at=o.at) for o in body.events]
     try:
         live, applied, duplicates = apply_ops(svc.games, svc.protocols, tid, code, ops,
                                               actor=user, base_revision=body.base_revision)
     except OutOfOrder as e:
-        return JSONResponse({"error": "out_of_order", "message": e.message(me.lang),
-                             "expected": e.expected}, status_code=409)
+        return JSONResponse(problem_body(e, me.lang, expected=e.expected), status_code=409)
     except ConflictError as e:
-        return JSONResponse({"error": "conflict", "message": e.message(me.lang),
-                             "head": e.head}, status_code=409)
+        return JSONResponse(problem_body(e, me.lang, head=e.head), status_code=409)
     except LiveRefused as e:
         # each problem also without its place (game code, log index): the screen shows it
         # beside the refused tap, which says where already
-        return JSONResponse({"error": "refused", "refused": e.op.id,
-                             "problems": [dict(p.as_dict(me.lang), text=short_message(p, me.lang))
-                                          for p in e.problems]},
+        problems = [dict(p.as_dict(me.lang), text=short_message(p, me.lang)) for p in e.problems]
+        return JSONResponse(problem_body(e, me.lang, problems, refused=e.op.id),
                             status_code=422)
     out = state_of(live, me.lang, svc.zones.zone(tid))
     out.update(applied=applied, duplicates=duplicates)

@@ -32,6 +32,7 @@ from mafiatab.services.protocols import Queued, SubmitRefused
 from mafiatab.services.tournaments import ConflictError
 from mafiatab.web import forms
 from mafiatab.web.deps import Svc, Who, form_fields
+from mafiatab.web.refusals import Unprocessable, problem_body
 from mafiatab.web.security import check_csrf, require_user
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -138,7 +139,8 @@ async def queued_save(request: Request, tid: int, code: str, me: Who, svc: Svc) 
     f = await form_fields(request)
     qid = _id(f.get("queue_id", ""))
     if qid is None:
-        return JSONResponse({"error": "queue_id"}, status_code=422)
+        return JSONResponse(problem_body(Unprocessable("bad_queue_id"), me.lang),
+                            status_code=422)
     queued = Queued(qid, _id(f.get("device", "")))
     base = ascii_int(f.get("base", ""), 9) or 0
     parsed = forms.game_from_form(f, code=code, stage="", rnd=1, table=1,
@@ -154,19 +156,16 @@ async def queued_save(request: Request, tid: int, code: str, me: Who, svc: Svc) 
                                             typed=parsed.typed, queued=queued)
     except ConflictError as e:
         head = svc.games.head(tid, code)
-        return JSONResponse({
-            "error": "conflict", "message": e.message(me.lang), "head": e.head,
-            "author": e.author, "at": clock_time(e.at, svc.zones.zone(tid)),
-            "values": forms.form_with_typed(head.game_struct(), head.typed)},
-            status_code=409)
+        return JSONResponse(problem_body(
+            e, me.lang, head=e.head, author=e.author, at=clock_time(e.at, svc.zones.zone(tid)),
+            values=forms.form_with_typed(head.game_struct(), head.typed)), status_code=409)
     except ServiceError as e:  # not his table, not in a state to save: in words
-        return JSONResponse(e.as_dict(me.lang), status_code=e.status)
+        return JSONResponse(problem_body(e, me.lang), status_code=e.status)
     except ProtocolRefused as e:
         saved = e.saved if isinstance(e, SubmitRefused) else None
-        return JSONResponse({"error": "refused",
-                             "revision": saved.number if saved is not None else None,
-                             "problems": _problems(parsed.problems + e.problems, me.lang)},
-                            status_code=422)
+        return JSONResponse(problem_body(
+            e, me.lang, _problems(parsed.problems + e.problems, me.lang),
+            revision=saved.number if saved is not None else None), status_code=422)
     # a draft's problems as the form's check finds them (a submitted protocol has none left)
     problems = [] if info.state == "submitted" else parsed.problems + svc.protocols.check(
         tid, code, parsed.game, actor=user).problems

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
@@ -39,6 +39,7 @@ from mafiatab.services.screens import MAX_ROLES_DELAY, OverlayVersion
 from mafiatab.web.deps import Who
 from mafiatab.web.live import state_of as live_state_of
 from mafiatab.web.push import hub_of
+from mafiatab.web.refusals import BadInput
 from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import LANGS, Principal, check_csrf, principal, require_user
 
@@ -120,14 +121,14 @@ class Options:
             value = (query.get(name) or "").lstrip("#")
             if value:
                 if not _COLOUR.fullmatch(value):
-                    raise HTTPException(status_code=400, detail=f"{name}: a hexadecimal colour")
+                    raise BadInput("bad_colour", field=name)
                 colours[name] = value
         font = 28
         if query.get("font"):
             try:
                 font = int(query["font"])
             except ValueError:
-                raise HTTPException(status_code=400, detail="font: a number") from None
+                raise BadInput("bad_font") from None
             font = max(FONT_RANGE[0], min(FONT_RANGE[1], font))
         lang = query.get("lang") or default_lang
         return cls(frozenset(parts), colours, font, lang if lang in LANGS else "ru")
@@ -412,9 +413,9 @@ def _minutes(value: str) -> int | None:
     try:
         minutes = float(value)
     except ValueError:
-        raise HTTPException(status_code=400, detail="roles delay: a number of minutes") from None
+        raise BadInput("bad_roles_delay") from None
     if not 0 <= minutes <= MAX_ROLES_DELAY / 60:
-        raise HTTPException(status_code=400, detail="roles delay out of range")
+        raise BadInput("roles_delay_range", most=MAX_ROLES_DELAY // 60)
     return round(minutes * 60)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 
@@ -14,7 +14,7 @@ from mafiatab.domain import protocol as model
 from mafiatab.domain.corrections import seat_changes, what_words
 from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.paper import dealt_roles
-from mafiatab.domain.problems import Problem, ProtocolRefused
+from mafiatab.domain.problems import Problem, ProtocolRefused, translate_clause
 from mafiatab.domain.provenance import import_source
 from mafiatab.domain.published import ordered, published_table
 from mafiatab.domain.scoring import Part, score_game
@@ -36,6 +36,7 @@ from mafiatab.web import forms, offline, texts
 from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.public_cache import PLACEHOLDER, cache_of, page_bytes
+from mafiatab.web.refusals import Missing
 from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import (
     Principal,
@@ -78,7 +79,7 @@ def standings_context(svc: Services, me: Principal, tid: int, stage: str | None)
     """What the standings table shows this asker (staff see everything)."""
     t, _players, stages = svc.tournaments.context(tid)
     if stage is not None and stage not in {s.id for s in stages}:
-        raise HTTPException(status_code=404)
+        raise Missing("no_such_stage", stage=stage[:40])
     shown, extras_hidden = svc.standings.view(tid, [stage] if stage else None, actor=me.user)
     hidden = shown is None
     rows = shown or []
@@ -240,7 +241,7 @@ def explain_context(svc: Services, me: Principal, tid: int, pid: str,
     t, players, stages = svc.tournaments.context(tid)
     player = next((p for p in players if p.id == pid), None)
     if player is None:
-        raise HTTPException(status_code=404)
+        raise Missing("no_such_player", player=pid[:40])
     games, extras_hidden = svc.standings.player_games(tid, pid, [stage] if stage else None,
                                                       actor=me.user)
     return {"t": t, "tid": tid, "player": player, "games": games, "stages": stages,
@@ -310,6 +311,11 @@ def _edit_context(svc: Services, me: Principal, tid: int, code: str,
             "correcting": me.is_staff(tid) and head.state == "submitted",
             # the profile says which fields exist (FSM 8.3.9), never the federation's name
             "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
+            # the form's parts that cite a clause cite the tournament's own
+            "cited": {"broken_table": translate_clause(
+                          PROFILES[t.rules].has_broken_table.clause, me.lang),
+                      "pu_protocol": translate_clause(
+                          PROFILES[t.rules].has_first_killed_protocol.clause, me.lang)},
             "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
             "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
             "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS,
@@ -441,7 +447,7 @@ def replace_page(request: Request, tid: int, code: str, me: Who, svc: Svc, seat:
     """The form of a replacement: the seated player, the new one, the reason."""
     _editable(svc, me, tid, code)
     if not 1 <= seat <= 10:
-        raise HTTPException(status_code=404)
+        raise Missing("no_such_seat", seat=seat)
     return render(request, "replace.html", **_replace_context(svc, me, tid, code, seat, [], {}))
 
 

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from babel import Locale
 from babel.dates import format_date, format_time
 from babel.numbers import format_decimal
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
@@ -32,7 +32,6 @@ from mafiatab.domain.points import Hundredths, format_points, to_json_number
 from mafiatab.domain.progress import Rate
 from mafiatab.domain.protocol import ROLES, SEATS, STAGE_KINDS
 from mafiatab.domain.ratings import SLOPE_GAMES
-from mafiatab.formats.charts import roles_chart, seats_chart
 from mafiatab.i18n import federation, zone_words
 from mafiatab.rules import PROFILES
 from mafiatab.services.clock import server_zone_name
@@ -41,6 +40,7 @@ from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import texts
 from mafiatab.web.deps import services
+from mafiatab.web.refusals import Unprocessable
 from mafiatab.web.rendering import render
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user
 
@@ -388,16 +388,12 @@ def _svg(data: bytes) -> Response:
 
 @router.get("/people/{pid}/roles.svg")
 def person_roles_svg(pid: int, me: Who, svc: Svc) -> Response:
-    page = svc.page(pid)
-    by_role, _ = _rates(page.stats)
-    return _svg(roles_chart(by_role, page.person.nickname, me.lang, "svg"))
+    return _svg(svc.chart(pid, "roles", me.lang))
 
 
 @router.get("/people/{pid}/seats.svg")
 def person_seats_svg(pid: int, me: Who, svc: Svc) -> Response:
-    page = svc.page(pid)
-    _, by_seat = _rates(page.stats)
-    return _svg(seats_chart(by_seat, page.person.nickname, me.lang, "svg"))
+    return _svg(svc.chart(pid, "seats", me.lang))
 
 
 @router.post("/people/{pid}/merge")
@@ -406,7 +402,7 @@ async def merge(request: Request, pid: int, me: Who, svc: Svc) -> Response:
     f = await _form(request)
     other = parse_ids(f.get("other", []))
     if not other:
-        raise HTTPException(status_code=422, detail="other")
+        raise Unprocessable("merge_whom")
     svc.merge(pid, other[0], actor=user, reason=(f.get("reason") or [""])[0])
     return _see(f"/people/{pid}")
 

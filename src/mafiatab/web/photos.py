@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from starlette.datastructures import UploadFile
@@ -26,6 +26,7 @@ from starlette.datastructures import UploadFile
 from mafiatab.services.facade import Services
 from mafiatab.services.photos import MAX_BYTES, PhotoNotFound
 from mafiatab.web.deps import safe_next, see_other
+from mafiatab.web.refusals import BadInput, Missing
 from mafiatab.web.security import Principal, check_csrf, principal, read_form, require_user, service
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
@@ -47,7 +48,7 @@ async def _upload(request: Request) -> tuple[bytes, str]:
     upload = form.get("photo")
     nxt = form.get("next")
     if not isinstance(upload, UploadFile):
-        raise HTTPException(status_code=400, detail="photo: a file")
+        raise BadInput("photo_file")
     data = await upload.read(MAX_BYTES + 1)  # one byte more tells "too big" apart
     return data, safe_next(nxt if isinstance(nxt, str) else None)
 
@@ -76,7 +77,7 @@ def photo_get(request: Request, tid: int, pid: str, me: Who, svc: Svc,
     try:
         photo = svc.screens.photo(tid, pid, key=key, user=me.user)
     except PhotoNotFound:
-        raise HTTPException(status_code=404) from None
+        raise Missing("no_photo_here") from None
     etag = f'"{photo.digest}"'
     headers = {"ETag": etag, "Cache-Control": "private, no-cache",
                "X-Content-Type-Options": "nosniff",

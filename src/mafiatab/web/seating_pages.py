@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
@@ -54,6 +54,7 @@ from mafiatab.services.seating_web import (
 from mafiatab.storage.models import JUDGE
 from mafiatab.texts.pages import SEATING
 from mafiatab.web.deps import Svc, Who
+from mafiatab.web.refusals import Missing
 from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
@@ -88,14 +89,14 @@ _DESK_LOCK = threading.Lock()
 
 
 def desk_of(app: Any) -> SeatingDesk:
-    """The app's desk, made on first use with its job runner started (one per app, so
-    one per server process)."""
+    """The app's desk (the facade's), its job runner started on first use (one per app,
+    so one per server process)."""
     d = getattr(app.state, "seating_desk", None)
     if d is None:
         with _DESK_LOCK:
             d = getattr(app.state, "seating_desk", None)
             if d is None:
-                d = SeatingDesk(app.state.services)
+                d = app.state.services.seating
                 d.start_runner()
                 app.state.seating_desk = d
     assert isinstance(d, SeatingDesk)
@@ -147,7 +148,7 @@ def _int(value: str | None, default: int | None, name: str) -> int | None:
 def _default_stage(svc: Services, tid: int) -> str:
     _t, _p, stages = svc.tournaments.context(tid)
     if not stages:
-        raise HTTPException(status_code=404)
+        raise Missing("no_stages")
     return next((s.id for s in stages if s.kind == "qualification"), stages[0].id)
 
 

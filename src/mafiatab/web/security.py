@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import math
 import os
 import re
@@ -54,6 +55,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.facade import Services
 from mafiatab.services.web_support import STAFF
+from mafiatab.web.refusals import (
+    BadInput,
+    Forbidden,
+    SignInFailed,
+    Throttled,
+    Unprocessable,
+    problem_body,
+)
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER: Final = "X-CSRF-Token"
@@ -74,16 +83,16 @@ class Body(BaseModel):
 MAX_TEXT: Final = 5000
 
 
-class NeedLogin(Exception):
+class NeedLogin(SignInFailed):
     """Raised by a check when nobody is signed in (pages redirect, the API says 401)."""
 
+    def __init__(self) -> None:
+        super().__init__("login_required")
 
-class TooMany(Exception):
-    """A sign-in limit is reached (the app answers 429 with Retry-After)."""
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"retry after {retry_after} s")
-        self.retry_after = retry_after
+class TooMany(Throttled):
+    """A sign-in limit is reached (the app answers 429 with Retry-After). `text` is both
+    languages' words, for the gate's page that answers before any session is read."""
 
     def text(self) -> str:
         n = self.retry_after
@@ -261,7 +270,18 @@ class SignInGate:
             left = g.blocked("addr", client[0] if client else "unknown") if g else None
             if left is not None and g is not None:
                 g.refused += 1
-                await _plain(send, 429, TooMany(left).text(), {b"retry-after": str(left).encode()})
+                refused = TooMany(left)
+                retry = {b"retry-after": str(left).encode()}
+                if str(scope.get("path", "")).startswith("/api"):
+                    # the API's one refusal shape, in the language the client asks first
+                    # (no session is read for a refused sign-in)
+                    asked = dict(scope.get("headers") or []).get(b"accept-language", b"")
+                    lang = "en" if asked[:2].lower() == b"en" else "ru"
+                    body = json.dumps(problem_body(refused, lang, retry_after=left),
+                                      ensure_ascii=False)
+                    await _plain(send, 429, body, retry, b"application/json")
+                else:
+                    await _plain(send, 429, refused.text(), retry)
                 return
         await self.app(scope, receive, send)
 
@@ -275,10 +295,11 @@ def install_guard(app: Any, engine: Engine, limits: SignInLimits | None) -> Guar
     return g
 
 
-async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes]) -> None:
+async def _plain(send: Send, status: int, text: str, headers: dict[bytes, bytes],
+                 media: bytes = b"text/plain") -> None:
     body = text.encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                "headers": [(b"content-type", media + b"; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()),
                             (b"x-content-type-options", b"nosniff"),
                             (b"x-frame-options", b"DENY"),
@@ -599,7 +620,7 @@ async def check_csrf(request: Request) -> None:
         value = form.get(CSRF_FIELD)
         sent = value if isinstance(value, str) else None
     if not expected or not sent or not hmac.compare_digest(str(expected), sent):
-        raise HTTPException(status_code=403, detail="CSRF token missing or wrong")
+        raise Forbidden("csrf")
 
 
 #: a form's bounds: fields, the length of one text field, the size of an uploaded file
@@ -614,15 +635,13 @@ async def read_form(request: Request) -> FormData:
     keeps the parsed form, so every later `request.form()` gets this one."""
     try:
         form = await request.form(max_files=1, max_fields=MAX_FIELDS, max_part_size=MAX_FILE)
-    except HTTPException:
-        raise
+    except HTTPException as e:  # Starlette's own limits (too many fields or files)
+        raise BadInput("form_unreadable", detail=str(e.detail)[:200]) from None
     except Exception as e:  # multipart's own refusals (too many parts, a broken body)
-        raise HTTPException(status_code=422, detail=f"form: {e}") from None
+        raise Unprocessable("form_unreadable", detail=str(e)[:200]) from None
     for key, value in form.multi_items():
         if isinstance(value, str) and len(value) > MAX_FIELD:
-            raise HTTPException(status_code=422, detail=(
-                f"поле «{key[:40]}» длиннее {MAX_FIELD} символов / "
-                f"field '{key[:40]}' is longer than {MAX_FIELD} characters"))
+            raise Unprocessable("field_too_long", field=key[:40], limit=MAX_FIELD)
     return form
 
 

@@ -11,13 +11,11 @@ and renders.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any, Final
 from urllib.parse import urlparse
 
-import msgspec
 import segno
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import Field
@@ -38,6 +36,7 @@ from mafiatab.texts.pages import SETUP
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
+from mafiatab.web.refusals import Missing
 from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
@@ -301,7 +300,7 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
     issued = await run_in_threadpool(
         lambda: svc.judge_codes.issue_for_round(tid, stage, rnd, actor=user, lang=me.lang))
     if not issued:
-        raise HTTPException(status_code=404)
+        raise Missing("no_codes_issued", stage=stage, round=rnd)
     rows: list[dict[str, Any]] = []
     for row in issued:
         shown: dict[str, Any] = {"table": row.table, "judge": row.judge, "code": row.code,
@@ -322,9 +321,6 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
     """The blank protocols of a seated round, each with its seated players, its judge
     and, where one was issued, his sign-in QR code and code. A code is printed only when
     it opens this tournament for that table's judge (checked like a sign-in)."""
-    from mafiatab.formats.pdf import blank_sheets, protocols_pdf
-    from mafiatab.services.tournament_file import profile_for
-
     user = require_user(me)
     f = await _form(request)
     stage, rnd = _stage_round(f)
@@ -340,23 +336,10 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
             if found == (g.judge, tid):
                 sign_in[g.table] = (code, sign_in_url(request, code))
 
-    def build() -> bytes:
-        t = svc.tournaments.tournament(tid)
-        profile, _ = profile_for(t)
-        heads = [svc.games.head(tid, g.code).game_struct() for g in games]
-        # the table's judge is the assignment's (a judge changed after the seating was
-        # entered); the protocol's spelling of the same name is kept
-        judged = [msgspec.structs.replace(h, judge=g.judge)
-                  if g.judge and (h.judge or "").casefold() != g.judge else h
-                  for h, g in zip(heads, games, strict=True)]
-        count = max((g.table for g in games), default=1)
-        return protocols_pdf(blank_sheets(t, profile, stage, rnd, min(count, 100), me.lang,
-                                          seated=judged, today=dt.date.today().isoformat(),
-                                          sign_in=sign_in), me.lang)
-
-    data = await run_in_threadpool(build)
+    name, data = await run_in_threadpool(lambda: svc.exports.blank_pdf(
+        tid, stage, rnd, None, me.lang, actor=user, sign_in=sign_in))
     return Response(data, media_type="application/pdf",
-                    headers=attachment(f"blank-{stage}-{rnd}.pdf"))
+                    headers=attachment(name))
 
 
 @router.get("/c/{code}", response_class=HTMLResponse)
@@ -523,7 +506,7 @@ class PlayerBody(Body):
 
 
 class RulesBody(Body):
-    rules: str = Field(max_length=20, description="fiim2018 | fsm")
+    rules: str = Field(max_length=20, description="a registered rule profile's id")
     options: dict[str, str] = Field(default_factory=dict, description="switched readings")
 
 

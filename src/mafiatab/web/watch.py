@@ -60,7 +60,6 @@ from sqlalchemy import Engine, text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mafiatab.services.jobs import RUNNING, WAITING, Jobs
-from mafiatab.services.store import Store
 from mafiatab.storage.engine import current_revision, head_revision
 from mafiatab.web.security import SIGN_IN_PATHS
 
@@ -84,8 +83,8 @@ router = APIRouter(include_in_schema=False)
 class _JobsCollector(Collector):
     """The seating jobs waiting and running, counted when scraped."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.jobs = Jobs(Store(engine))
+    def __init__(self, jobs: Jobs) -> None:
+        self.jobs = jobs
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         family = GaugeMetricFamily("mafiatab_seating_jobs", "Seating jobs on the whole server "
@@ -102,7 +101,7 @@ class _JobsCollector(Collector):
 class Meters:
     """The app's metrics, in a registry of its own."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, jobs: Jobs) -> None:
         self.registry = CollectorRegistry()
         self.requests = Counter("mafiatab_http_requests", "HTTP requests answered, by route "
                                 "template, method and status",
@@ -115,7 +114,7 @@ class Meters:
                              "judges' and players' pages) open now", registry=self.registry)
         self.sign_in_refused = Counter("mafiatab_sign_in_refusals", "Sign-ins refused "
                                        "(429) by the sign-in limits", registry=self.registry)
-        self.registry.register(_JobsCollector(engine))
+        self.registry.register(_JobsCollector(jobs))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -193,7 +192,7 @@ def _method(scope: Scope) -> str:
 
 def install(app: Any, engine: Engine) -> None:
     """The routes and the meters; the app adds `Watch` as its outermost middleware."""
-    app.state.meters = Meters(engine)
+    app.state.meters = Meters(app.state.services.seating.jobs)
     app.state.log_json = os.environ.get(LOG_FORMAT_ENV, "").strip() == "json"
     app.state.watch_engine = engine
     app.include_router(router)
