@@ -86,7 +86,9 @@ async def flood_and_judge(base: str) -> tuple[dict[int, int], list[int]]:
     stop, counts = asyncio.Event(), {}
     flood = [asyncio.create_task(flooder(base, stop, counts)) for _ in range(8)]
     try:
-        deadline = time.monotonic() + 15
+        # a loaded machine hashes the flood's guesses slowly: the limit is reached later,
+        # not never (the cap only stops a server that no longer answers)
+        deadline = time.monotonic() + 600
         while counts.get(429, 0) < 20:  # the flood is over its limit, and goes on
             assert time.monotonic() < deadline, counts
             await asyncio.sleep(0.05)
