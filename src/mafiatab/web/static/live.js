@@ -460,6 +460,16 @@
     })));
   }
 
+  // a moment on the tournament's clock (the server's log shows its times so), HH:MM:SS
+  function tapTime(at) {
+    var d = new Date(at);
+    try {
+      return d.toLocaleTimeString('en-GB', {timeZone: boot.zone || 'UTC', hourCycle: 'h23'});
+    } catch (e) {
+      return d.toISOString().slice(11, 19);
+    }
+  }
+
   function journal() {
     var items = server.events.slice(-12).filter(function (e) { return e.text && e.text.trim(); })
       .map(function (e) { return h('li', {text: (e.time ? e.time + ' · ' : '') + e.text}); });
@@ -473,7 +483,7 @@
         if (counts[k] === 4) { text = fmt(W.removed_4th, {seat: op.event.seat}); }
       }
       // the tap's own moment on the phone's clock: it is sent with it
-      var at = op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '';
+      var at = op.at ? tapTime(op.at) + ' · ' : '';
       items.push(h('li', {'class': 'lv-queued', text: at + text + ' — ' + W.queued}));
     });
     var total = server.events.length + queue.length;
@@ -626,7 +636,7 @@
       title: OW.conflict_title, text: OW.live_conflict_text,
       mineTitle: OW.live_mine, theirsTitle: OW.live_theirs, freshWord: OW.new_there,
       lists: {mine: queue.map(function (op) {
-        return (op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '') + label(op);
+        return (op.at ? tapTime(op.at) + ' · ' : '') + label(op);
       }), theirs: theirs},
       keepMine: OW.live_keep_mine, takeTheirs: OW.live_take_theirs,
       onKeepMine: function () { conflict = null; seen = null; renumber(); flush(); },
