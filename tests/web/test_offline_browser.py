@@ -164,6 +164,11 @@ def test_night_one_offline_with_a_reload_then_sent_once(hall: Hall, browser: Any
     page.locator("#lv-log .lv-queued").nth(4).wait_for()
     assert page.locator("#lv-log .lv-queued").count() == 5
     assert "лучший ход места 1: 3, 5, 9" in page.inner_text("#lv-log")
+    # the phone's engine starts again from the files the service worker kept, and draws
+    # the morning itself (no more the guess of the select without it)
+    page.wait_for_function("() => window.mafiaCourse && mafiaCourse.isReady()",
+                           timeout=240_000)
+    page.locator("#lv-kind").wait_for(state="detached")
     page.evaluate("document.getElementById('lv-status').scrollIntoView()")
     # the morning goes on offline: seat 2 speaks (seat 1 was shot)
     page.locator("#lv-speech h2").filter(has_text="Говорит место 2").wait_for()
