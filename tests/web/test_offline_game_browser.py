@@ -116,6 +116,12 @@ def test_a_whole_game_offline(table: tuple[str, Demo], browser: Any) -> None:  #
     api = f"{base}/api/t/{tid}/games/{code}"
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
+    # what the page said and what the live API answered, for a failure's report
+    said: list[str] = []
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text}"))
+    page.on("requestfailed", lambda r: said.append(f"failed {r.method} {r.url} {r.failure}"))
+    page.on("response", lambda r: said.append(f"{r.request.method} {r.url} {r.status}")
+            if "/live" in r.url else None)
     page.goto(f"{base}/login")
     page.fill("input[name=code]", demo.code)
     page.click("#code-btn")
@@ -201,7 +207,7 @@ def test_a_whole_game_offline(table: tuple[str, Demo], browser: Any) -> None:  #
         _shot(page, f"live-offline-unsent-{boot['rules']}-360")
         kept = page.context.request.get(api + "/live").json()
         raise AssertionError((page.inner_text("#lv-status"), len(kept["events"]),
-                              page.inner_text("#live")[:2000])) from e
+                              page.inner_text("#live")[:2000], said[-40:])) from e
     state = page.context.request.get(api + "/live").json()
     stored = [{k: v for k, v in e["event"].items() if k != "at"} for e in state["events"]]
     assert stored == log
