@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from mafiatab.services.facade import Services
 from mafiatab.storage.engine import make_engine
@@ -164,6 +165,11 @@ def test_night_one_offline_with_a_reload_then_sent_once(hall: Hall, browser: Any
     page.locator("#lv-log .lv-queued").nth(4).wait_for()
     assert page.locator("#lv-log .lv-queued").count() == 5
     assert "лучший ход места 1: 3, 5, 9" in page.inner_text("#lv-log")
+    # the phone's engine starts again from the files the service worker kept, and draws
+    # the morning itself (no more the guess of the select without it)
+    page.wait_for_function("() => window.mafiaCourse && mafiaCourse.isReady()",
+                           timeout=240_000)
+    page.locator("#lv-kind").wait_for(state="detached")
     page.evaluate("document.getElementById('lv-status').scrollIntoView()")
     # the morning goes on offline: seat 2 speaks (seat 1 was shot)
     page.locator("#lv-speech h2").filter(has_text="Говорит место 2").wait_for()
@@ -402,3 +408,45 @@ def test_the_live_screen_shows_another_devices_events_beside_the_queued_ones(
     _shot(judge, "offline-live-4th-foul-360")
     judge.context.close()
     head.context.close()
+
+
+def test_a_batch_applied_whose_answer_was_lost_is_no_conflict(hall: Hall, browser: Any  # noqa: F811
+                                                             ) -> None:
+    """The network goes while the server applies a batch: the phone keeps the taps, the
+    server has them. When the network returns, those leave the queue (the server has them
+    by their ids), the rest is sent after them, and the judge is asked nothing."""
+    world = hall.world
+    tid, code = world.demo.tournament, world.demo.open_games[0]
+    api = f"{hall.base}/api/t/{tid}/games/{code}/live"
+    judge = _judge(browser, hall)
+    judge.goto(f"{hall.base}/t/{tid}/games/{code}/live")
+    judge.locator("#live[data-queue=ready]").wait_for()
+    if not _state(judge, api)["dealt"]:  # run by itself: the roles first
+        _deal(judge)
+    judge.locator("#lv-seats").wait_for()
+    before = _state(judge, api)
+    judge.context.set_offline(True)
+    judge.click("#lv-foul-2")
+    judge.click("#lv-foul-4")
+    expect(judge.locator("#lv-log .lv-queued")).to_have_count(2)
+    # the batch of those two reaches the server; its answer never reaches the phone
+    kept = judge.evaluate("k => mafiatabQueue.load(k)", f"mafiatab-live:{tid}:{code}")
+    ops = [{"id": op["id"], "seq": op["seq"], "event": op["event"], "at": op["at"]}
+           for op in kept["queue"]]
+    csrf = json.loads(judge.get_attribute("body", "hx-headers"))["X-CSRF-Token"]
+    lost = judge.context.request.post(api, data=json.dumps(
+        {"base_revision": kept["server"]["revision"], "events": ops}),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+    assert lost.status == 200, lost.text()
+    judge.click("#lv-foul-10")  # and the judge goes on, offline
+    expect(judge.locator("#lv-log .lv-queued")).to_have_count(3)
+
+    judge.context.set_offline(False)
+    expect(judge.locator("#lv-log .lv-queued")).to_have_count(0, timeout=60_000)
+    assert judge.locator("#conflict").count() == 0
+    after = _state(judge, api)
+    added = [{k: v for k, v in e["event"].items() if k != "at"}
+             for e in after["events"][len(before["events"]):]]
+    assert added == [{"type": "foul", "seat": 2}, {"type": "foul", "seat": 4},
+                     {"type": "foul", "seat": 10}]
+    judge.context.close()

@@ -1,8 +1,11 @@
-"""A whole game recorded on the live screen with the connection down from the deal to the
-result, in Debian's Chromium at 360×740: the phone's own engine (course.js) says every
-next step, the last words of the player just shot and the first killed's best move, and
-refuses a wrong tap at once by its clause; when the connection returns the queue goes out
-and the server, checking every event again, stores the same game.
+"""Whole games recorded on the live screen with the network cut from the deal to the
+result, an FSM game and a FIIM game, in Debian's Chromium at 360×740: the phone's own
+engine (course.js) says every next step, the last words of the player just shot and the
+first killed's best move, and refuses a wrong tap at once by its clause; in the middle of
+the game the page is reloaded without network (the service worker brings back the page
+and the engine's files, IndexedDB the queued taps) and the game goes on; when the network
+returns the queue goes out, the server checks every event again, and the protocol it keeps
+is the game as tapped: the same log, result, first killed and best move.
 
 The test plays the table from the server's `domain.course.Course`: each step the screen
 must show the line that Course gives for the events so far. Screens go to test-artifacts/
@@ -11,14 +14,22 @@ must show the line that Course gives for the events so far. Screens go to test-a
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from mafiatab.domain.course import Course
 from mafiatab.domain.problems import translate_clause
-from tests.web.conftest import World
-from tests.web.test_browser import _shot, browser, live  # noqa: F401 (fixtures)
+from mafiatab.sample import sample_tournament
+from mafiatab.services.facade import Services
+from mafiatab.storage.engine import make_engine
+from mafiatab.web.app import create_app
+from mafiatab.web.demo import ORGANIZER_NAME, Demo, build_demo
+from tests.helpers import serving
+from tests.web.test_browser import _shot, browser  # noqa: F401 (fixture)
+from tests.web.test_offline_browser import PHONE
 
 TIMEOUT = 30_000
 ROLES = {3: "don", 5: "black", 7: "sheriff", 9: "black"}
@@ -78,24 +89,50 @@ def _act(page: Any, view: dict[str, Any], roles: dict[int, str], noms: list[int]
     raise AssertionError(f"no tap for {step}")
 
 
-def test_a_whole_game_offline(live: tuple[str, World], browser: Any) -> None:  # noqa: F811
-    base, world = live
-    tid = world.demo.tournament
-    code = world.demo.open_games[0]
-    api = f"{base}/api/t/{tid}/games/{code}/live"
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                              has_touch=True)
+@pytest.fixture(scope="module", params=["fsm", "fiim2018"])
+def table(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+          ) -> Iterator[tuple[str, Demo]]:
+    """A tournament of the rule set served on 127.0.0.1 (a service worker needs a secure
+    origin), with the code's judge at its first open table."""
+    rules = str(request.param)
+    sample = sample_tournament(rules, 20, 3, seed=2026, final_round=True, name="Offline cup")
+    demo = build_demo(tmp_path_factory.mktemp(f"offline-{rules}") / "web.sqlite", sample)
+    engine = make_engine(str(demo.db_path))
+    Services(engine).games.assign_judge(demo.tournament, demo.open_games[0], demo.code_user,
+                                        actor=ORGANIZER_NAME)
+    engine.dispose()
+    with serving(create_app(str(demo.db_path), secret="offline-game-test")) as base:
+        yield base, demo
+
+
+def _engine_ready(page: Any) -> None:
+    page.wait_for_function("() => window.mafiaCourse && mafiaCourse.isReady()", timeout=START)
+
+
+def test_a_whole_game_offline(table: tuple[str, Demo], browser: Any) -> None:  # noqa: F811
+    base, demo = table
+    tid = demo.tournament
+    code = demo.open_games[0]
+    api = f"{base}/api/t/{tid}/games/{code}"
+    ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
+    # what the page said and what the live API answered, for a failure's report
+    said: list[str] = []
+    page.on("console", lambda m: said.append(f"{m.type}: {m.text}"))
+    page.on("requestfailed", lambda r: said.append(f"failed {r.method} {r.url} {r.failure}"))
+    page.on("response", lambda r: said.append(f"{r.request.method} {r.url} {r.status}")
+            if "/live" in r.url else None)
     page.goto(f"{base}/login")
-    page.fill("input[name=code]", world.demo.code)
+    page.fill("input[name=code]", demo.code)
     page.click("#code-btn")
     page.wait_for_url(f"**/t/{tid}/judge")
+    # the service worker has kept the judge's games' pages
+    page.locator("html[data-kept=yes]").wait_for(state="attached")
     page.click("a.live")
     page.wait_for_url(f"**/games/{code}/live")
     boot = json.loads(page.inner_text("#live-boot"))
     assert boot["course"] is not None, "the Pyodide runtime is missing: scripts/pyodide"
-    page.wait_for_function("() => window.mafiaCourse && mafiaCourse.isReady()",
-                           timeout=START)
+    _engine_ready(page)
 
     ctx.set_offline(True)
     roles = {s: ROLES.get(s, "red") for s in range(1, 11)}
@@ -123,10 +160,9 @@ def test_a_whole_game_offline(live: tuple[str, World], browser: Any) -> None:  #
             assert view["step"]["last_words"] == [shot]
             page.locator(f"#lv-lw-{shot}").wait_for(timeout=TIMEOUT)
             page.locator("#lv-best-move").wait_for(timeout=TIMEOUT)
-            _shot(page, "live-offline-night-360", full=False)
+            _shot(page, f"live-offline-night-{boot['rules']}-360", full=False)
             # a wrong tap: the sheriff checks himself; refused at once, offline, by its
             # clause (and nothing is queued)
-            # every tap so far queued (the phone's engine checks each before it queues it)
             queued = len(log)
             expect(page.locator("#lv-log .lv-queued")).to_have_count(queued, timeout=TIMEOUT)
             page.click("#lv-sheriff_check-7")
@@ -137,22 +173,52 @@ def test_a_whole_game_offline(live: tuple[str, World], browser: Any) -> None:  #
             assert wrong[0].clause
             assert translate_clause(wrong[0].clause, "ru") in notice.inner_text()
             expect(page.locator("#lv-log .lv-queued")).to_have_count(queued, timeout=TIMEOUT)
-            _shot(page, "live-offline-refused-360", full=False)
+            _shot(page, f"live-offline-refused-{boot['rules']}-360", full=False)
+        if ("shot-screen" in seen and "reload" not in seen and view["step"]["seat"] is not None
+                and view["step"]["kind"] == "speeches"
+                and any(e["type"] == "last_words" for e in log)):
+            # the morning after the best move and the last words: a reload without network
+            # brings back the page (the service worker), the engine (its files kept) and
+            # every queued tap (IndexedDB), and the game goes on where it was
+            seen.add("reload")
+            expect(page.locator("#lv-log .lv-queued")).to_have_count(len(log), timeout=TIMEOUT)
+            page.reload()
+            page.locator("#live[data-queue=ready]").wait_for(timeout=TIMEOUT)
+            _engine_ready(page)
+            expect(page.locator("#lv-log .lv-queued")).to_have_count(len(log), timeout=TIMEOUT)
+            page.locator("#lv-status").filter(has_text="Нет связи").wait_for(timeout=TIMEOUT)
+            continue
         event = _act(page, view, roles, list(course.state.nominations), done)
         assert course.apply(event) == [], event
         log.append(event)
         assert len(log) < 200
+    assert seen == {"shot-screen", "reload"}
     page.locator("#lv-result").filter(has_text=view["result_text"]).wait_for(timeout=TIMEOUT)
     expect(page.locator("#lv-log .lv-queued")).to_have_count(len(log), timeout=TIMEOUT)
-    _shot(page, "live-offline-ended-360", full=False)
+    _shot(page, f"live-offline-ended-{boot['rules']}-360", full=False)
 
-    # back online: the server checks every event again and stores the same game
+    # back online: the server checks every event again and keeps the game as tapped
     ctx.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.locator("#lv-log .lv-queued").first.wait_for(state="detached", timeout=60_000)
-    state = page.context.request.get(api).json()
+    try:
+        # one batch of the whole game, replayed by a server that shares this process
+        expect(page.locator("#lv-log .lv-queued")).to_have_count(0, timeout=120_000)
+    except AssertionError as e:  # what the screen and the server say of the unsent taps
+        _shot(page, f"live-offline-unsent-{boot['rules']}-360")
+        kept = page.context.request.get(api + "/live").json()
+        raise AssertionError((page.inner_text("#lv-status"), len(kept["events"]),
+                              page.inner_text("#live")[:2000], said[-40:])) from e
+    state = page.context.request.get(api + "/live").json()
     stored = [{k: v for k, v in e["event"].items() if k != "at"} for e in state["events"]]
     assert stored == log
     assert state["ended"] and state["result"] == view["result"]
     assert state["step"] == view["step"]
+    protocol = page.context.request.get(api).json()["protocol"]
+    assert [{k: v for k, v in e.items() if k != "at"} for e in protocol["log"]] == log
+    assert [s["role"] for s in protocol["seats"]] == [roles[s] for s in range(1, 11)]
+    bm = next(e for e in log if e["type"] == "best_move")
+    assert (protocol["result"], protocol["first_killed"], protocol["best_move"]) == (
+        view["result"], bm["seat"], bm["seats"])
+    times = [e["at"] for e in protocol["log"]]
+    assert times == sorted(times)  # each tap's own time, kept offline
     ctx.close()

@@ -12,7 +12,6 @@ game: ...". Readings of unclear texts are profile settings (rules/profile.py).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -121,9 +120,11 @@ class GameReplay:
     def clone(self) -> GameReplay:
         """A copy to try an event on. Only the containers are copied: everything in them
         is immutable (seats, frozen records), and the profile and the roles are shared."""
-        new = copy.copy(self)
+        fields = dict(self.__dict__)
         for name in _CONTAINERS:
-            setattr(new, name, copy.copy(getattr(self, name)))
+            fields[name] = fields[name].copy()
+        new = object.__new__(type(self))
+        new.__dict__.update(fields)
         return new
 
     def at(self, step: Step) -> bool:

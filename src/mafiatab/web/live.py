@@ -226,8 +226,11 @@ def live_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Respo
     t, players, _stages = svc.tournaments.context(tid)
     st = svc.games.status(tid, code)
     words = {k: _pick(v, me.lang) for k, v in WORDS.items()}
+    zone = svc.zones.zone(tid)
     boot = {"tid": tid, "code": code, "lang": me.lang, "words": words,
-            "state": state_of(live, me.lang, svc.zones.zone(tid)),
+            "state": state_of(live, me.lang, zone),
+            # the queued taps' times are shown on the tournament's clock, as the log's are
+            "zone": zone.key,
             "api": f"/api/t/{tid}/games/{code}/live",
             "events": f"/api/t/{tid}/games/{code}/live/events",  # web/overlay.py
             "event_text": {k: _pick(v, me.lang) for k, v in EVENT_TEXT.items()},

@@ -142,19 +142,53 @@
     }).catch(function () { then(); });
   }
 
+  // A request the network never answers must not hold the queue: one started while the
+  // phone was offline is given up when the network returns, any other after LONG (a whole
+  // game's batch on a busy server takes a minute or two). The server takes every tap once
+  // (by its id), so a batch it applied after all is only confirmed by the next one.
+  var LONG = 180000;
+  var inFlight = null;              // {abort, offline}: the batch on its way
   function send(method, body) {
     var opts = {method: method, headers: {'X-CSRF-Token': csrf, 'Accept': 'application/json'},
                 credentials: 'same-origin'};
     if (body) { opts.headers['Content-Type'] = 'application/json'; opts.body = JSON.stringify(body); }
+    var ctl = window.AbortController ? new AbortController() : null;
+    var cut = null;
+    if (ctl) {
+      opts.signal = ctl.signal;
+      cut = setTimeout(function () { ctl.abort(); }, LONG);
+      if (method === 'POST') { inFlight = {abort: function () { ctl.abort(); }, offline: !navigator.onLine}; }
+    }
+    function done() { clearTimeout(cut); if (method === 'POST') { inFlight = null; } }
     return fetch(boot.api, opts).then(function (r) {
-      return r.json().then(function (data) { return {status: r.status, data: data}; });
-    });
+      return r.json().then(function (data) { done(); return {status: r.status, data: data}; });
+    }).catch(function (e) { done(); throw e; });
   }
   function refresh() {
     return send('GET').then(function (r) {
       if (r.status === 200) { server = r.data; renumber(); }
       return r;
     });
+  }
+
+  // The queue is never given up: while anything is queued and the page is seen, a batch
+  // that did not go through (no network, a server error, a refresh that failed, a 409 that
+  // renumbering did not settle) is sent again after a pause that doubles up to MAX; the
+  // network's return, the page's load and its coming back to sight send at once. An
+  // `online` event alone is not enough: it may fire before this script runs (a reload),
+  // or never where the network came back without the phone noticing.
+  var FIRST = 2000, MAX = 30000;
+  var pause = 0, retryAt = null;
+  function retryLater() {
+    if (retryAt || !queue.length || conflict || document.hidden) { return; }
+    pause = Math.min(pause ? pause * 2 : FIRST, MAX);
+    retryAt = setTimeout(function () { retryAt = null; flush(); }, pause);
+  }
+  function sendNow() {
+    pause = 0;
+    if (retryAt) { clearTimeout(retryAt); retryAt = null; }
+    if (sending && inFlight && inFlight.offline) { inFlight.abort(); }  // it went nowhere
+    flush();
   }
   function flush(retries) {
     if (retries === undefined) { retries = 3; }
@@ -173,6 +207,7 @@
       var sent = {};
       batch.forEach(function (op) { sent[op.id] = true; });
       if (r.status === 200) {
+        pause = 0;
         queue = queue.filter(function (op) { return !sent[op.id]; });
         server = r.data;
         renumber();
@@ -185,25 +220,46 @@
         renumber();
       } else if (r.status === 409) {
         // another device wrote the log meanwhile (the head judge, the judge's other
-        // phone): the judge sees both and chooses; only a renumbering goes on by itself
+        // phone): the judge sees both and chooses. A batch of this screen whose answer
+        // was lost (the server applied it as the network went) is no conflict: its taps
+        // are on the server already, by their ids; they leave the queue and the rest goes
+        // on, renumbered, as after any renumbering
         return refresh().then(function () {
-          if (r.data.error === 'conflict' || foreign()) { conflict = {state: server}; render(); }
-          else if (retries > 0) { flush(retries - 1); } else { render(); }
+          var own = confirmed();
+          if (foreign() || (r.data.error === 'conflict' && !own.length)) {
+            conflict = {state: server}; render(); return;
+          }
+          if (own.length) {
+            // the server's log as this queue now begins from
+            seen = server.events.map(function (e) { return e.id; });
+            queue = queue.filter(function (op) { return own.indexOf(op.id) < 0; });
+            renumber();
+          }
+          if (retries > 0) { flush(retries - 1); } else { render(); retryLater(); }
         });
       } else {
+        // the server could not take it now (busy, restarting, a proxy's error page):
+        // shown, and sent again later
         notice = {err: true, text: (r.data && (r.data.message || r.data.error)) || String(r.status)};
+        render();
+        retryLater();
+        return null;
       }
       render();
-      if (r.status !== 409 && queue.length && retries > 0) { flush(retries - 1); }
+      // taps made while the batch was on its way go at once
+      if (queue.length && retries > 0) { flush(retries - 1); } else { retryLater(); }
+      return null;
     }).catch(function () {
       sending = false;
       online = false;
       render();
-      setTimeout(function () { if (navigator.onLine) { flush(); } }, 3000);
+      retryLater();
     });
   }
-  window.addEventListener('online', function () { online = true; flush(); });
+  window.addEventListener('online', function () { online = true; sendNow(); });
   window.addEventListener('offline', function () { online = false; render(); });
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) { sendNow(); } });
+  window.addEventListener('pageshow', function (e) { if (e.persisted) { sendNow(); } });
 
   // --- drawing -------------------------------------------------------------------------
   function h(tag, attrs) {
@@ -460,6 +516,16 @@
     })));
   }
 
+  // a moment on the tournament's clock (the server's log shows its times so), HH:MM:SS
+  function tapTime(at) {
+    var d = new Date(at);
+    try {
+      return d.toLocaleTimeString('en-GB', {timeZone: boot.zone || 'UTC', hourCycle: 'h23'});
+    } catch (e) {
+      return d.toISOString().slice(11, 19);
+    }
+  }
+
   function journal() {
     var items = server.events.slice(-12).filter(function (e) { return e.text && e.text.trim(); })
       .map(function (e) { return h('li', {text: (e.time ? e.time + ' · ' : '') + e.text}); });
@@ -473,7 +539,7 @@
         if (counts[k] === 4) { text = fmt(W.removed_4th, {seat: op.event.seat}); }
       }
       // the tap's own moment on the phone's clock: it is sent with it
-      var at = op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '';
+      var at = op.at ? tapTime(op.at) + ' · ' : '';
       items.push(h('li', {'class': 'lv-queued', text: at + text + ' — ' + W.queued}));
     });
     var total = server.events.length + queue.length;
@@ -604,14 +670,24 @@
   }
 
   // whether the server's log has changed by somebody else since the queue began: an event
-  // neither seen then nor sent from this queue, or one seen then and gone
+  // neither seen then nor sent from this queue, or one seen then and gone (not by an undo
+  // of this queue)
   function foreign() {
     if (!seen) { return false; }
     var mine = {}, now = {};
-    queue.forEach(function (op) { mine[op.id] = true; });
+    queue.forEach(function (op) { mine[op.id] = true; if (op.undo) { mine[op.undo] = true; } });
     server.events.forEach(function (e) { now[e.id] = true; });
     return server.events.some(function (e) { return seen.indexOf(e.id) < 0 && !mine[e.id]; }) ||
-      seen.some(function (id) { return !now[id]; });
+      seen.some(function (id) { return !now[id] && !mine[id]; });
+  }
+  // the queued taps the server's log has already (by id): a batch applied whose answer
+  // never came; an undo counts when the event it took back is gone from the server
+  function confirmed() {
+    var there = {};
+    server.events.forEach(function (e) { there[e.id] = true; });
+    return queue.filter(function (op) {
+      return op.undo ? !there[op.undo] && (seen || []).indexOf(op.undo) >= 0 : there[op.id];
+    }).map(function (op) { return op.id; });
   }
   function conflictSec() {
     var known = {};
@@ -626,7 +702,7 @@
       title: OW.conflict_title, text: OW.live_conflict_text,
       mineTitle: OW.live_mine, theirsTitle: OW.live_theirs, freshWord: OW.new_there,
       lists: {mine: queue.map(function (op) {
-        return (op.at ? new Date(op.at).toTimeString().slice(0, 8) + ' · ' : '') + label(op);
+        return (op.at ? tapTime(op.at) + ' · ' : '') + label(op);
       }), theirs: theirs},
       keepMine: OW.live_keep_mine, takeTheirs: OW.live_take_theirs,
       onKeepMine: function () { conflict = null; seen = null; renumber(); flush(); },

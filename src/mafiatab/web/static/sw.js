@@ -19,6 +19,8 @@ var ASSETS = ['/static/style.css', '/static/live.css', '/static/live.js', '/stat
 /* the judge's own pages: his tables, a game's protocol form and live screen (only a 200
  * answer is kept: anybody else gets 403, a signed-out phone a redirect) */
 var JUDGE_PAGES = [/^\/$/, /^\/t\/\d+\/judge$/, /^\/t\/\d+\/games\/[^/]+\/(live|edit)$/];
+/* the pure core's source the phone's course engine runs (web/course_files.py) */
+var COURSE_CORE = /^\/course\/mafiatab-[0-9a-f]+\.zip$/;
 
 function judgePage(url) {
   return JUDGE_PAGES.some(function (re) { return re.test(url.pathname); });
@@ -76,10 +78,37 @@ self.addEventListener('fetch', function (event) {
     event.respondWith(url.searchParams.has('v') ? cacheFirst(request) : networkFirst(request, STATIC));
     return;
   }
+  // the game's course engine (course.js): its worker, and the pure core's source, whose
+  // address names its hash (so kept for good); the runtime is under /static/pyodide/
+  if (COURSE_CORE.test(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+    return;
+  }
+  if (url.pathname === '/course/worker.js') {
+    event.respondWith(networkFirst(request, STATIC));
+    return;
+  }
   if (request.mode === 'navigate' && judgePage(url) && !url.search) {
     event.respondWith(networkFirst(request, PAGES));
   }
 });
+
+/* the files the live screen's course engine needs (GET /course/files.json lists them),
+ * kept with the judge's pages so that his live screen computes the game's course offline
+ * even if it was never opened online; those kept already are not fetched again */
+function keepCourse() {
+  return fetch('/course/files.json', {credentials: 'same-origin'}).then(function (r) {
+    return r.ok ? r.json() : {files: []};
+  }).then(function (data) {
+    return caches.open(STATIC).then(function (c) {
+      return Promise.all((data.files || []).slice(0, 40).map(function (f) {
+        return c.match(f).then(function (hit) {
+          return hit || c.add(f).catch(function () { return null; });
+        });
+      }));
+    });
+  }).catch(function () { return null; });
+}
 
 self.addEventListener('message', function (event) {
   var data = event.data || {};
@@ -101,6 +130,7 @@ self.addEventListener('message', function (event) {
       }));
     }).then(function () {
       if (event.source) { event.source.postMessage({type: 'kept'}); }
+      return keepCourse();  // megabytes: after the pages, which the judge needs first
     }));
   }
 });
