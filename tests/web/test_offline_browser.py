@@ -119,6 +119,21 @@ def _deal(page: Any) -> None:
     page.locator("#lv-log .lv-queued").wait_for(state="detached")  # sent
 
 
+def _live_dealt(hall: Hall, browser: Any) -> tuple[Any, str, dict[str, Any]]:  # noqa: F811
+    """The judge's phone on the open game's live screen, its queue ready and the roles
+    dealt; the live API's address and the server's state before the test's taps."""
+    world = hall.world
+    tid, code = world.demo.tournament, world.demo.open_games[0]
+    api = f"{hall.base}/api/t/{tid}/games/{code}/live"
+    judge = _judge(browser, hall)
+    judge.goto(f"{hall.base}/t/{tid}/games/{code}/live")
+    judge.locator("#live[data-queue=ready]").wait_for()
+    if not _state(judge, api)["dealt"]:  # run by itself: the roles first
+        _deal(judge)
+    judge.locator("#lv-seats").wait_for()
+    return judge, api, _state(judge, api)
+
+
 def _state(page: Any, url: str) -> dict[str, Any]:
     r = page.context.request.get(url)
     assert r.status == 200, r.text()
@@ -346,14 +361,7 @@ def test_the_live_screen_shows_another_devices_events_beside_the_queued_ones(
         hall: Hall, browser: Any) -> None:  # noqa: F811
     world = hall.world
     tid, code = world.demo.tournament, world.demo.open_games[0]
-    api = f"{hall.base}/api/t/{tid}/games/{code}/live"
-    judge = _judge(browser, hall)
-    judge.goto(f"{hall.base}/t/{tid}/games/{code}/live")
-    judge.locator("#live[data-queue=ready]").wait_for()
-    if not _state(judge, api)["dealt"]:  # run by itself: the roles first
-        _deal(judge)
-    judge.locator("#lv-seats").wait_for()
-    before = _state(judge, api)
+    judge, api, before = _live_dealt(hall, browser)
     # the judge's phone is offline; he records a foul
     judge.context.set_offline(True)
     judge.click("#lv-foul-8")
@@ -417,14 +425,7 @@ def test_a_batch_applied_whose_answer_was_lost_is_no_conflict(hall: Hall, browse
     by their ids), the rest is sent after them, and the judge is asked nothing."""
     world = hall.world
     tid, code = world.demo.tournament, world.demo.open_games[0]
-    api = f"{hall.base}/api/t/{tid}/games/{code}/live"
-    judge = _judge(browser, hall)
-    judge.goto(f"{hall.base}/t/{tid}/games/{code}/live")
-    judge.locator("#live[data-queue=ready]").wait_for()
-    if not _state(judge, api)["dealt"]:  # run by itself: the roles first
-        _deal(judge)
-    judge.locator("#lv-seats").wait_for()
-    before = _state(judge, api)
+    judge, api, before = _live_dealt(hall, browser)
     judge.context.set_offline(True)
     judge.click("#lv-foul-2")
     judge.click("#lv-foul-4")
