@@ -52,6 +52,8 @@ SEATING_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("GET", "/api/t/{tid}/seating", STAFF, None),
     ("POST", "/api/t/{tid}/seating/publish", STAFF, {"round": 99}),
     ("POST", "/api/t/{tid}/seating/cancel", STAFF, None),
+    ("POST", "/t/{tid}/seating/swap", STAFF, {"round": "99", "first": "p1", "second": "p2"}),
+    ("POST", "/api/t/{tid}/seating/swap", STAFF, {"round": 99, "first": "p1", "second": "p2"}),
 ]
 
 # (method, path, allowed roles, form or json body)

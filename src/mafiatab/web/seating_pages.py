@@ -272,8 +272,10 @@ async def seating_generate_post(request: Request, tid: int, me: Who, svc: Svc,
             params = _params_from_form(f, svc, tid, user)
         d.start(tid, params, actor=user)
     except (SeatingRefused, RulesRefused) as e:
+        if e.status == 403 and isinstance(e, SeatingRefused):
+            return _refusal(request, me, e)
         if e.status == 403:
-            return render(request, "error.html", status_code=403, message=e.message(me.lang))
+            raise  # the app's one handler answers a refusal of the asker's rights
         # the form again, with what was typed and why it was refused
         return render(request, "seating.html", status_code=e.status, published_now=None,
                       typed={k: v[:20_000] for k, v in f.items() if k != "csrf"},
