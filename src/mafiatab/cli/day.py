@@ -190,7 +190,9 @@ __all__ = ["day_app"]
 @day_app.command("swap")
 def swap_command(tournament: TournamentArg,
                  rnd: Annotated[int, typer.Argument(help="The seating's round / тур рассадки")],
-                 first: str, second: str, actor: AsOpt,
+                 first: Annotated[str, typer.Argument(help="A player / первый игрок")],
+                 second: Annotated[str, typer.Argument(help="The other player / второй игрок")],
+                 actor: AsOpt,
                  confirm: Annotated[bool, typer.Option(
                      "--confirm", help="Swap (otherwise only show) / поменять")] = False,
                  db: DbOpt = None, lang: LangOpt = "ru", as_json: JsonOpt = False) -> None:

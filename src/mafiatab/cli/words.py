@@ -135,7 +135,7 @@ TYPE_RU: Final = {"int": "<целое>", "float": "<число>", "str": "<те�
 ARG_RU: Final = {"file": "ФАЙЛ", "files": "ФАЙЛЫ", "player": "ИГРОК", "players": "ИГРОКИ",
                  "profile": "ПРАВИЛА", "tournament": "ТУРНИР", "state": "СОСТОЯНИЕ", "absent": "ОТСУТСТВУЮТ",
                  "reserve": "ЗАПАС", "user": "ИМЯ", "award": "НАГРАДА",
-                 "document": "ДОКУМЕНТ"}
+                 "document": "ДОКУМЕНТ", "rnd": "ТУР", "first": "ПЕРВЫЙ", "second": "ВТОРОЙ"}
 
 #: the errors of Typer's Click (whose strings are English, not gettext's), in Russian:
 #: a pattern of the English message and its Russian form

@@ -36,6 +36,7 @@ import threading
 from base64 import b64decode, b64encode
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Final
 
 from itsdangerous import BadSignature, TimestampSigner
@@ -146,6 +147,13 @@ _TABLE: Final = re.compile(r"/t/([0-9]{1,9})/standings")
 _PAGE: Final = re.compile(r"/t/([0-9]{1,9})")
 
 
+@dataclass(frozen=True)
+class RouteLabel:
+    """What the metrics read of the route that answered: its template."""
+
+    path: str
+
+
 class PublicFast:
     """ASGI middleware: the anonymous poll of a tournament's table, answered from
     `PublicCache` before the rest of the app (see the module). `secret` and `cookie`: the
@@ -209,8 +217,9 @@ class PublicFast:
         if path not in self.routes:
             self.routes[path] = next((r for r in scope["app"].routes
                                       if getattr(r, "path", None) == path), None)
-        if self.routes[path] is not None:
-            scope["route"] = self.routes[path]
+        # a route of an included router is not in the app's own list: its template
+        # alone is the label (the metrics read only the route's `path`)
+        scope["route"] = self.routes[path] or RouteLabel(path)
 
     async def _page(self, scope: Scope, send: Send, tid: int, lang: str,
                     session: dict[str, Any]) -> bool:
