@@ -19,10 +19,9 @@ from typer.testing import CliRunner
 
 from mafiatab.cli import app as cli
 from mafiatab.domain.provenance import import_source, records_origin
-from mafiatab.services.facade import Services
-from mafiatab.storage.engine import make_engine
 from tests.importers import polemica_records as pr
 from tests.web.conftest import World
+from tests.web.test_imported_results import import_and_find
 
 NAME = "Кубок Полемики 2026"
 SOURCE = "Polemica: day1.json, day2.json"
@@ -49,14 +48,7 @@ def import_polemica(folder: Path, db: Path | str) -> int:
         if p["nickname"] == ALPHA:
             p["club"] = "Клуб 1"
     out.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    done = runner.invoke(cli, ["import", str(out), "--db", str(db)])
-    assert done.exit_code == 0, done.output
-    engine = make_engine(str(db))
-    try:
-        tid = Services(engine).tournaments.find_tournament(NAME)
-    finally:
-        engine.dispose()
-    return tid
+    return import_and_find(runner, out, db, NAME)
 
 
 @pytest.fixture(scope="module")

@@ -41,14 +41,18 @@ def import_published(folder: Path, db: Path | str) -> int:
     done = runner.invoke(cli, ["import-records", "--from", "csv", str(table), "--out",
                                str(out), "--name", NAME])
     assert done.exit_code == 0, done.output
+    return import_and_find(runner, out, db, NAME)
+
+
+def import_and_find(runner: CliRunner, out: Path, db: Path | str, name: str) -> int:
+    """`mafiatab import` of a tournament file into the database; the tournament's id."""
     done = runner.invoke(cli, ["import", str(out), "--db", str(db)])
     assert done.exit_code == 0, done.output
     engine = make_engine(str(db))
     try:
-        tid = Services(engine).tournaments.find_tournament(NAME)
+        return Services(engine).tournaments.find_tournament(name)
     finally:
         engine.dispose()
-    return tid
 
 
 @pytest.fixture(scope="module")
