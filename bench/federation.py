@@ -1,4 +1,4 @@
-"""Benchmark of a federation's database (issue 14): many tournaments of one pool of people
+"""Benchmark of a federation's database: many tournaments of one pool of people
 in PostgreSQL, then the rating recomputed from scratch and a person's page served,
 against the same on a tenth of the tournaments measured in the same run (the baseline).
 

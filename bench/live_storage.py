@@ -1,4 +1,4 @@
-"""Storage of a game recorded on the live screen (issue 10 leftover): bytes per game.
+"""Storage of a game recorded on the live screen: bytes per game.
 
     .venv/bin/python bench/live_storage.py                       # 30, 60, 120 events, SQLite
     .venv/bin/python bench/live_storage.py --db postgresql+psycopg://postgres@127.0.0.1:5432/mafiatab_bench_live

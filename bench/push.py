@@ -1,4 +1,4 @@
-"""Push benchmark (issue 15, items 6-7): 500 server-sent-event listeners on loopback, and
+"""Push benchmark: 500 server-sent-event listeners on loopback, and
 the delay from a confirmation to the last listener receiving it.
 
     .venv/bin/python bench/push.py                          # 500 listeners of the standings

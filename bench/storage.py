@@ -1,4 +1,4 @@
-"""Benchmark of the storage (issue 3): a 10,000-game import, and standings read from each
+"""Benchmark of the storage: a 10,000-game import, and standings read from each
 database against the same standings from the JSON file, in one process.
 
 Run on demand: `.venv/bin/python bench/storage.py [--repeat 15] [--no-pg]`. PostgreSQL is

@@ -1,4 +1,4 @@
-"""Web benchmark (issue 4, item 8): 50 judges submit protocols while 500 viewers poll the
+"""Web benchmark: 50 judges submit protocols while 500 viewers poll the
 standings, all on loopback (127.0.0.1) against one uvicorn process.
 
     .venv/bin/python bench/web.py                       # SQLite
@@ -12,7 +12,7 @@ fragment (what the page polls) `--polls` times, `--interval` seconds apart. Boun
 requests (judges × 4 + viewers × polls) and in time (`--limit` seconds, then it stops).
 Prints, per kind of request: count, errors, requests per second, p50 and p99 latency.
 
-    .venv/bin/python bench/web.py --flood 60            # issue 10: a sign-in flood
+    .venv/bin/python bench/web.py --flood 60            # a sign-in flood
 
 With `--flood N` the viewers stay home, and the run has two parts, each on a database
 and a server made anew: the 50 judges alone (sign in, save, submit), then the same while

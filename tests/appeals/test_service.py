@@ -1,4 +1,4 @@
-"""The appeal rules through the stored service (issue 7): each test named after its
+"""The appeal rules through the stored service: each test named after its
 clause, on SQLite; the whole flow also on PostgreSQL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Appeals on the tournament's clock (issue 13.6): FSM 8.9.2 at filing, deadlines shown in
+"""Appeals on the tournament's clock: FSM 8.9.2 at filing, deadlines shown in
 the tournament's zone with its name (daylight saving time included), never shown as open
 when past, and "decide by" never before the filing."""
 

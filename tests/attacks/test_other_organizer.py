@@ -1,4 +1,4 @@
-"""Another tournament's organizer against tournament A (the features merged after issue 10).
+"""Another tournament's organizer against tournament A (the features added after the first attack run).
 
 "org2" holds the organizer right, which every account that creates a tournament needs,
 and organizes tournament B only. On main he could

@@ -1,4 +1,4 @@
-"""The rights order through the web API (issue 21), each a test that failed before the
+"""The rights order through the web API, each a test that failed before the
 one rights model (`services/rights.py`):
 
 * an organizer took over the server: he reset the password of an account holding only

@@ -1,4 +1,4 @@
-"""Issue 13, item 8 and the printouts of item 7, end to end through the command line:
+"""The commands and the printouts, end to end through the command line:
 `rules` in Russian with points as points, `lots --stage`, `seating` in 80 columns, the
 lot column after a lot, blank protocols of a seated round, and a demo whose terminal
 standings are the web database's."""

@@ -1,7 +1,7 @@
 """Every CLI command, run in Russian (the default) on the spec's examples as a user runs
 it, shows the glossary's words: no internal code (`red`, `pu_extra`, `scoring.md`, a
 snake_case name) and no English word; the same for the text of the PDFs (pdftotext) and
-the cells of the XLSX (issue 13, items 1 and 8).
+the cells of the XLSX.
 
 What a tournament names itself (nicknames, the tournament's and stages' names, which are
 English in the spec's examples), file paths, the demo's account names and command lines

@@ -1,4 +1,4 @@
-"""Check-in and no-shows (issue 15, item 1), through the service and the pages.
+"""Check-in and no-shows, through the service and the pages.
 
 The seating is the real generator's (clubs apart, p01 pinned to table 1), stored as every
 round's seating drafts; the metrics are recomputed here from the stored seating with

@@ -1,4 +1,4 @@
-"""Small faults of the tournament day (issue 15), each with the test that found it: the
+"""Small faults of the tournament day, each with the test that found it: the
 seating page counts the players it seats (not the withdrawn), and the old blank protocols'
 link prints each table's judge as assigned now (not as the protocol first said)."""
 

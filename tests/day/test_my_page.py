@@ -1,4 +1,4 @@
-"""A player's own page (issue 15, item 2) through the app: his next table, his games with
+"""A player's own page through the app: his next table, his games with
 each point and its clause, his appeals with their deadlines, his standing; what closed
 standings hide; and who may open it."""
 

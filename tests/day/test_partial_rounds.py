@@ -1,5 +1,4 @@
-"""No-shows in a round some of whose tables have started (issue 15, item 1, as the
-organizer meets it): the started tables keep their seating and their players; the others
+"""No-shows in a round some of whose tables have started: the started tables keep their seating and their players; the others
 take a reserve or are re-seated among themselves, every rule kept (clubs apart, the pin),
 audited, and their blank protocols follow. A hypothesis property over which tables have
 started and who stayed away."""

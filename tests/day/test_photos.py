@@ -1,4 +1,4 @@
-"""Players' photos (issue 15, item 3): which files are taken and what is stored of them,
+"""Players' photos: which files are taken and what is stored of them,
 and who may change whose photo (the access rule is per tournament, accounts are global).
 
 Every image here is made by Pillow in the test; the app is the real one on a real SQLite

@@ -1,4 +1,4 @@
-"""Teams (issue 14, item 3): format 1 `teams` round trip (file and database), the team
+"""Teams: format 1 `teams` round trip (file and database), the team
 standings by clause on the page, and the Ci-per-team option (golden, FSM 8.6.2)."""
 
 from __future__ import annotations

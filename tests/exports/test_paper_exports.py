@@ -1,4 +1,4 @@
-"""Issue 12: the spreadsheets carry the paper protocol's columns too (fouls, nominations
+"""The spreadsheets carry the paper protocol's columns too (fouls, nominations
 and votes per day, who left, explanations, the protest, the video), in words, and a file
 with every paper field checks with no unknown field."""
 

@@ -1,4 +1,4 @@
-"""Issue 15.5 in the pure core: an event's wall-clock time (`at`) as the log keeps it, and
+"""In the pure core: an event's wall-clock time (`at`) as the log keeps it, and
 a game's moments in its video (domain/clock.py). The time is passed in: nothing here
 reads a clock."""
 

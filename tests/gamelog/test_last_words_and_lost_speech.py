@@ -1,6 +1,6 @@
 """Fouls during one's own last words, and a speech lost for 3 fouls, as real games have them.
 
-Both came from games recorded by another system and replayed here (issue 11): a foul the
+Both came from games recorded by another system and replayed here: a foul the
 judge gave a player during his own last words (after his `last_words` event) was refused,
 and a speech lost for three fouls was lost again on every following day.
 Roles (script.ROLES): blacks 3 (don), 5, 9; sheriff 7; the other seats red.

@@ -1,5 +1,5 @@
 """The engine's own step text (what `log_unfinished` says, and the live screen's line)
-is right in every phase of random legal games (issue 13.3): a repeated vote is called one,
+is right in every phase of random legal games: a repeated vote is called one,
 "night falls" only once the day's vote is over, no empty item, both languages; the
 words are the live screen's (one catalogue: `domain.words.STEP`)."""
 

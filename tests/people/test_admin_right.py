@@ -1,4 +1,4 @@
-"""The server's rating settings are the administrator's (issue 10): an organizer without
+"""The server's rating settings are the administrator's: an organizer without
 the administrator right is refused, with words, through the service and the page, and
 the settings form is shown to the administrator only; the administrator changes them."""
 

@@ -1,4 +1,4 @@
-"""Team standings (issue 14, item 3) over the players' rows, by clause.
+"""Team standings over the players' rows, by clause.
 
 The players' rows are the real standings of real files; the team sums are recomputed here
 from those rows independently (a plain loop over the members) and the order is checked

@@ -1,4 +1,4 @@
-"""The findings of issue 21 about rights, each a test that failed before the one rights
+"""The attacks on rights that were found, each a test that failed before the one rights
 model (it uses only calls that existed then), on SQLite and PostgreSQL:
 
 * CRITICAL: an account with the organizer right but not the administrator right reset the

@@ -1,4 +1,4 @@
-"""The seating job queue on the database (issue 14, item 5; issue 10's bounded work), on
+"""The seating job queue on the database, on
 SQLite and PostgreSQL: one job per tournament, a bounded number running over processes,
 arrival order (round-robin over tournaments), a time limit, cancelling, and a job whose
 process stopped taken back and finished by another. Two desks on one database stand for

@@ -1,4 +1,4 @@
-"""A tournament's invariants over its confirmed games (issue 20, item 1), checked by the
+"""A tournament's invariants over its confirmed games, checked by the
 stateful test until the domain has its own check.
 
 This is the test's own small checker, kept apart and pure so that it can be swapped for

@@ -1,4 +1,4 @@
-"""The stateful test of the whole system (issue 20, item 8): actors take random steps over
+"""The stateful test of the whole system: actors take random steps over
 the service layer on SQLite and PostgreSQL, and after every step the record is checked
 (tests/stateful/machine.py says what, and how).
 

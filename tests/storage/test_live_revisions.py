@@ -1,4 +1,4 @@
-"""A live game's revisions (issue 10 leftover), on SQLite and PostgreSQL: the storage
+"""A live game's revisions, on SQLite and PostgreSQL: the storage
 grows linearly with the operations (each draft stores its log's events once, in
 `game_log_events`), every old revision reads back exactly as it was saved (undos
 included), a lost race stores nothing, and migration 0013 moves the drafts both ways."""

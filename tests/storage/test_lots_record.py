@@ -1,4 +1,4 @@
-"""A drawn lot is on the record (issue 20, item 7; FIIM 8.8.5, FSM 8.7.6), on SQLite and
+"""A drawn lot is on the record (FIIM 8.8.5, FSM 8.7.6), on SQLite and
 PostgreSQL: a drawing keeps its seed, each group's drawn order, who drew it and when, in
 the audit log too; a redraw is a correction with its reason, recorded beside the drawing
 it replaces (which stays on the record), repeatable from its seed; without a reason, or

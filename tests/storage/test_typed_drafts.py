@@ -1,4 +1,4 @@
-"""Nothing the judge typed is dropped (issue 20, item 5), on SQLite and PostgreSQL: a draft
+"""Nothing the judge typed is dropped, on SQLite and PostgreSQL: a draft
 keeps each field the form could not read, exactly as typed, with its problem; the next save
 that says nothing of it keeps it; a submit is refused while any is left; a save that
 clears it lets the submit through; the protocol (format 1, what exports read) never

@@ -1,4 +1,4 @@
-"""Issue 7 in the web tests' world: a player's account ("player1", linked to the first
+"""The appeals in the web tests' world: a player's account ("player1", linked to the first
 player of the round-1 game at table 1, whose judge is judge1), a schedule that leaves the
 appeal window open, and one open appeal ("A1") on that game."""
 

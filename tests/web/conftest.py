@@ -31,7 +31,7 @@ class World:
     sample: Tournament
     #: the SQLite file, or a database URL (tests/web/test_live.py: PostgreSQL too)
     db: Path | str
-    #: an open appeal of player1 on a round-1 game of judge1 (issue 7)
+    #: an open appeal of player1 on a round-1 game of judge1
     case: str = ""
 
     def open_game(self, table: int) -> Game:

@@ -1,4 +1,4 @@
-"""Every route × every role: who may call what (issue 4, item 5).
+"""Every route × every role: who may call what.
 
 The table below names, for each route of the app, the roles allowed; the test calls each
 route as each role (with a valid CSRF token, so only the role decides) and checks that an
@@ -31,13 +31,13 @@ STAFF = frozenset({"headjudge", "organizer"})
 EDIT = STAFF | {"judge1"}  # judge1 is the judge of the open table 1; judge2 is not
 JUDGES = STAFF | {"judge1", "judge2"}
 ORG = frozenset({"organizer"})
-# issue 7: player1 filed the open case on judge1's round-1 game
+# the appeals: player1 filed the open case on judge1's round-1 game
 INVOLVED = JUDGES | {"player1"}
 FILERS = STAFF | {"player1"}
 THREAD = STAFF | {"judge1", "player1"}
 WRITERS = frozenset({"headjudge", "judge1", "player1"})
 
-# issue 6: the seating (bodies refused for their content -- no seating yet, an impossible
+# the seating (bodies refused for their content -- no seating yet, an impossible
 # request, a round that does not exist -- so that no search runs)
 SEATING_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("GET", "/t/{tid}/seating", STAFF, None),
@@ -91,7 +91,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/manage/lots/redraw", STAFF, {"seed": "", "reason": ""}),
     ("GET", "/t/{tid}/setup", STAFF, None),
     ("POST", "/t/{tid}/setup/players", ORG, {"players": ""}),
-    # issue 13: rules, a player's correction, the judges' codes and blanks, accounts
+    # set-up: rules, a player's correction, the judges' codes and blanks, accounts
     ("POST", "/t/{tid}/setup/rules", STAFF, {"rules": ""}),
     ("POST", "/t/{tid}/setup/players/{pid}", STAFF, {"nickname": ""}),
     ("POST", "/t/{tid}/setup/round-codes", STAFF, {"round": ""}),
@@ -182,7 +182,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/schedule", STAFF, {"rounds": "bad"}),
     ("PUT", "/api/t/{tid}/games/{code}/ended", EDIT, {"ended": "bad"}),
     ("POST", "/api/t/{tid}/player-access", STAFF, {"player": ""}),
-    # issue 13.6, 15.5: the tournament's zone, the paper columns, a game's video and moments
+    # the tournament's zone, the paper columns, a game's video and moments
     ("POST", "/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
     ("GET", "/api/t/{tid}/time-zone", ALL, None),
     ("PUT", "/api/t/{tid}/time-zone", STAFF, {"time_zone": ""}),
@@ -190,7 +190,7 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("POST", "/t/{tid}/games/{code}/video", STAFF, {"url": "", "offset": "0"}),
     ("PUT", "/api/t/{tid}/games/{code}/video", STAFF, {"url": None}),
     ("GET", "/api/t/{tid}/games/{code}/moments", ALL, None),
-    # issue 15: players' photos ({pid} is not player1's own player: he may not change it;
+    # players' photos ({pid} is not player1's own player: he may not change it;
     # his own photo is tests/day/test_photos.py's)
     ("POST", "/t/{tid}/players/{pid}/photo", STAFF, {}),
     ("POST", "/t/{tid}/players/{pid}/photo/remove", STAFF, {}),
@@ -198,8 +198,8 @@ ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("PUT", "/api/t/{tid}/players/{pid}/photo", STAFF, {}),
     ("DELETE", "/api/t/{tid}/players/{pid}/photo", STAFF, None),
 ]
-# issues 14-15: the day's desk, a player's own page, teams; the screens (overlay, hall);
-# issue 12: people and clubs, the rating. {pid} under /people is a person's number.
+# the day's desk, a player's own page, teams; the screens (overlay, hall);
+# people and clubs, the rating. {pid} under /people is a person's number.
 PLAYER = frozenset({"player1"})
 DAY_ROUTES: list[tuple[str, str, frozenset[str], dict[str, Any] | None]] = [
     ("GET", "/t/{tid}/checkin", STAFF, None),
@@ -399,7 +399,7 @@ def test_access(world: World, client_for: Callable[[str], TestClient], role: str
         assert _refused(r), f"{role} let in: {r.status_code} {r.text[:200]}"
 
 
-# --- issue 10: every write route with another tournament's ids --------------------------------
+# --- every write route with another tournament's ids --------------------------------
 
 WRITES = [(m, p, body) for m, p, _, body in ROUTES
           if m != "GET" and "{tid}" in p and p not in PUBLIC_WRITES]

@@ -1,4 +1,4 @@
-"""The global administrator right apart from the organizer right (issue 10): the first
+"""The global administrator right apart from the organizer right: the first
 account gets both; only an administrator gives and takes the two rights (audited) and
 resets any password account's password; an organizer without it keeps creating
 tournaments and the resets within his own tournaments."""

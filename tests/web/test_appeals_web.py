@@ -1,4 +1,4 @@
-"""Issue 7 through the web: the API flow of an appeal (file, thread, decision, standings,
+"""Appeals through the web: the API flow of an appeal (file, thread, decision, standings,
 the revision's trace), refusals after the deadline with their clause, a player's sign-in
 code, the pages, the charts and the downloads."""
 

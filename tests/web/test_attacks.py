@@ -1,4 +1,4 @@
-"""Issue 10's findings, each tried as an attacker would and each pinned: every test here
+"""Attacks on accounts, each tried as an attacker would and each pinned: every test here
 failed on the code before the fix (accounts taken over, sessions that outlive sign-out,
 unbounded work, exports that attack, 500s).
 
@@ -586,7 +586,7 @@ def test_the_web_import_and_the_seating_upload_work(fresh: World,
     assert {seating_game_id(g.stage, g.round, g.table) for g in final} <= games
 
 
-# --- issue 13, item 5: a hall without HTTPS -------------------------------------------------
+# --- a hall without HTTPS -------------------------------------------------
 
 
 def test_the_cookie_is_secure_only_over_https(world: World, app_of: Callable[..., Any]) -> None:

@@ -48,7 +48,7 @@ def _free_port() -> int:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]]:
     world = make_world(tmp_path_factory.mktemp("browser"))
     # the judge of the open table 1 signs in with the code the organizer gave him: a code
-    # makes an account of its own (issue 10), so that account is the table's judge here
+    # makes an account of its own, so that account is the table's judge here
     engine = make_engine(str(world.db))
     Services(engine).games.assign_judge(world.demo.tournament, world.demo.open_games[0],
                                     world.demo.code_user, actor=ORGANIZER_NAME)
@@ -217,7 +217,7 @@ def _sign_in(browser: Any, base: str, user: str, nxt: str, width: int, height: i
 
 def test_head_judge_returns_with_a_reason_then_confirms_from_the_game_page(
         live: tuple[str, World], browser: Any) -> None:
-    """Issue 12: the return's reason reaches the judge; the head judge decides on the
+    """The return's reason reaches the judge; the head judge decides on the
     game page, which shows the whole protocol with each player's points and clauses."""
     base, world = live
     tid = world.demo.tournament

@@ -1,4 +1,4 @@
-"""A sign-in flood from one address cannot lock out a judge at another (issue 10): a real
+"""A sign-in flood from one address cannot lock out a judge at another: a real
 `mafiatab serve` process on SQLite, a flood of wrong-password sign-ins from 127.0.0.2
 (Linux routes all of 127.0.0.0/8 to the loopback) meets 429s, while a judge signing in
 from 127.0.0.1 during it gets in, never 429 nor 503. The flood also claims to be

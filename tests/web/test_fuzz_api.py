@@ -1,4 +1,4 @@
-"""Every operation of /api/openapi.json, called with what hypothesis makes up (issue 10):
+"""Every operation of /api/openapi.json, called with what hypothesis makes up:
 path ids from huge integers to Cyrillic and superscript digits, bodies shaped like the
 operation's schema with wrong types, extra keys, long strings and deep values. Whatever
 comes in, the answer is never a server error.

@@ -1,4 +1,4 @@
-"""Issue 15.5 and 13.6 on the web: every live event keeps its wall-clock time, shown on
+"""On the web, every live event keeps its wall-clock time, shown on
 the tournament's clock; a game's video gives each event a timecode link on the game page
 and in an appeal's thread; the tournament's zone is the organizer's to set."""
 
@@ -212,7 +212,7 @@ def test_times_and_the_video_make_the_round_trip(
 
 def test_the_live_bookkeeping_keeps_only_what_the_log_does_not(
         world: World, client_for: Callable[[str], TestClient]) -> None:
-    """Issue 10: a revision keeps the ids of its log's events once, and besides them only
+    """A revision keeps the ids of its log's events once, and besides them only
     the operations no longer in the log (an undo, what it took back), so that a retried
     tap is still applied once; the trace of a tap holds the new event, not the log twice."""
     tid, code = world.demo.tournament, world.demo.open_games[0]

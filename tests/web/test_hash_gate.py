@@ -1,4 +1,4 @@
-"""The event loop's gate in front of the hashing (issue 10 leftover): fair between
+"""The event loop's gate in front of the hashing: fair between
 addresses, so that a sign-in flood from one address cannot hold every hashing slot while
 the judges, each at an address of his own, wait (bench/web.py --flood)."""
 

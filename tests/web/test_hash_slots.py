@@ -1,4 +1,4 @@
-"""The password-hashing slots hold over the processes of a server (issue 10 leftover):
+"""The password-hashing slots hold over the processes of a server:
 two real server processes on one database (SQLite: file locks beside it; PostgreSQL:
 advisory locks), flooded with sign-ins at once, never run more than `HASH_SLOTS` argon2
 hashes together. Each process runs the real app; the only thing added is an observer

@@ -1,4 +1,4 @@
-"""The sign-in limits' storage (issue 14, item 5): counts in the database are one for
+"""The sign-in limits' storage: counts in the database are one for
 every process (two guards on one database stand for two processes; test_workers.py runs
 real ones), and a limited address is refused before its request's body is read."""
 

@@ -1,4 +1,4 @@
-"""The live screen's API (issue 5, item 3): operations applied once and in order, an
+"""The live screen's API: operations applied once and in order, an
 illegal event refused with its rule and nothing stored, a stale base revision refused,
 and a finished game's protocol facts taken from its log."""
 
@@ -135,13 +135,13 @@ def test_a_whole_game_gives_the_protocol(table: Table, world: World) -> None:
         "red", 1, [3, 9], 1)
     assert [s["role"] for s in g["seats"]] == ROLES
     assert {k: v for k, v in g["log"][0].items() if k != "at"} == {"type": "deal", "roles": ROLES}
-    # every event keeps its wall-clock time (issue 15.5), in order
+    # every event keeps its wall-clock time, in order
     times = [e["at"] for e in g["log"]]
     assert all(t.endswith("Z") for t in times) and times == sorted(times)
     assert len(g["log"]) == len(state["events"])
     # the protocol form saves the extras and keeps the log
     page = table.c.get(f"/t/{world.demo.tournament}/games/{world.demo.open_games[0]}/edit")
-    # the log's facts are shown read-only (issue 12): the form does not send them
+    # the log's facts are shown read-only: the form does not send them
     assert 'id="from-log"' in page.text and 'name="result"' not in page.text
     form = {"csrf": table.headers["X-CSRF-Token"], "base": str(head["revision"]),
             "result": "red", "first_killed": "1", "best_move_1": "3", "best_move_2": "9",

@@ -149,8 +149,7 @@ def test_a_whole_game_from_the_live_screen(live: tuple[str, World],  # noqa: F81
     _queued(page, 0)
     assert _state(page, api)["result"] == "red"
 
-    # the protocol form opens with what the log gave, read-only (issue 12: changed only
-    # in the log, so the protocol never contradicts it)
+    # the protocol form opens with what the log gave, read-only
     page.click("#lv-to-protocol")
     page.wait_for_url(f"**/games/{code}/edit")
     assert "победа красных" in page.inner_text("#result")

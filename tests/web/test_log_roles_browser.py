@@ -1,5 +1,5 @@
 """On a protocol whose facts come from its game log, the roles are the log's deal: the
-form shows them read-only and says why (issue 13.3), in Chromium on a phone; the form
+form shows them read-only and says why, in Chromium on a phone; the form
 still sends the same roles, so the protocol submits as before."""
 
 from __future__ import annotations

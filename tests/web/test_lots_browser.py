@@ -1,4 +1,4 @@
-"""A drawn lot is on the record (issue 20, item 7), in Debian's Chromium: after «Тянуть
+"""A drawn lot is on the record, in Debian's Chromium: after «Тянуть
 жребий» the head judge's page and the public standings show the drawn order (by nickname,
 with the place the group shared), the seed, who drew it and when on the tournament's clock
 (Yekaterinburg here, not the browser's Moscow, never UTC alone); «Тянуть заново» needs a

@@ -1,4 +1,4 @@
-"""The stream overlay and the hall's screen (issue 15, items 3 and 4), through the app:
+"""The stream overlay and the hall's screen, through the app:
 roles and checks are not in the page, the JSON or the stream's payload before the head
 judge's delay has passed (or the game ended); the overlay link is made, checked and
 revoked; the operator's options are checked; the hall shows only what the public sees."""

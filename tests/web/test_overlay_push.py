@@ -1,4 +1,4 @@
-"""Pushed updates (issue 15, item 6) on a real server on loopback: a confirmation reaches
+"""Pushed updates on a real server on loopback: a confirmation reaches
 the standings' and the hall's listeners as an event within a second; a live event
 reaches the overlay's; a write the process did not make (another service on the same
 database, like the CLI or a second server) arrives through the hub's stamp poll; a

@@ -1,4 +1,4 @@
-"""A table judge's two screens on a phone (issue 13), in Debian's Chromium at 360×740 and
+"""A table judge's two screens on a phone, in Debian's Chromium at 360×740 and
 1280×800, used as a person would: the protocol form of a typical game filled on the phone
 within four screens of scrolling with every control a 44 px target; a blank form quiet
 until the judge starts; a refused submit that says at the top what is wrong, each line a

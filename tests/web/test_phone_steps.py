@@ -1,4 +1,4 @@
-"""The live screen's step line (issue 13): for every step the engine can name, in both
+"""The live screen's step line: for every step the engine can name, in both
 languages, the line says what comes next and never shows an empty item; the repeated vote
 is called one, never "night falls"; a night whose checks are done says only the morning."""
 

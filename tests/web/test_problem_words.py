@@ -1,4 +1,4 @@
-"""A refusal speaks the glossary's words, never our codes (issue 13.1): each kind of bad
+"""A refusal speaks the glossary's words, never our codes: each kind of bad
 input to a protocol, through the page's form and through the JSON API, gives a Russian
 message without an enum value (`red`, `team_loss`, `near_reliable`...), a field's name
 (`pu_protocol.entries.colour`, `first_killed`) or any other English word; the English

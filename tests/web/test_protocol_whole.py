@@ -1,4 +1,4 @@
-"""Issue 12: one protocol, kept whole on its way from the judge to the standings.
+"""One protocol, kept whole on its way from the judge to the standings.
 
 Through the page and the JSON API alike: a protocol never contradicts its game log
 (design.md point 4), nothing the judge typed is dropped silently, a stale autosave never

@@ -1,4 +1,4 @@
-"""The seating in the web app (issue 6, item 3): who may use it, and the API flow
+"""The seating in the web app: who may use it, and the API flow
 generate → status → publish → judges see their tables, with its refusals.
 
 Instances are small (30 players, 3 games, few search moves) so that the search takes well

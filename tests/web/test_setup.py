@@ -1,4 +1,4 @@
-"""Setting a tournament up from scratch (issue 13) through the real app on a real SQLite
+"""Setting a tournament up from scratch through the real app on a real SQLite
 file: players pasted as nickname;club (with and without a header) or uploaded as CSV/XLSX,
 bad lines refused beside their reasons, a player corrected and withdrawn, the rules
 changed until the first game and refused after, the first-run path, judges' codes on the

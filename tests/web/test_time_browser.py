@@ -1,4 +1,4 @@
-"""Issue 15.5 and 13.6 in Debian's Chromium, at 360×740 and 1280×800: the live screen's
+"""Times in Debian's Chromium, at 360×740 and 1280×800: the live screen's
 journal shows each event's time; the game page lists the moments on the tournament's
 clock with timecode links into the game's video, and the head judge sets the video from
 it; an appeal's thread links its game's moments; the cases' page says the zone and lets

@@ -1,4 +1,4 @@
-"""Nothing the judge typed is dropped (issue 20, item 5), through the JSON API and the page's
+"""Nothing the judge typed is dropped, through the JSON API and the page's
 autosave: a draft body may carry the fields that could not be read (`typed`, by the form's
 field names); the draft keeps them with their problems, the revision gives them back, a
 submit is refused while any is left, and a save with `"typed": {}` clears them. A name the

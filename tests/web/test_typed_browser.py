@@ -1,4 +1,4 @@
-"""Nothing the judge typed is dropped (issue 20, item 5), in Debian's Chromium: a seat 11
+"""Nothing the judge typed is dropped, in Debian's Chromium: a seat 11
 among the nominations and a Cyrillic «о,3» in an extra are still in their fields after a
 reload, each with its message beside it, quoting exactly what was typed, naming the field
 in words and its rule; the submit is refused while they are there. The JSON API keeps the

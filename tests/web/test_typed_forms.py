@@ -1,4 +1,4 @@
-"""Nothing the judge typed is dropped (issue 20, item 5), as a property of the form: for
+"""Nothing the judge typed is dropped, as a property of the form: for
 any text typed in the fields the form reads, each field either reads or keeps its text
 exactly as typed with its problem, and a save and a reload (the protocol shown with the
 kept texts over it) read back to the same protocol and the same kept texts."""

@@ -1,4 +1,4 @@
-"""The set-up's stage form and the appeals page's schedule speak words (issue 13.1): a
+"""The set-up's stage form and the appeals page's schedule speak words: a
 stage is given by its name and a kind chosen from a list (its id is made for it), the
 schedule is a row per round («Отбор, тур 1», its day, its start) and the time zone a
 list of places; what reaches the services is the same stage and the same schedule."""

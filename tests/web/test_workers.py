@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL database (issue 14, item 5): real
+"""Several server processes on one PostgreSQL database: real
 `mafiatab serve` processes on loopback (ports 8711-8714), each with its own memory, that
 share only the database. A confirmation made through one reaches a viewer of the other
 within a second (the standings JSON and the pushed event); a seating started on one

@@ -645,7 +645,7 @@ class TournamentClock(Base):
     time_zone: Mapped[str] = mapped_column(String(64))
 
 
-# --- the tournament day: check-in and teams (issues 14 and 15; migration 0010) -----------
+# --- the tournament day: check-in and teams -----------
 
 
 class CheckIn(Base):

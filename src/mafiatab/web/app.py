@@ -204,7 +204,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     from mafiatab.web import appeals  # protests, appeals, charts, downloads
 
     appeals.install(app)
-    from mafiatab.web import day_pages  # issues 14-15: check-in, a player's page, teams
+    from mafiatab.web import day_pages  # check-in, a player's page, teams
 
     day_pages.install(app)
     from mafiatab.web import screens  # overlay, hall screen, pushed updates

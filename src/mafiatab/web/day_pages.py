@@ -1,4 +1,4 @@
-"""The tournament day's pages (issues 14 and 15): the desk's check-in with the next
+"""The tournament day's pages: the desk's check-in with the next
 round's no-shows, a player's own page, the teams.
 
 * `GET /t/{tid}/checkin` (staff): every player with one big tick (44 px), the desk's QR

@@ -1,4 +1,4 @@
-"""The tournament day (issues 14 and 15): players' check-in, the desk's check-in QR key,
+"""The tournament day: players' check-in, the desk's check-in QR key,
 and the teams of a team tournament.
 
 Revision ID: 0010
