@@ -1,4 +1,5 @@
-"""No-shows in a round some of whose tables have started: the started tables keep their seating and their players; the others
+"""No-shows in a round some of whose tables have started: the started tables keep their
+seating and their players; the others
 take a reserve or are re-seated among themselves, every rule kept (clubs apart, the pin),
 audited, and their blank protocols follow. A hypothesis property over which tables have
 started and who stayed away."""
