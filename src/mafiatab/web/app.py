@@ -182,7 +182,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     async def unreadable(request: Request, e: RequestValidationError) -> Response:
         return refusal(request, Unreadable(list(e.errors())))
 
-    from mafiatab.web import account_api, api, front_pages, pages, seating_pages
+    from mafiatab.web import account_api, front_pages, lots, pages, protocol_pages, seating_pages
 
     # one router per feature: the front door (accounts, new tournaments), a tournament's
     # pages and its JSON API, seating, the live screen, appeals, the screens
@@ -194,7 +194,10 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     app.include_router(setup_pages.router)
     app.include_router(setup_pages.api)
     app.include_router(pages.router)
-    app.include_router(api.router)
+    app.include_router(pages.api)
+    app.include_router(protocol_pages.router)  # a game's protocol: page, form, steps
+    app.include_router(protocol_pages.api)
+    app.include_router(lots.api)
     from mafiatab.web import live  # the judge's live screen
 
     app.include_router(live.router)

@@ -10,11 +10,12 @@ keeps it so.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 from urllib.parse import urlparse
 
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse
+from pydantic import Field
 
 from mafiatab.services.facade import Services
 from mafiatab.web.security import Principal, principal, read_form
@@ -30,6 +31,13 @@ def services(request: Request) -> Services:
 Svc = Annotated[Services, Depends(services)]
 #: who asks: the account (or nobody), its roles per tournament, the language, the CSRF token
 Who = Annotated[Principal, Depends(principal)]
+
+#: bounds of what the JSON API reads: text fields, ids, lists, numbers
+NAME: Final = 100
+TEXT: Final = 2000
+ID: Final = 100
+BIG_LIST: Final = 2000
+Int = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
 # --- what every page route does the same way -------------------------------------------

@@ -6,10 +6,16 @@ it replaced."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from pydantic import Field
 
 from mafiatab.i18n import local_time
 from mafiatab.services.facade import Services
-from mafiatab.services.standings import LotRecord
+from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
+from mafiatab.web.deps import Svc, Who
+from mafiatab.web.security import Body, check_csrf, require_user
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +53,47 @@ def shown_lots(svc: Services, tid: int, lang: str, records: list[LotRecord]) -> 
 
 
 __all__ = ["ShownDraw", "ShownLot", "shown_lots"]
+
+
+# --- the JSON API: drawing, the record, a redraw -----------------------------------------
+
+api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api"])
+
+
+class Lot(Body):
+    seed: str = Field(min_length=1, max_length=200)
+
+
+class Redraw(Body):
+    seed: str = Field(min_length=1, max_length=200)
+    reason: str = Field(min_length=1, max_length=LOT_REASON_MAX)
+    number: int | None = Field(None, ge=1, le=100_000,
+                               description="which drawing (default: the newest not replaced)")
+
+
+@api.post("/t/{tid}/lots")
+def lots(tid: int, body: Lot, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    draws = svc.standings.record_lot(tid, body.seed, actor=user)
+    return {"draws": [{"seed": d.seed, "group": d.group, "order": d.order} for d in draws]}
+
+
+def _lot(r: LotRecord) -> dict[str, Any]:
+    return {"number": r.number, "seed": r.seed, "by": r.by,
+            "at": r.at.isoformat() if r.at is not None else None, "reason": r.reason,
+            "replaces": r.replaces, "replaced_by": r.replaced_by,
+            "draws": [{"group": d.group, "order": d.order} for d in r.draws]}
+
+
+@api.get("/t/{tid}/lots")
+def lot_list(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    """Every drawing of lots, oldest first: seed, order, who and when (UTC, ISO)."""
+    return [_lot(r) for r in svc.standings.lots(tid, actor=require_user(me))]
+
+
+@api.post("/t/{tid}/lots/redraw")
+def redraw(tid: int, body: Redraw, me: Who, svc: Svc) -> dict[str, Any]:
+    """A drawing of lots drawn again with a new seed: a correction with its reason."""
+    user = require_user(me)
+    return _lot(svc.standings.redraw_lot(tid, body.seed, actor=user, reason=body.reason,
+                                         number=body.number))

@@ -3,42 +3,36 @@ judge's overview and set-up. Each route checks who asks, calls the service, rend
 
 from __future__ import annotations
 
-import datetime as dt
+import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
+from pydantic import Field
 
 from mafiatab.domain import protocol as model
-from mafiatab.domain.corrections import seat_changes, what_words
-from mafiatab.domain.numbers import ascii_int
-from mafiatab.domain.paper import dealt_roles
-from mafiatab.domain.problems import Problem, ProtocolRefused, translate_clause
+from mafiatab.domain.points import to_json_number
 from mafiatab.domain.provenance import import_source
+from mafiatab.domain.published import FIELD as PUBLISHED
 from mafiatab.domain.published import ordered, published_table
-from mafiatab.domain.scoring import Part, score_game
-from mafiatab.domain.validation import validate_game
-from mafiatab.i18n import federation, local_time
+from mafiatab.formats.standings_json import standings_to_dict
+from mafiatab.i18n import federation
 from mafiatab.rules import PROFILES
-from mafiatab.services.errors import NotFound, PermissionDenied, ServiceError
 from mafiatab.services.facade import Services
-from mafiatab.services.protocols import SubmitRefused, profile_of, returned_reason
-from mafiatab.services.tournaments import ConflictError
 from mafiatab.services.web_support import (
-    MAIN_PARTS,
     GameStatus,
 )
-from mafiatab.storage.models import CONFIRMED
 from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
-from mafiatab.web import forms, offline, texts
-from mafiatab.web.deps import Svc, Who, form_fields, safe_next, see_other
+from mafiatab.web import texts
+from mafiatab.web.deps import Svc, Who
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.public_cache import PLACEHOLDER, cache_of, page_bytes
-from mafiatab.web.refusals import Missing
+from mafiatab.web.refusals import Missing, Unprocessable
 from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import (
+    Body,
     Principal,
     check_csrf,
     principal,
@@ -47,7 +41,6 @@ from mafiatab.web.security import (
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
-
 
 
 # --- a tournament's public pages ---------------------------------------------------
@@ -171,71 +164,6 @@ async def standings_fragment(request: Request, tid: int, stage: str | None = Non
     return HTMLResponse(body, headers=headers)
 
 
-def _scored(svc: Services, t: Any, g: model.Game, players: list[model.Player],
-            stages: list[model.Stage], extras_hidden: bool
-            ) -> tuple[dict[int, list[Part]] | None, list[Problem]]:
-    """Each seat's points of this one game with their clauses (before K and Ci, which
-    the standings apply), or None and the problems when the protocol breaks a rule."""
-    profile, problems = profile_of(t)
-    problems = [p for p in problems + validate_game(g, profile, {p.id for p in players},
-                                                     {st.id for st in stages})
-                if not p.warning]
-    if problems:
-        return None, problems
-    out = {r.seat: [x for x in r.parts if not extras_hidden or x.kind in MAIN_PARTS]
-           for r in score_game(g, profile).seat_results()}
-    return out, []
-
-
-@router.get("/t/{tid}/games/{code}", response_class=HTMLResponse)
-def game_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """The whole protocol as the paper holds it, each player's points with the clauses;
-    for the head judge, a submitted protocol is confirmed or sent back from here."""
-    info, extras_hidden = svc.games.readable(tid, code, actor=me.user)
-    t, players, stages = svc.tournaments.context(tid)
-    names = {p.id: p.nickname for p in players}
-    g = info.game_struct()
-    scored, problems = _scored(svc, t, g, players, stages, extras_hidden)
-    staff = me.is_staff(tid)
-    returned = None
-    if staff or info.state == "returned":
-        returned = returned_reason(svc.games.revisions(tid, code))
-    # the tournament as a whole (one game a round, the seated player, removals): the
-    # head judge sees what his confirmation would meet
-    record = svc.invariants.of_game(tid, code, actor=require_user(me)) if staff else []
-    return render(request, "game.html", t=t, tid=tid, info=info, g=g, record=record,
-                  names=names, extras_hidden=extras_hidden, scored=scored,
-                  **correction_marks(svc, tid, g, names, me.lang, extras_hidden),
-                  problems=problems if staff or info.state != CONFIRMED else [],
-                  decide=staff and info.state == "submitted", returned=returned,
-                  four_eyes=(svc.protocols.four_eyes_refusal(tid, code, me.user)
-                             if staff and me.user and info.state == "submitted" else None),
-                  may_edit=me.user is not None and svc.protocols.may_edit(tid, code, me.user))
-
-
-def correction_marks(svc: Services, tid: int, g: model.Game, names: dict[str, str],
-                     lang: str, extras_hidden: bool = False) -> dict[str, Any]:
-    """The head judge's corrections of a protocol as the pages show them: each in words
-    with its moment on the tournament's clock (`corrections`), and, per seat, what stands
-    beside the judge's explanation of that seat (`seat_marks`). While extras are hidden,
-    a correction says only who and when (what and why could tell the extras)."""
-    if not g.corrections:
-        return {"corrections": [], "seat_marks": {}}
-    zone = svc.zones.zone(tid)
-    out = []
-    for c in g.corrections:
-        try:
-            at = local_time(dt.datetime.fromisoformat(c.at.replace("Z", "+00:00")), zone, lang)
-        except ValueError:
-            at = c.at
-        what = what_words(c, lang, names) if not extras_hidden else ""
-        out.append({"by": c.by, "at": at, "what": what,
-                    "reason": c.reason if not extras_hidden else "…"})
-    marks = {} if extras_hidden else {
-        seat: seat_changes(g.corrections, seat, lang, names) for seat in range(1, 11)}
-    return {"corrections": out, "seat_marks": {k: v for k, v in marks.items() if v}}
-
-
 def explain_context(svc: Services, me: Principal, tid: int, pid: str,
                     stage: str | None) -> dict[str, Any]:
     t, players, stages = svc.tournaments.context(tid)
@@ -251,250 +179,7 @@ def explain_context(svc: Services, me: Principal, tid: int, pid: str,
 # --- judges -----------------------------------------------------------------------------
 
 
-@router.get("/t/{tid}/judge", response_class=HTMLResponse)
-def judge_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    games = svc.games.tables_of(tid, actor=require_user(me))
-    t, _p, _s = svc.tournaments.context(tid)
-    # a returned protocol says why, on the judge's own list
-    reasons = {g.code: returned_reason(svc.games.revisions(tid, g.code))
-               for g in games if g.state == "returned"}
-    # what the head judge changed in his protocols, and why, on his own list
-    names = {p.id: p.nickname for p in _p}
-    corrected = {}
-    for g in games:
-        head = svc.games.head(tid, g.code).game_struct()
-        if head.corrections:
-            corrected[g.code] = correction_marks(svc, tid, head, names, me.lang)["corrections"]
-    return render(request, "judge.html", t=t, tid=tid, games=games, reasons=reasons,
-                  corrected=corrected)
-
-
-def _editable(svc: Services, me: Principal, tid: int, code: str) -> str:
-    user = require_user(me)
-    svc.protocols.require_may(tid, code, user, "replace")  # the service refuses
-    return user
-
-
-def _parse(svc: Services, tid: int, code: str, f: dict[str, str]) -> forms.Parsed:
-    """The form's protocol; where it is (stage, round, table) the service takes from the
-    stored game, never from the form. Its typing problems cite the tournament's rules."""
-    return forms.game_from_form(f, code=code, stage="", rnd=1, table=1,
-                                profile=svc.protocols.profile(tid))
-
-
-def _from_log(g: model.Game) -> bool:
-    """Whether the protocol's facts come from its log (the form shows them, read-only)."""
-    return g.log is not None and dealt_roles(g) is not None
-
-
-def _edit_context(svc: Services, me: Principal, tid: int, code: str,
-                  values: dict[str, str], base: int, problems: list[Problem],
-                  message: str | None = None, typed: frozenset[str] = frozenset()
-                  ) -> dict[str, Any]:
-    t, players, _stages = svc.tournaments.context(tid)
-    revisions = svc.games.revisions(tid, code)
-    head = revisions[-1]
-    g = head.game_struct()
-    from_log = _from_log(g)  # then the template shows the log's facts from `g`, read-only
-    st = GameStatus(code, g.stage, g.round, g.table, head.state, head.number, 0, head.author,
-                    None)
-    return {"t": t, "tid": tid, "code": code, "st": st, "v": values, "base": base,
-            "players": players, "nick": {p.id: p.nickname for p in players},
-            # a seated table's players change only by a recorded replacement
-            "seated": svc.invariants.seated(tid, code) is not None,
-            "slots": forms.slots(problems), "problems": problems,
-            "staff": me.is_staff(tid), "message": message, "from_log": from_log, "g": g,
-            # fields whose text is the judge's own typing, shown exactly as typed
-            "typed": typed,
-            "returned": returned_reason(revisions),
-            # staff change a submitted protocol by a correction with its reason
-            "correcting": me.is_staff(tid) and head.state == "submitted",
-            # the profile says which fields exist (FSM 8.3.9), never the federation's name
-            "fk_protocol": PROFILES[t.rules].has_first_killed_protocol.value,
-            # the form's parts that cite a clause cite the tournament's own
-            "cited": {"broken_table": translate_clause(
-                          PROFILES[t.rules].has_broken_table.clause, me.lang),
-                      "pu_protocol": translate_clause(
-                          PROFILES[t.rules].has_first_killed_protocol.clause, me.lang)},
-            "seats": forms.SEATS, "days": forms.DAYS, "pu_entries": forms.PU_ENTRIES,
-            "situations": model.VERSION_SITUATIONS, "tags": model.ENTRY_TAGS,
-            "penalty_kinds": model.PENALTY_KINDS, "penalty_slots": forms.PENALTY_SLOTS,
-            # the queue of the form's saves on the phone (static/form-queue.js)
-            "oq_boot": offline.boot_json(tid, code, me.lang)}
-
-
-@router.post("/t/{tid}/games/{code}/correct", response_class=HTMLResponse)
-async def correct_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """The head judge's correction of a submitted protocol: the form's protocol and the
-    reason, one service call; it stays in the queue, marked. A value the form could not
-    read, a rule broken or no reason: the form again, with every problem beside its
-    field and nothing stored."""
-    user = require_user(me)
-    f = await form_fields(request)
-    parsed = _parse(svc, tid, code, f)
-    base = _base(f.get("base", "")) or 0
-    message: str | None = None
-    problems = list(parsed.problems)
-    try:
-        svc.protocols.correct(tid, code, parsed.game, actor=user,
-                              reason=f.get("correction_reason", ""), base_revision=base,
-                              unread=[p for p in parsed.problems if not p.warning])
-    except ProtocolRefused as e:
-        problems += [p for p in e.problems if p not in problems]
-    except (PermissionDenied, NotFound):
-        raise  # the service's refusal of the asker or of a game that is not there
-    except ServiceError as e:  # no reason, nothing changed, a newer revision: in words
-        message = e.message(me.lang)
-    else:
-        return see_other(f"/t/{tid}/games/{code}")
-    return render(request, "edit.html", status_code=422 if message is None else 409,
-                  **_edit_context(svc, me, tid, code, f, base, problems, message))
-
-
-@router.get("/t/{tid}/games/{code}/edit", response_class=HTMLResponse)
-def edit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    head = svc.games.head(tid, code)
-    checked = svc.protocols.check(tid, code, head.game_struct(), actor=user)
-    # what the judge typed and could not be read is back in its field, with its problem
-    unread = [p for rf in head.typed.values() for p in rf.problems]
-    return render(request, "edit.html", **_edit_context(
-        svc, me, tid, code, forms.form_with_typed(checked.game, head.typed), head.number,
-        unread + checked.problems, typed=frozenset(head.typed)))
-
-
-@router.post("/t/{tid}/games/{code}/check", response_class=HTMLResponse)
-async def check_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """htmx, as the judge types: every problem, each into its slot (out-of-band swaps)."""
-    user = require_user(me)
-    parsed = _parse(svc, tid, code, await form_fields(request))
-    problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
-                                                     actor=user).problems
-    return render(request, "problems_oob.html", slots=forms.slots(problems), problems=problems)
-
-
-def _base(text: str) -> int | None:
-    """The form's base revision (ASCII digits only)."""
-    return ascii_int(text, 9)
-
-
-@router.post("/t/{tid}/games/{code}/draft", response_class=HTMLResponse)
-async def draft_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """htmx autosave: a new draft revision; answers the status line and the new base.
-    The autosave may go on top of the same judge's own newer drafts (one crossing his
-    submit), never on top of anybody else's revision."""
-    user = require_user(me)
-    f = await form_fields(request)
-    parsed = _parse(svc, tid, code, f)
-    base = _base(f.get("base", "")) or 0
-    try:
-        info = svc.protocols.save_draft(tid, code, parsed.game, actor=user, base_revision=base,
-                                        own_autosave=True, typed=parsed.typed)
-    except ConflictError as e:
-        return render(request, "saved.html", base=base, message=e.message(me.lang), error=True,
-                      slots=None)
-    except ProtocolRefused as e:
-        problems = parsed.problems + e.problems
-        return render(request, "saved.html", base=base, error=True,
-                      message="; ".join(p.message(me.lang) for p in e.problems),
-                      slots=forms.slots(problems), problems=problems)
-    problems = parsed.problems + svc.protocols.check(tid, code, parsed.game,
-                                                     actor=user).problems
-    return render(request, "saved.html", base=info.number, error=False,
-                  message=None, number=info.number,
-                  slots=forms.slots(problems), problems=problems)
-
-
-@router.post("/t/{tid}/games/{code}/submit", response_class=HTMLResponse)
-async def submit_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """Submit the form's protocol: one service call (save and submit in one transaction).
-    A value the form could not read refuses the submit; the rest is kept as a draft."""
-    user = require_user(me)
-    f = await form_fields(request)
-    parsed = _parse(svc, tid, code, f)
-    base = _base(f.get("base", "")) or 0
-    try:
-        svc.protocols.submit(tid, code, actor=user, base_revision=base, game=parsed.game,
-                             own_autosave=True, typed=parsed.typed)
-    except (ProtocolRefused, ConflictError) as e:
-        message = e.message(me.lang) if isinstance(e, ConflictError) else None
-        problems = parsed.problems + (e.problems if isinstance(e, ProtocolRefused) else [])
-        if isinstance(e, SubmitRefused) and e.saved is not None:
-            base = e.saved.number
-            problems = parsed.problems + [p for p in e.problems if p not in parsed.problems]
-        return render(request, "edit.html", status_code=422 if message is None else 409,
-                      **_edit_context(svc, me, tid, code, f, base, problems, message,
-                                      frozenset(parsed.typed)))
-    return see_other(f"/t/{tid}/judge" if not me.is_staff(tid) else f"/t/{tid}/manage")
-
-
-def _replace_context(svc: Services, me: Principal, tid: int, code: str, seat: int,
-                     problems: list[Any], form: dict[str, str]) -> dict[str, Any]:
-    t, players, _stages = svc.tournaments.context(tid)
-    head = svc.games.head(tid, code)
-    g = head.game_struct()
-    here = {s.player for s in g.seats}
-    current = next((s.player for s in g.seats if s.seat == seat), "")
-    return {"t": t, "tid": tid, "code": code, "seat": seat, "g": g, "base": head.number,
-            "current": current, "nick": {p.id: p.nickname for p in players},
-            "choices": [p for p in players if p.id not in here], "problems": problems,
-            "form": form}
-
-
-@router.get("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
-def replace_page(request: Request, tid: int, code: str, me: Who, svc: Svc, seat: int = 1
-                 ) -> Response:
-    """The form of a replacement: the seated player, the new one, the reason."""
-    _editable(svc, me, tid, code)
-    if not 1 <= seat <= 10:
-        raise Missing("no_such_seat", seat=seat)
-    return render(request, "replace.html", **_replace_context(svc, me, tid, code, seat, [], {}))
-
-
-@router.post("/t/{tid}/games/{code}/replace", response_class=HTMLResponse)
-async def replace_post(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    """Record the replacement (one service call); refused: the form again, with why."""
-    user = _editable(svc, me, tid, code)
-    f = await form_fields(request)
-    seat = ascii_int(f.get("seat", ""), 2) or 0
-    try:
-        svc.replacements.replace(tid, code, seat, f.get("player", ""),
-                                 reason=f.get("reason", ""), actor=user,
-                                 base_revision=_base(f.get("base", "")))
-    except (ProtocolRefused, ServiceError) as e:
-        return render(request, "replace.html", status_code=e.status,
-                      **_replace_context(svc, me, tid, code, seat, e.errors, f))
-    return see_other(f"/t/{tid}/games/{code}/edit")
-
-
 # --- head judge -------------------------------------------------------------------------
-
-
-def _back(tid: int, f: dict[str, str]) -> str:
-    """Where a head judge's decision leads: the page it was taken on (the game page or
-    the overview)."""
-    nxt = safe_next(f.get("next"))
-    return nxt if nxt.startswith(f"/t/{tid}/") else f"/t/{tid}/manage"
-
-
-@router.post("/t/{tid}/games/{code}/confirm")
-async def confirm_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = require_user(me)  # the service checks the role before anything else
-    f = await form_fields(request)
-    base = f.get("base", "")
-    svc.protocols.confirm(tid, code, actor=user,
-                          base_revision=_base(base))
-    return see_other(_back(tid, f))
-
-
-@router.post("/t/{tid}/games/{code}/return")
-async def return_page(request: Request, tid: int, code: str, me: Who, svc: Svc) -> Response:
-    user = require_user(me)  # the service checks the role before anything else
-    f = await form_fields(request)
-    base = f.get("base", "")
-    svc.protocols.send_back(tid, code, actor=user, reason=f.get("reason", ""),
-                            base_revision=_base(base))
-    return see_other(_back(tid, f))
 
 
 @router.get("/t/{tid}/audit", response_class=HTMLResponse)
@@ -510,4 +195,89 @@ def audit_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     return render(request, "audit.html", t=t, tid=tid, entries=entries)
 
 
-__all__ = ["router", "standings_context", "explain_context", "CONFIRMED"]
+# --- the JSON API: tournaments, standings, a player's points, the audit log ------------------
+
+api = APIRouter(prefix="/api", dependencies=[Depends(check_csrf)], tags=["api"])
+
+
+class NewTournament(Body):
+    name: str = Field(min_length=1, max_length=200)
+    #: required: as on the page's form, no federation's rules are preselected
+    rules: str = Field(min_length=1, max_length=20)
+    stages: list[dict[str, Any]] = Field(
+        default_factory=lambda: [{"id": "qual", "name": "Qualification", "kind": "qualification"}],
+        max_length=20)
+
+
+def _stage(data: dict[str, Any]) -> model.Stage:
+    try:
+        return model.Stage(**data)
+    except TypeError as e:
+        raise Unprocessable("value_unreadable", detail=f"stage: {e}"[:200]) from None
+
+
+@api.get("/tournaments")
+def tournaments(me: Who, svc: Svc) -> list[dict[str, Any]]:
+    return [{"id": t.id, "name": t.name, "rules": t.rules, "players": t.players,
+             "games": t.games, "confirmed": t.confirmed} for t in svc.tournaments.list_tournaments()]
+
+
+@api.post("/tournaments", status_code=201)
+def create(body: NewTournament, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    tid = svc.tournaments.new_tournament(body.name, body.rules, actor=user,
+                             stages=[_stage(s) for s in body.stages])
+    return {"id": tid}
+
+
+@api.get("/t/{tid}/standings")
+def standings(tid: int, me: Who, svc: Svc, stage: str | None = None) -> dict[str, Any]:
+    """mafiatab.standings/1; `hidden` when the tournament hides them from this asker."""
+    ctx = standings_context(svc, me, tid, stage)
+    if ctx["hidden"]:
+        return {"format": "mafiatab.standings/1", "hidden": True, "standings": []}
+    s = svc.standings.cached(tid, [stage] if stage else None)
+    out = standings_to_dict(s)
+    if ctx["extras_hidden"]:
+        keep = ("player", "nickname", "games", "wins", "main")
+        order = {r.player: i for i, r in enumerate(shown_order(s.rows))}
+        out["standings"] = sorted(({k: r[k] for k in keep} for r in out["standings"]),
+                                  key=lambda r: order[r["player"]])
+        out["extras_hidden"] = True
+    if ctx["extras_hidden"]:
+        out.pop("exhibition", None)
+    out["confirmed_games"], out["games"], out["after_round"] = (
+        ctx["done"], ctx["total"], ctx["last_round"])
+    if ctx["published"] is not None:  # results imported as another system published them
+        out[PUBLISHED] = ctx["t"].other[PUBLISHED]
+    if ctx["source"] is not None:  # results another system recorded: where they come from
+        out["imported_from"] = ctx["source"]
+    out["awards"] = [{"award": a.award, "player": a.player, "nickname": a.nickname}
+                     for a in svc.awards.named(tid)]
+    return out
+
+
+@api.get("/t/{tid}/players/{pid}")
+def player(tid: int, pid: str, me: Who, svc: Svc, stage: str | None = None) -> dict[str, Any]:
+    """Every game of the player with each part of its points and the clause."""
+    ctx = explain_context(svc, me, tid, pid, stage)
+    return {"player": pid, "nickname": ctx["player"].nickname,
+            "extras_hidden": ctx["extras_hidden"],
+            "games": [{"game": g.game, "stage": g.stage, "round": g.round, "table": g.table,
+                       "seat": g.seat, "role": g.role, "result": g.result,
+                       "total": to_json_number(g.total),
+                       "parts": [{"kind": x.kind, "points": to_json_number(x.points),
+                                  "clause": x.clause} for x in g.parts]}
+                      for g in ctx["games"]]}
+
+
+@api.get("/t/{tid}/audit")
+def audit(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    user = require_user(me)
+    rows = [{"at": at.isoformat(), "user": u, "action": a, "detail": d}
+            for at, u, a, d in svc.tournaments.audit_log(tid, actor=user)]
+    result: list[dict[str, Any]] = json.loads(json.dumps(rows, default=str))  # Decimal points
+    return result
+
+
+__all__ = ["api", "router", "standings_context", "explain_context", "public_table"]

@@ -11,6 +11,7 @@ and renders.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any, Final
 from urllib.parse import urlparse
 
@@ -33,10 +34,12 @@ from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
+from mafiatab.web.deps import BIG_LIST, ID, NAME
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
-from mafiatab.web.refusals import Missing
+from mafiatab.web.protocol_pages import revision_json
+from mafiatab.web.refusals import Missing, Unprocessable
 from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
@@ -549,6 +552,120 @@ def api_steps(tid: int, me: Who, svc: Svc) -> Any:
     return {"next": next_step(steps),
             "steps": [{"key": st.key, "done": st.done, "count": st.count, "of": st.of}
                       for st in steps]}
+
+
+class Players(Body):
+    players: list[dict[str, Any]] = Field(description="format-1 players: id, nickname, club",
+                                          max_length=BIG_LIST)
+
+
+class Seating(Body):
+    stage: str = Field(max_length=ID)
+    round: int = Field(ge=1, le=1000)
+    table: int = Field(ge=1, le=1000)
+    players: list[Annotated[str, Field(max_length=ID)]] = Field(min_length=10, max_length=10)
+    judge: str | None = Field(None, max_length=NAME)
+
+
+class Options(Body):
+    standings_hidden: bool = False
+    extras_hidden: bool = False
+    finished: bool = False
+
+
+class Grant(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+    role: str = Field(JUDGE, max_length=30)
+    password: str | None = Field(None, max_length=256,
+                                 description="for a new account only (10 characters or more)")
+    code: bool = Field(False, description="make a sign-in code instead (returned once): a new "
+                       "account for this tournament and this role")
+    ttl_minutes: int | None = Field(None, ge=1, le=30 * 24 * 60,
+                                    description="the code's life (default: the tournament's end)")
+
+
+class Revoke(Body):
+    user: str = Field(min_length=1, max_length=NAME)
+    role: str = Field(max_length=30)
+
+
+class Assign(Body):
+    game: str = Field(max_length=ID)
+    judge: str = Field(max_length=NAME)
+
+
+def _player(data: dict[str, Any]) -> model.Player:
+    try:
+        return model.Player(**data)
+    except TypeError as e:
+        raise Unprocessable("value_unreadable", detail=f"player: {e}"[:200]) from None
+
+
+@api.post("/api/t/{tid}/players")
+def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    svc.tournaments.register_players(tid, [_player(p) for p in body.players], actor=user)
+    return {"ok": True}
+
+
+@api.post("/api/t/{tid}/seating")
+def seating(tid: int, body: Seating, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    return revision_json(svc.games.enter_seating(tid, body.stage, body.round, body.table, body.players,
+                                       actor=user, judge=body.judge))
+
+
+@api.post("/api/t/{tid}/options")
+def options(tid: int, body: Options, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    svc.access.set_visibility(tid, actor=user, standings_hidden=body.standings_hidden,
+                       extras_hidden=body.extras_hidden, finished=body.finished)
+    return {"ok": True}
+
+
+@api.post("/api/t/{tid}/staff")
+def staff(tid: int, body: Grant, me: Who, svc: Svc) -> dict[str, Any]:
+    """Give a role. A password is for a new account only; with `code` a new account
+    for this tournament and role is made and its sign-in code returned once."""
+    user = require_user(me)  # the service asks who hands out roles first
+    if body.code:
+        ttl = dt.timedelta(minutes=body.ttl_minutes) if body.ttl_minutes else None
+        return {"code": svc.access.create_code(tid, body.user, body.role, actor=user, ttl=ttl)}
+    svc.access.grant(tid, body.user, body.role, actor=user, password=body.password)
+    return {"ok": True}
+
+
+@api.delete("/api/t/{tid}/staff")
+def revoke_role(tid: int, body: Revoke, me: Who, svc: Svc) -> dict[str, Any]:
+    """Take a role away: in force from the account's next request."""
+    user = require_user(me)  # the service asks who hands out roles first
+    svc.access.revoke_role(tid, body.user, body.role, actor=user)
+    return {"ok": True}
+
+
+@api.get("/api/t/{tid}/codes")
+def codes(tid: int, me: Who, svc: Svc) -> list[dict[str, Any]]:
+    """The tournament's sign-in codes (never the codes themselves; the service checks)."""
+    user = require_user(me)
+    return [{"id": c.id, "user": c.user, "role": c.role, "created_by": c.created_by,
+             "created_at": c.created_at.isoformat(),
+             "expires_at": c.expires_at.isoformat() if c.expires_at else None,
+             "revoked": c.revoked, "valid": c.valid} for c in svc.access.codes(tid, actor=user)]
+
+
+@api.delete("/api/t/{tid}/codes/{cid}")
+def revoke_code(tid: int, cid: int, me: Who, svc: Svc) -> dict[str, Any]:
+    """The code stops working, and every session made with it ends now."""
+    user = require_user(me)  # the service checks the role before anything else
+    svc.access.revoke_code(tid, cid, actor=user)
+    return {"ok": True}
+
+
+@api.post("/api/t/{tid}/assign")
+def assign(tid: int, body: Assign, me: Who, svc: Svc) -> dict[str, Any]:
+    user = require_user(me)
+    svc.games.assign_judge(tid, body.game, body.judge, actor=user)
+    return {"ok": True}
 
 
 __all__ = ["api", "router", "sw", "qr_svg", "RosterError"]
