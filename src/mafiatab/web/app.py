@@ -197,6 +197,7 @@ def create_app(db: str | Engine | None = None, *, secret: str | None = None,
     app.include_router(pages.api)
     app.include_router(protocol_pages.router)  # a game's protocol: page, form, steps
     app.include_router(protocol_pages.api)
+    app.include_router(lots.router)  # drawings of lots: the forms and the API
     app.include_router(lots.api)
     from mafiatab.web import live  # the judge's live screen
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
 from pydantic import Field
 
+from mafiatab.domain.numbers import ascii_int
 from mafiatab.i18n import local_time
 from mafiatab.services.facade import Services
 from mafiatab.services.standings import LOT_REASON_MAX, LotRecord
-from mafiatab.web.deps import Svc, Who
+from mafiatab.web.deps import Svc, Who, form_fields, see_other
 from mafiatab.web.security import Body, check_csrf, require_user
 
 
@@ -53,6 +55,30 @@ def shown_lots(svc: Services, tid: int, lang: str, records: list[LotRecord]) -> 
 
 
 __all__ = ["ShownDraw", "ShownLot", "shown_lots"]
+
+
+# --- the head judge's page's forms: a drawing, a redraw ------------------------------------
+
+router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
+
+
+@router.post("/t/{tid}/manage/lots")
+async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    user = require_user(me)
+    f = await form_fields(request)
+    svc.standings.record_lot(tid, f.get("seed", ""), actor=user)
+    return see_other(f"/t/{tid}/manage#lots")
+
+
+@router.post("/t/{tid}/manage/lots/redraw")
+async def redraw_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
+    """A drawing of lots drawn again: a correction with its reason (one service call)."""
+    user = require_user(me)
+    f = await form_fields(request)
+    number = ascii_int(f.get("number", ""), 6)
+    svc.standings.redraw_lot(tid, f.get("seed", ""), actor=user, reason=f.get("reason", ""), number=number)
+    return see_other(f"/t/{tid}/manage#lots")
+
 
 
 # --- the JSON API: drawing, the record, a redraw -----------------------------------------

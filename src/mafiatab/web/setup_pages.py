@@ -24,7 +24,6 @@ from starlette.datastructures import UploadFile
 
 from mafiatab import i18n
 from mafiatab.domain import protocol as model
-from mafiatab.domain.numbers import ascii_int
 from mafiatab.domain.problems import Refused
 from mafiatab.rules import PROFILES
 from mafiatab.services.errors import PermissionDenied
@@ -405,24 +404,6 @@ async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Respons
                        extras_hidden=f.get("extras_hidden") == "on",
                        finished=f.get("finished") == "on")
     return _see(_back(tid, f))
-
-
-@router.post("/t/{tid}/manage/lots")
-async def lots_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    user = require_user(me)
-    f = await _form(request)
-    svc.standings.record_lot(tid, f.get("seed", ""), actor=user)
-    return _see(f"/t/{tid}/manage#lots")
-
-
-@router.post("/t/{tid}/manage/lots/redraw")
-async def redraw_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
-    """A drawing of lots drawn again: a correction with its reason (one service call)."""
-    user = require_user(me)
-    f = await _form(request)
-    number = ascii_int(f.get("number", ""), 6)
-    svc.standings.redraw_lot(tid, f.get("seed", ""), actor=user, reason=f.get("reason", ""), number=number)
-    return _see(f"/t/{tid}/manage#lots")
 
 
 # --- the player's page ------------------------------------------------------------------------
