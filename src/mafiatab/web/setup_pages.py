@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import segno
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 from starlette.datastructures import UploadFile
 
@@ -33,7 +33,7 @@ from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
-from mafiatab.web.deps import BIG_LIST, ID, NAME
+from mafiatab.web.deps import BIG_LIST, ID, NAME, Svc, Who, form_fields, see_other
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
@@ -46,16 +46,12 @@ from mafiatab.web.security import (
     attachment,
     check_csrf,
     plain_http_on_lan,
-    principal,
     read_form,
     require_user,
-    service,
 )
 
 router = APIRouter(dependencies=[Depends(check_csrf)], include_in_schema=False)
 
-Who = Annotated[Principal, Depends(principal)]
-Svc = Annotated[Services, Depends(service)]
 
 WORDS: Final = SETUP
 
@@ -67,15 +63,6 @@ def sw(key: str, lang: str, **params: object) -> str:
         return key
     text = pair[1] if lang == "en" else pair[0]
     return text.format(**params) if params else text
-
-
-def _see(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
-
-
-async def _form(request: Request) -> dict[str, str]:
-    data = await read_form(request)
-    return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
 def qr_svg(url: str) -> str:
@@ -144,18 +131,18 @@ def setup_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
 async def four_eyes_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """The four-eyes rule on or off (the organizer's; audited by the service)."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.tournaments.set_options(tid, actor=user, confirmer_must_differ=f.get("four_eyes") == "on")
-    return _see(f"/t/{tid}/setup#four-eyes")
+    return see_other(f"/t/{tid}/setup#four-eyes")
 
 
 @router.post("/t/{tid}/setup/rules")
 async def rules_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     options = {k.removeprefix("opt_"): v for k, v in f.items() if k.startswith("opt_")}
     svc.setup.change_rules(tid, f.get("rules", ""), options, actor=user)
-    return _see(f"/t/{tid}/setup#rules")
+    return see_other(f"/t/{tid}/setup#rules")
 
 
 def _added_page(request: Request, tid: int, me: Principal, svc: Services,
@@ -189,7 +176,7 @@ async def players_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
 async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: Svc) -> Response:
     """Correct a player's nickname and club, or withdraw him (or bring him back)."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     action = f.get("action", "edit")
     if action in ("withdraw", "reinstate"):
         svc.roster.withdraw(tid, pid, actor=user, withdrawn=action == "withdraw")
@@ -203,23 +190,23 @@ async def player_edit_post(request: Request, tid: int, pid: str, me: Who, svc: S
             return _setup(request, tid, me, svc, status=e.status, player_typed={
                 "id": pid, "nickname": f.get("nickname", "")[:MAX_NICK + 50],
                 "club": f.get("club", "")[:MAX_CLUB + 50], "error": e.message(me.lang)})
-    return _see(f"/t/{tid}/setup#player-{pid}")
+    return see_other(f"/t/{tid}/setup#player-{pid}")
 
 
 @router.post("/t/{tid}/setup/stages")
 async def stages_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     """A stage by its name and kind (chosen from a list); its id is made here."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.tournaments.add_named_stage(tid, f.get("name", ""), f.get("kind", "qualification"),
                                     actor=user)
-    return _see(f"/t/{tid}/setup#stages")
+    return see_other(f"/t/{tid}/setup#stages")
 
 
 @router.post("/t/{tid}/setup/seating")
 async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     typed = f.get("seating", "")
     lines = [line.split() for line in typed.splitlines() if line.split()]
     try:
@@ -230,7 +217,7 @@ async def seating_post(request: Request, tid: int, me: Who, svc: Svc) -> Respons
         # the page again, with what was typed and why it was refused (nothing is lost)
         return _setup(request, tid, me, svc, status=e.status, seating_typed=typed,
                       seating_error=e.message(me.lang))
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/seating-file")
@@ -240,13 +227,13 @@ async def seating_file_post(request: Request, tid: int, me: Who, svc: Svc) -> Re
     upload = form.get("file")
     data = await upload.read() if isinstance(upload, UploadFile) else b""
     await run_in_threadpool(lambda: svc.games.import_seating(tid, data, actor=user))
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.post("/t/{tid}/setup/staff")
 async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)  # the service asks who hands out roles before the name
-    f = await _form(request)
+    f = await form_fields(request)
     name, role = f.get("user", "").strip(), f.get("role", JUDGE)
     if f.get("action") == "code":
         code = await run_in_threadpool(lambda: svc.access.create_code(tid, name, role, actor=user))
@@ -255,25 +242,25 @@ async def staff_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
                       code_url=url)
     if f.get("action") == "revoke":
         await run_in_threadpool(lambda: svc.access.revoke_role(tid, name, role, actor=user))
-        return _see(f"/t/{tid}/setup#staff")
+        return see_other(f"/t/{tid}/setup#staff")
     password = f.get("password") or None
     await run_in_threadpool(lambda: svc.access.grant(tid, name, role, actor=user, password=password))
-    return _see(f"/t/{tid}/setup#staff")
+    return see_other(f"/t/{tid}/setup#staff")
 
 
 @router.post("/t/{tid}/setup/codes/{cid}/revoke")
 def revoke_code_page(request: Request, tid: int, cid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)  # the service checks the role before anything else
     svc.access.revoke_code(tid, cid, actor=user)
-    return _see(f"/t/{tid}/setup#staff")
+    return see_other(f"/t/{tid}/setup#staff")
 
 
 @router.post("/t/{tid}/setup/assign")
 async def assign_post(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.games.assign_judge(tid, f.get("game", ""), f.get("judge", "").strip(), actor=user)
-    return _see(f"/t/{tid}/setup#judges")
+    return see_other(f"/t/{tid}/setup#judges")
 
 
 # --- judges' codes and blank protocols ----------------------------------------------------------
@@ -298,7 +285,7 @@ async def round_codes_post(request: Request, tid: int, me: Who, svc: Svc) -> Res
     password account needs none), shown once with its QR code, and the button that
     prints them on the blank protocols."""
     user = require_user(me)
-    stage, rnd = _stage_round(await _form(request))
+    stage, rnd = _stage_round(await form_fields(request))
     issued = await run_in_threadpool(
         lambda: svc.judge_codes.issue_for_round(tid, stage, rnd, actor=user, lang=me.lang))
     if not issued:
@@ -324,7 +311,7 @@ async def blank_pdf_post(request: Request, tid: int, me: Who, svc: Svc) -> Respo
     and, where one was issued, his sign-in QR code and code. A code is printed only when
     it opens this tournament for that table's judge (checked like a sign-in)."""
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     stage, rnd = _stage_round(f)
     # the staff's print, recorded (and the asker checked) before anything is read
     await run_in_threadpool(lambda: svc.setup.record_print(tid, stage, rnd, actor=user))
@@ -399,11 +386,11 @@ def _back(tid: int, f: dict[str, str]) -> str:
 @router.post("/t/{tid}/manage/options")
 async def options_page(request: Request, tid: int, me: Who, svc: Svc) -> Response:
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     svc.access.set_visibility(tid, actor=user, standings_hidden=f.get("standings_hidden") == "on",
                        extras_hidden=f.get("extras_hidden") == "on",
                        finished=f.get("finished") == "on")
-    return _see(_back(tid, f))
+    return see_other(_back(tid, f))
 
 
 # --- the player's page ------------------------------------------------------------------------
@@ -429,11 +416,11 @@ async def new_tournament(request: Request, me: Who, svc: Svc) -> Response:
     """A new tournament: its rules are the organizer's choice (no federation is taken
     for him)."""
     user = require_user(me)  # the service asks for the organizer right first
-    f = await _form(request)
+    f = await form_fields(request)
     tid = svc.tournaments.new_tournament(f.get("name", ""), f.get("rules", ""), actor=user, stages=[
         model.Stage(id="qual", name="Отбор" if me.lang == "ru" else "Qualification",
                     kind="qualification")])
-    return _see(f"/t/{tid}/manage")
+    return see_other(f"/t/{tid}/manage")
 
 
 @router.get("/admin/accounts", response_class=HTMLResponse)
@@ -453,11 +440,11 @@ async def rights_post(request: Request, me: Who, svc: Svc) -> Response:
     from urllib.parse import quote
 
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     target = f.get("user", "")
     await run_in_threadpool(lambda: svc.account_admin.set_rights(
         target, actor=user, organizer=f.get("organizer") == "1", admin=f.get("admin") == "1"))
-    return _see(f"/admin/accounts?rights={quote(target.strip()[:100])}")
+    return see_other(f"/admin/accounts?rights={quote(target.strip()[:100])}")
 
 
 @router.post("/admin/accounts/reset")
@@ -466,11 +453,11 @@ async def reset_post(request: Request, me: Who, svc: Svc) -> Response:
     from urllib.parse import quote
 
     user = require_user(me)
-    f = await _form(request)
+    f = await form_fields(request)
     target, password = f.get("user", ""), f.get("password", "")
     ended = await run_in_threadpool(
         lambda: svc.account_admin.reset_password(target, password, actor=user))
-    return _see(f"/admin/accounts?done={quote(target.strip()[:100])}&n={ended}")
+    return see_other(f"/admin/accounts?done={quote(target.strip()[:100])}&n={ended}")
 
 
 # --- the JSON API: the same use cases ---------------------------------------------------------
