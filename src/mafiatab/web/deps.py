@@ -10,7 +10,8 @@ keeps it so.
 
 from __future__ import annotations
 
-from typing import Annotated, Final
+from collections.abc import Callable
+from typing import Annotated, Any, Final, TypeVar
 from urllib.parse import urlparse
 
 from fastapi import Depends, Request
@@ -18,6 +19,7 @@ from fastapi.responses import RedirectResponse
 from pydantic import Field
 
 from mafiatab.services.facade import Services
+from mafiatab.web.refusals import Unprocessable
 from mafiatab.web.security import Principal, principal, read_form
 
 
@@ -64,4 +66,16 @@ async def form_fields(request: Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-__all__ = ["Svc", "Who", "form_fields", "safe_next", "see_other", "services"]
+T = TypeVar("T")
+
+
+def built(make: Callable[..., T], data: dict[str, Any], what: str) -> T:
+    """An API body's object (a stage, a player) from its fields: fields it does not have
+    are refused as unreadable, naming `what` (not a server error)."""
+    try:
+        return make(**data)
+    except TypeError as e:
+        raise Unprocessable("value_unreadable", detail=f"{what}: {e}"[:200]) from None
+
+
+__all__ = ["Svc", "Who", "built", "form_fields", "safe_next", "see_other", "services"]

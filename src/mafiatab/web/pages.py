@@ -26,10 +26,10 @@ from mafiatab.services.web_support import (
 from mafiatab.texts import pick, say
 from mafiatab.texts.register import AWARD, REGISTER_PAGE
 from mafiatab.web import texts
-from mafiatab.web.deps import Svc, Who
+from mafiatab.web.deps import Svc, Who, built
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.public_cache import PLACEHOLDER, cache_of, page_bytes
-from mafiatab.web.refusals import Missing, Unprocessable
+from mafiatab.web.refusals import Missing
 from mafiatab.web.rendering import TEMPLATES, render
 from mafiatab.web.security import (
     Body,
@@ -209,12 +209,6 @@ class NewTournament(Body):
         max_length=20)
 
 
-def _stage(data: dict[str, Any]) -> model.Stage:
-    try:
-        return model.Stage(**data)
-    except TypeError as e:
-        raise Unprocessable("value_unreadable", detail=f"stage: {e}"[:200]) from None
-
 
 @api.get("/tournaments")
 def tournaments(me: Who, svc: Svc) -> list[dict[str, Any]]:
@@ -226,7 +220,7 @@ def tournaments(me: Who, svc: Svc) -> list[dict[str, Any]]:
 def create(body: NewTournament, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
     tid = svc.tournaments.new_tournament(body.name, body.rules, actor=user,
-                             stages=[_stage(s) for s in body.stages])
+                             stages=[built(model.Stage, s, "stage") for s in body.stages])
     return {"id": tid}
 
 

@@ -33,12 +33,12 @@ from mafiatab.services.setup import next_step, rule_options_of
 from mafiatab.services.web_support import GameStatus
 from mafiatab.storage.models import JUDGE, ORGANIZER, ROLES
 from mafiatab.texts.pages import SETUP
-from mafiatab.web.deps import BIG_LIST, ID, NAME, Svc, Who, form_fields, see_other
+from mafiatab.web.deps import BIG_LIST, ID, NAME, Svc, Who, built, form_fields, see_other
 from mafiatab.web.lots import shown_lots
 from mafiatab.web.pages import explain_context
 from mafiatab.web.photos import photo_url
 from mafiatab.web.protocol_pages import revision_json
-from mafiatab.web.refusals import Missing, Unprocessable
+from mafiatab.web.refusals import Missing
 from mafiatab.web.rendering import render
 from mafiatab.web.security import (
     Body,
@@ -562,17 +562,12 @@ class Assign(Body):
     judge: str = Field(max_length=NAME)
 
 
-def _player(data: dict[str, Any]) -> model.Player:
-    try:
-        return model.Player(**data)
-    except TypeError as e:
-        raise Unprocessable("value_unreadable", detail=f"player: {e}"[:200]) from None
-
 
 @api.post("/api/t/{tid}/players")
 def players(tid: int, body: Players, me: Who, svc: Svc) -> dict[str, Any]:
     user = require_user(me)
-    svc.tournaments.register_players(tid, [_player(p) for p in body.players], actor=user)
+    svc.tournaments.register_players(tid, [built(model.Player, p, "player") for p in body.players],
+                                     actor=user)
     return {"ok": True}
 
 
